@@ -9,8 +9,12 @@ from .state import Action
 
 # action type -> {field: (python type, required)}
 SHAPES: Final[dict[str, dict[str, tuple[type, bool]]]] = {
-    "play_value": {"card": (str, True), "target": (str, True), "handle": (int, False),
-                   "color": (str, False)},
+    "play_value": {
+        "card": (str, True),
+        "target": (str, True),
+        "handle": (int, False),
+        "color": (str, False),
+    },
     "play_action": {"card": (str, True)},
     "react": {"card": (str, True)},
     "pass": {},
@@ -28,7 +32,7 @@ SHAPES: Final[dict[str, dict[str, tuple[type, bool]]]] = {
 def parse_action(obj: object) -> Action:
     """Return obj as an Action if it has a known shape, else raise MalformedAction."""
     if not isinstance(obj, dict):
-        raise MalformedAction("An action must be a JSON object with a \"type\".")
+        raise MalformedAction('An action must be a JSON object with a "type".')
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in SHAPES:
         raise MalformedAction(f"Unknown action type; expected one of {', '.join(sorted(SHAPES))}.")

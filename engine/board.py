@@ -56,11 +56,17 @@ def check_editor_win(s: MatchState, ev: list[Event]) -> None:
 
 
 def pin_token(s: MatchState, role: Role, token: Token, space: int, ev: list[Event]) -> None:
-    """Pin a gained token: the Editor face up, Nixon face down; the momentum symbol pulls (R23, R24)."""
+    """Pin a gained token: Editor face up, Nixon face down; the momentum symbol pulls (R23, R24)."""
     placed = BoardToken(token.handle, token.id, role == "editor")
     s.board[space] = placed
-    ev.append({"type": "evidence_pinned", "role": role, "space": SPACES[space].id,
-               "token": token_payload(placed)})
+    ev.append(
+        {
+            "type": "evidence_pinned",
+            "role": role,
+            "space": SPACES[space].id,
+            "token": token_payload(placed),
+        }
+    )
     if TOKENS[token.id].momentum_symbol:
         s.stack.append(Move("momentum", -1, 1, role, role))
     if role == "editor":

@@ -1,4 +1,4 @@
-"""Static component data (cards, evidence tokens, board map, momentum cards) read once from engine/data.
+"""Static component data (cards, evidence tokens, board, momentum cards) read from engine/data.
 
 The data files are the single source of the printed components; the engine reads only these
 typed records, so a printed card list can replace ours without touching code.
@@ -121,8 +121,9 @@ CARD_IDS: Final[dict[Role, tuple[str, ...]]] = {
 
 _TOKENS_RAW: Final = _load("tokens.json")
 TOKENS: Final[dict[str, TokenData]] = {
-    t["id"]: TokenData(t["id"], tuple(t["colors"]), bool(t["momentum_symbol"]), bool(t["in_bag"]),
-                       t["provenance"])
+    t["id"]: TokenData(
+        t["id"], tuple(t["colors"]), bool(t["momentum_symbol"]), bool(t["in_bag"]), t["provenance"]
+    )
     for t in _TOKENS_RAW["tokens"]
 }
 BAG_TOKEN_IDS: Final[tuple[str, ...]] = tuple(t.id for t in TOKENS.values() if t.in_bag)
@@ -134,7 +135,9 @@ SPACE_INDEX: Final[dict[str, int]] = {s.id: i for i, s in enumerate(SPACES)}
 PEOPLE: Final[tuple[str, ...]] = tuple(p["person"] for p in _BOARD_RAW["informants"])
 PERSON_NAMES: Final[dict[str, str]] = {p["person"]: p["name"] for p in _BOARD_RAW["informants"]}
 PERSON_INDEX: Final[dict[str, int]] = {p: i for i, p in enumerate(PEOPLE)}
-_INFORMANT_SPACE: Final[dict[str, str]] = {p["space"]: p["person"] for p in _BOARD_RAW["informants"]}
+_INFORMANT_SPACE: Final[dict[str, str]] = {
+    p["space"]: p["person"] for p in _BOARD_RAW["informants"]
+}
 CENTER: Final[str] = _BOARD_RAW["center"]
 
 

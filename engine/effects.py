@@ -32,7 +32,7 @@ OpHandler = Callable[[MatchState, OpTask, Op, list[Event]], None]
 
 
 def op_of(task: OpTask) -> Op:
-    return EFFECT_SOURCES[task.source][task.index]
+    return EFFECT_SOURCES[task.source][task.at]
 
 
 def push_effects(s: MatchState, role: Role, source: str) -> None:
@@ -153,7 +153,9 @@ def _op_move(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
         s.decision = TargetD(task.role, task)
 
 
-def _op_choose_again(kind: type[TargetD] | type[SpaceD] | type[PictureD] | type[CardD]) -> OpHandler:
+def _op_choose_again(
+    kind: type[TargetD] | type[SpaceD] | type[PictureD] | type[CardD],
+) -> OpHandler:
     """A handler for ops whose every item is chosen: open the decision while options remain."""
 
     def handler(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
@@ -177,8 +179,9 @@ def _op_pin_from_bag(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> No
     for _ in range(min(op.get("count", 1), len(s.bag))):
         token = Token(new_handle(s), draw_from_bag(s), 0, True, False)
         held.append(token)
-        ev.append({"type": "token_drawn_from_bag", "role": task.role,
-                   "token": token_payload(token)})
+        ev.append(
+            {"type": "token_drawn_from_bag", "role": task.role, "token": token_payload(token)}
+        )
     if held:
         s.stack.append(PinHolding(task.role))
 
@@ -204,8 +207,13 @@ def _op_peek(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     hidden = [i for i, t in enumerate(s.track) if not t.up]
     for i in hidden:
         s.track[i] = s.track[i]._replace(peeked=True)
-    ev.append({"type": "track_peeked", "role": task.role,
-               "tokens": [token_payload(s.track[i]) for i in hidden]})
+    ev.append(
+        {
+            "type": "track_peeked",
+            "role": task.role,
+            "tokens": [token_payload(s.track[i]) for i in hidden],
+        }
+    )
 
 
 def _op_draw_and_play(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
@@ -261,15 +269,24 @@ def resolve_op_choice(
         chosen = int(action["handle"])
     # re-queue the rest of a counted op below the effect of this choice
     if task.remaining > 1:
-        s.stack.append(task._replace(remaining=task.remaining - 1, excluded=(*task.excluded, chosen)))
+        s.stack.append(
+            task._replace(remaining=task.remaining - 1, excluded=(*task.excluded, chosen))
+        )
     if name == "move":
         s.stack.append(Move("evidence", chosen, op["steps"], _toward(task, op), role))
     elif name == "return_to_bag":
         i = next(i for i, t in enumerate(s.track) if t.handle == chosen)
         token = s.track.pop(i)
         s.bag.append(token.id)
-        ev.append({"type": "token_returned_to_bag", "role": role, "token": token_payload(token),
-                   "peeked": token.peeked, "reason": "card"})
+        ev.append(
+            {
+                "type": "token_returned_to_bag",
+                "role": role,
+                "token": token_payload(token),
+                "peeked": token.peeked,
+                "reason": "card",
+            }
+        )
     elif name == "pin_picture":
         pin_picture(s, role, str(action["person"]), ev)
     elif name == "flip_picture":
@@ -282,19 +299,33 @@ def resolve_op_choice(
         _resolve_space_choice(s, role, op, str(action["space"]), ev)
 
 
-def _resolve_space_choice(s: MatchState, role: Role, op: Op, space_id: str, ev: list[Event]) -> None:
+def _resolve_space_choice(
+    s: MatchState, role: Role, op: Op, space_id: str, ev: list[Event]
+) -> None:
     i = next(i for i, sp in enumerate(SPACES) if sp.id == space_id)
     token = s.board[i]
     assert token is not None  # offered only for occupied spaces
     if op["op"] == "flip_board_evidence":
         token = token._replace(up=op["to"] == "up")
         s.board[i] = token
-        ev.append({"type": "board_evidence_flipped", "role": role, "space": space_id,
-                   "token": token_payload(token)})
+        ev.append(
+            {
+                "type": "board_evidence_flipped",
+                "role": role,
+                "space": space_id,
+                "token": token_payload(token),
+            }
+        )
         if token.up:
             check_editor_win(s, ev)
     else:
         s.board[i] = None
         s.bag.append(token.id)
-        ev.append({"type": "board_evidence_removed", "role": role, "space": space_id,
-                   "token": token_payload(token)})
+        ev.append(
+            {
+                "type": "board_evidence_removed",
+                "role": role,
+                "space": space_id,
+                "token": token_payload(token),
+            }
+        )

@@ -37,7 +37,7 @@ class NotYourDecision(EngineError):
 
 
 class MalformedAction(EngineError):
-    """The object is not any action the engine knows (wrong shape, unknown type, wrong field types)."""
+    """Not any action the engine knows (wrong shape, unknown type, wrong field types)."""
 
     code = "malformed_action"
 

@@ -1,4 +1,4 @@
-"""The evaluation phase (five steps in order, R3, R4, R25) and pinning held evidence tokens (R23)."""
+"""The evaluation phase (five steps in order: R3, R4, R25) and pinning held evidence (R23)."""
 
 from __future__ import annotations
 
@@ -30,13 +30,21 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
         for token in [tok for tok in s.track if tok.pos == 0]:
             s.track.remove(token)
             s.bag.append(token.id)
-            ev.append({"type": "token_returned_to_bag", "role": None, "token": token_payload(token),
-                       "peeked": token.peeked, "reason": "neutral"})
+            ev.append(
+                {
+                    "type": "token_returned_to_bag",
+                    "role": None,
+                    "token": token_payload(token),
+                    "peeked": token.peeked,
+                    "reason": "neutral",
+                }
+            )
     elif step == 2:  # this round's initiative token
         pos = s.track_initiative
         if pos is not None:
-            gain_initiative(s, "editor" if pos > 0 else "nixon" if pos < 0 else other(s.initiative),
-                            ev)
+            gain_initiative(
+                s, "editor" if pos > 0 else "nixon" if pos < 0 else other(s.initiative), ev
+            )
     elif step == 3:  # this round's momentum token
         pos = s.track_momentum
         if pos is not None:
@@ -71,19 +79,31 @@ def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
     for token in gained:
         s.track.remove(token)
         s.holding[t.role].append(token._replace(pos=0))
-    ev.append({"type": "evidence_gained", "role": t.role,
-               "tokens": [token_payload(tok) for tok in gained]})
+    ev.append(
+        {
+            "type": "evidence_gained",
+            "role": t.role,
+            "tokens": [token_payload(tok) for tok in gained],
+        }
+    )
     s.stack.append(PinHolding(t.role))
 
 
 def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
-    """Ask for the next pin; a token with no empty space of its colour goes back to the bag (R23)."""
+    """Ask for the next pin; a token with no empty space of its colour returns to the bag (R23)."""
     held = s.holding[t.role]
     for token in [tok for tok in held if not open_spaces(s, tok.id)]:
         held.remove(token)
         s.bag.append(token.id)
-        ev.append({"type": "token_returned_to_bag", "role": t.role, "token": token_payload(token),
-                   "peeked": False, "reason": "no_space"})
+        ev.append(
+            {
+                "type": "token_returned_to_bag",
+                "role": t.role,
+                "token": token_payload(token),
+                "peeked": False,
+                "reason": "no_space",
+            }
+        )
     if held:
         s.decision = PinD(t.role)
 

@@ -67,12 +67,12 @@ from .state import (
     StartRound,
     TargetD,
     Task,
+    Token,
     Turn,
     TurnEnd,
     Window,
 )
 from .track import draw_cards, draw_from_bag, new_handle, run_momentum_gain, run_move, token_payload
-from .state import Token
 
 
 class Step(NamedTuple):
@@ -177,7 +177,7 @@ def _run(s: MatchState, ev: list[Event]) -> None:
 
 
 def start(seed: int) -> Step:
-    """Set up a match from a seed (R5: the Editor has the first initiative) up to the first decision."""
+    """Set up a match from a seed (R5: the Editor starts with initiative) to the first decision."""
     s = MatchState.__new__(MatchState)
     s.seed = seed
     s.rng = seed_state(seed)
@@ -273,8 +273,11 @@ def _illegal_reason(s: MatchState, role: Role, action: Action) -> str:
     """Why an action is refused, told only from the acting seat's own knowledge."""
     card = action.get("card")
     drawn = s.decision.card if isinstance(s.decision, PlayD) else ""
-    if action["type"] in ("play_value", "play_action", "react") and card not in s.hands[role] \
-            and card != drawn:
+    if (
+        action["type"] in ("play_value", "play_action", "react")
+        and card not in s.hands[role]
+        and card != drawn
+    ):
         return "That card is not in your hand."
     return "That action is not one of your legal actions now; choose one of those offered."
 
@@ -287,7 +290,9 @@ def replay(seed: int, actions: Iterable[tuple[Role, object]]) -> MatchState:
     return s
 
 
-def replay_events(seed: int, actions: Iterable[tuple[Role, object]]) -> tuple[MatchState, list[Event]]:
+def replay_events(
+    seed: int, actions: Iterable[tuple[Role, object]]
+) -> tuple[MatchState, list[Event]]:
     """Like replay, also returning every event in order (the full game log)."""
     step = start(seed)
     s, log = step.state, list(step.events)

@@ -23,7 +23,7 @@ from .track import token_payload
 
 
 def can_use_action(s: MatchState, role: Role, card_id: str, turn: int) -> bool:
-    """R16, R21: the action part is offered only when allowed now (reaction cards never on a turn)."""
+    """R16, R21: the action part is offered only when allowed now (never a reaction on a turn)."""
     card = CARDS[card_id]
     if not card.effects:
         return False
@@ -42,8 +42,9 @@ def _value_plays(s: MatchState, role: Role, card_id: str) -> list[Action]:
     nixon = role == "nixon"
     for t in s.track:
         if (nixon or t.up) and card.moves_color(TOKENS[t.id].colors):
-            out.append({"type": "play_value", "card": card_id, "target": "evidence",
-                        "handle": t.handle})
+            out.append(
+                {"type": "play_value", "card": card_id, "target": "evidence", "handle": t.handle}
+            )
     if not nixon and "editor_no_ask" not in s.restrictions and any(not t.up for t in s.track):
         # R11: the Editor may ask whatever it holds; the count of face-down tokens is public
         for color in COLORS if card.color == "joker" else (card.color,):
@@ -72,13 +73,26 @@ def resolve_play(s: MatchState, d: PlayD, action: Action, ev: list[Event]) -> No
         s.stack.append(TurnEnd(role))
     source = "hand" if d.card == "" else "deck"
     if action["type"] == "play_action":
-        ev.append({"type": "card_played", "role": role, "card": card_id, "mode": "action",
-                   "source": source})
+        ev.append(
+            {
+                "type": "card_played",
+                "role": role,
+                "card": card_id,
+                "mode": "action",
+                "source": source,
+            }
+        )
         announce(s, Ann(role, card_id, "action", CARDS[card_id].kind + "_action", -1, -1, False))
         return
     target = str(action["target"])
-    played: Event = {"type": "card_played", "role": role, "card": card_id, "mode": "value",
-                     "source": source, "target": target}
+    played: Event = {
+        "type": "card_played",
+        "role": role,
+        "card": card_id,
+        "mode": "value",
+        "source": source,
+        "target": target,
+    }
     if "handle" in action:
         played["handle"] = action["handle"]
     if "color" in action:
@@ -97,7 +111,9 @@ def _value_effect(
         token = s.track[i]
         if not token.up:  # R13
             s.track[i] = token = token._replace(up=True, peeked=False)
-            ev.append({"type": "token_revealed", "token": token_payload(token), "position": token.pos})
+            ev.append(
+                {"type": "token_revealed", "token": token_payload(token), "position": token.pos}
+            )
         # R17: "Follow the money!" may answer before the token moves (or is gained at space 5)
         announce(s, Ann(role, card_id, "value", "value_evidence_move", -1, handle, False))
         return
@@ -119,8 +135,9 @@ def _ask(s: MatchState, card_id: str, color: str, steps: int, ev: list[Event]) -
         s.decision = FaceDownD("nixon", card_id, color, steps)
         return
     ev.append({"type": "face_down_denied", "role": "nixon", "color": color})
-    fallback = FallbackD("editor", card_id, "joker" if CARDS[card_id].color == "joker" else color,
-                         steps)
+    fallback = FallbackD(
+        "editor", card_id, "joker" if CARDS[card_id].color == "joker" else color, steps
+    )
     if fallback_choices(s, fallback):
         s.decision = fallback
     else:

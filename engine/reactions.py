@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .catalog import CARDS, REACTION_CARDS, Card, Role, other
 from .effects import push_effects
+from .plays import announce
 from .state import (
     Action,
     Ann,
@@ -23,12 +24,13 @@ from .state import (
     Resolve,
     Window,
 )
-from .plays import announce
 
 
 def _blocked(s: MatchState, role: Role, card: Card) -> bool:
     """R21, R18: under A brilliant mood the Editor's event reactions cannot be used."""
-    return role == "editor" and card.kind == "event" and "editor_events_value_only" in s.restrictions
+    return (
+        role == "editor" and card.kind == "event" and "editor_events_value_only" in s.restrictions
+    )
 
 
 def window_opens(s: MatchState, reactor: Role, ann: Ann) -> bool:
@@ -72,8 +74,16 @@ def resolve_react(s: MatchState, d: ReactD, action: Action, ev: list[Event]) -> 
     s.hands[d.role].remove(card_id)  # R8: out of turn; whose turn it is does not change
     s.in_play.append(card_id)
     against = s.chain[d.ann]
-    ev.append({"type": "card_played", "role": d.role, "card": card_id, "mode": "reaction",
-               "source": "hand", "against": against.card})
+    ev.append(
+        {
+            "type": "card_played",
+            "role": d.role,
+            "card": card_id,
+            "mode": "reaction",
+            "source": "hand",
+            "against": against.card,
+        }
+    )
     announce(s, Ann(d.role, card_id, "action", CARDS[card_id].kind + "_action", d.ann, -1, False))
 
 
@@ -97,8 +107,9 @@ def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
     """Cancel the link a reaction answers and put its card where the reaction card says (R17)."""
     target = s.chain[reaction.target]
     s.chain[reaction.target] = target._replace(cancelled=True)
-    ev.append({"type": "play_cancelled", "role": target.role, "card": target.card,
-               "by": reaction.card})
+    ev.append(
+        {"type": "play_cancelled", "role": target.role, "card": target.card, "by": reaction.card}
+    )
     s.in_play.remove(target.card)
     if CARDS[reaction.card].on_cancel == "remove":
         s.removed.append(target.card)
@@ -139,7 +150,9 @@ def run_discard_played(s: MatchState, t: DiscardPlayed, ev: list[Event]) -> None
 
 def gambit_choices(s: MatchState, d: GambitD) -> list[Action]:
     out: list[Action] = [
-        {"type": "gambit_keep", "card": c} for c in s.hands[d.role] if CARDS[c].kind == "conspirator"
+        {"type": "gambit_keep", "card": c}
+        for c in s.hands[d.role]
+        if CARDS[c].kind == "conspirator"
     ]
     out.append({"type": "gambit_remove"})
     return out

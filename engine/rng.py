@@ -1,4 +1,4 @@
-"""Version-stable SplitMix64 generator and Fisher–Yates shuffle; the state is a plain int kept in the match.
+"""Version-stable SplitMix64 generator and Fisher–Yates shuffle; its state is an int in the match.
 
 The generator never changes between Python versions because it is only integer arithmetic:
 

@@ -89,7 +89,7 @@ class DiscardPlayed(NamedTuple):
 
 
 class Move(NamedTuple):
-    """Move a track token `steps` spaces towards `toward` (R9); what: initiative|momentum|evidence."""
+    """Move a track token `steps` towards `toward` (R9); what: initiative | momentum | evidence."""
 
     what: str
     handle: int
@@ -121,7 +121,7 @@ class PinSide(NamedTuple):
 
 
 class OpTask(NamedTuple):
-    """Run effect `index` of effect source `source` (a card id or M<k>) for `role`.
+    """Run effect number `at` of effect source `source` (a card id or M<k>) for `role`.
 
     remaining: how many more items this op still has to handle (-1 before it starts);
     excluded: handles already chosen by this op (a count-op moves different tokens).
@@ -129,14 +129,25 @@ class OpTask(NamedTuple):
 
     role: Role
     source: str
-    index: int
+    at: int
     remaining: int
     excluded: tuple[int, ...]
 
 
 Task = (
-    StartRound | Turn | TurnEnd | Resolve | Window | Dispose | DiscardPlayed | Move | MomentumGain
-    | PinHolding | EvalStep | PinSide | OpTask
+    StartRound
+    | Turn
+    | TurnEnd
+    | Resolve
+    | Window
+    | Dispose
+    | DiscardPlayed
+    | Move
+    | MomentumGain
+    | PinHolding
+    | EvalStep
+    | PinSide
+    | OpTask
 )
 
 
@@ -217,7 +228,9 @@ class GambitD(NamedTuple):
     ann: int
 
 
-Decision = PlayD | ReactD | FaceDownD | FallbackD | TargetD | SpaceD | PictureD | CardD | PinD | GambitD
+Decision = (
+    PlayD | ReactD | FaceDownD | FallbackD | TargetD | SpaceD | PictureD | CardD | PinD | GambitD
+)
 
 
 def _roles_dict(a: list[str], b: list[str]) -> dict[Role, list[str]]:
@@ -225,12 +238,12 @@ def _roles_dict(a: list[str], b: list[str]) -> dict[Role, list[str]]:
 
 
 class MatchState:
-    """Everything about one match. Compare with ==; copy with clone(); never mutate a returned state."""
+    """All of one match. Compare with ==, copy with clone(); never mutate a returned state."""
 
     __slots__ = (
         "_legal",
-        "board",
         "bag",
+        "board",
         "chain",
         "decision",
         "decks",
@@ -331,7 +344,9 @@ class MatchState:
         if not isinstance(other, MatchState):
             return NotImplemented
         return all(
-            getattr(self, name) == getattr(other, name) for name in self.__slots__ if name != "_legal"
+            getattr(self, name) == getattr(other, name)
+            for name in self.__slots__
+            if name != "_legal"
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable inside the engine

@@ -5,9 +5,20 @@ from __future__ import annotations
 
 from .catalog import EFFECT_SOURCES, MOMENTUM_SPACES, TOKENS, Role, direction
 from .rng import below, shuffle
-from .state import JSON, BoardToken, Event, MatchState, MomentumGain, Move, OpTask, PinHolding, Token
+from .state import (
+    JSON,
+    BoardToken,
+    Event,
+    MatchState,
+    MomentumGain,
+    Move,
+    OpTask,
+    PinHolding,
+    Token,
+)
 
 _END = 5  # the last space on each side of the track
+
 
 def token_payload(t: Token | BoardToken) -> dict[str, JSON]:
     """Everything about a token, for events; views and events_for choose what a seat may see."""
@@ -20,6 +31,7 @@ def token_payload(t: Token | BoardToken) -> dict[str, JSON]:
         "face": "up" if t.up else "down",
     }
 
+
 def win(s: MatchState, role: Role, reason: str, ev: list[Event]) -> None:
     """End the match at once: nothing queued after a win runs (R27, R26)."""
     s.winner = role
@@ -27,6 +39,7 @@ def win(s: MatchState, role: Role, reason: str, ev: list[Event]) -> None:
     s.stack.clear()
     s.decision = None
     ev.append({"type": "match_won", "role": role, "reason": reason})
+
 
 def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
     """Draw n cards from the top of role's deck, reshuffling the discard pile when empty (R7)."""
@@ -39,19 +52,23 @@ def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
             deck.extend(discard)
             discard.clear()
             s.rng = shuffle(s.rng, deck)
-            ev.append({"type": "deck_reshuffled", "role": role, "count": len(deck),
-                       "order": list(deck)})
+            ev.append(
+                {"type": "deck_reshuffled", "role": role, "count": len(deck), "order": list(deck)}
+            )
         drawn.append(deck.pop())
     return drawn
+
 
 def new_handle(s: MatchState) -> int:
     s.next_handle += 1
     return s.next_handle
 
+
 def draw_from_bag(s: MatchState) -> str:
     """Take one token from the bag at random (the bag's order carries no meaning)."""
     s.rng, i = below(s.rng, len(s.bag))
     return s.bag.pop(i)
+
 
 def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
     """Move a token towards a side; reaching space 5 gains it at once, extra steps are lost (R9)."""
@@ -72,8 +89,15 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
     if start is None:
         return  # R14: initiative or momentum already gained this round
     end = max(-_END, min(_END, start + sign * t.steps))
-    event: Event = {"type": "token_moved", "what": t.what, "by": t.by, "toward": t.toward,
-                    "steps": abs(end - start), "from": start, "to": end}
+    event: Event = {
+        "type": "token_moved",
+        "what": t.what,
+        "by": t.by,
+        "toward": t.toward,
+        "steps": abs(end - start),
+        "from": start,
+        "to": end,
+    }
     if t.what == "evidence":
         event["handle"] = t.handle
     ev.append(event)
@@ -96,11 +120,13 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
     else:
         s.track[idx] = token._replace(pos=end)
 
+
 def gain_initiative(s: MatchState, role: Role, ev: list[Event]) -> None:
     """The initiative card turns to the gainer; they start the next round (evaluation step 2)."""
     s.track_initiative = None
     s.initiative = role
     ev.append({"type": "initiative_gained", "role": role})
+
 
 def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
     """Place a gained momentum token on the lowest free space of the gainer's momentum card."""

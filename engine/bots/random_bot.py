@@ -1,0 +1,22 @@
+"""The random bot: picks uniformly among the legal actions with its own seeded generator."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..rng import below, seed_state
+from ..state import JSON, Action
+
+
+class RandomBot:
+    """Reproducible: the same seed and the same decisions give the same choices."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = seed_state(seed)
+
+    def choose(self, view: Mapping[str, JSON], legal: Sequence[Action]) -> Action:
+        """Pick one of `legal` (the seat's legal actions); `view` is unused by this bot."""
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        self._rng, i = below(self._rng, len(legal))
+        return legal[i]
