@@ -119,7 +119,7 @@ def _turn(s: MatchState, t: Turn, ev: list[Event]) -> None:
 
 def _turn_end(s: MatchState, t: TurnEnd, ev: list[Event]) -> None:
     s.turn = other(t.role)
-    s.stack.append(Turn())
+    _turn(s, Turn(), ev)
 
 
 _TASKS: Final[dict[type, Callable[[MatchState, Any, list[Event]], None]]] = {
@@ -257,9 +257,15 @@ def apply(s: MatchState, role: Role, action: object) -> Step:
     d = s.decision
     if d is None or d.role != role:
         raise NotYourDecision("It is not your decision now.")
-    act = parse_action(action)
-    if act not in legal_actions(s, role):
-        raise IllegalAction(_illegal_reason(s, role, act))
+    legal = legal_actions(s, role)
+    # Fast path: the very object offered (bots in-process); anything else is parsed and compared.
+    act: Action
+    if any(a is action for a in legal):
+        act = action  # type: ignore[assignment]
+    else:
+        act = parse_action(action)
+        if act not in legal:
+            raise IllegalAction(_illegal_reason(s, role, act))
     n = s.clone()
     n.decision = None
     ev: list[Event] = []

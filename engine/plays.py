@@ -8,7 +8,6 @@ from .effects import requirements_met
 from .state import (
     Action,
     Ann,
-    DiscardPlayed,
     Event,
     FaceDownD,
     FallbackD,
@@ -32,34 +31,42 @@ def can_use_action(s: MatchState, role: Role, card_id: str, turn: int) -> bool:
     return requirements_met(s, role, card_id, turn)
 
 
-def _value_plays(s: MatchState, role: Role, card_id: str) -> list[Action]:
-    card = CARDS[card_id]
-    out: list[Action] = []
-    if s.track_initiative is not None:
-        out.append({"type": "play_value", "card": card_id, "target": "initiative"})
-    if s.track_momentum is not None:
-        out.append({"type": "play_value", "card": card_id, "target": "momentum"})
+def _targets_by_color(s: MatchState, role: Role) -> dict[str, list[int]]:
+    """Handles of the evidence tokens a value of each card colour may name directly (R10, R11)."""
     nixon = role == "nixon"
+    by_color: dict[str, list[int]] = {"blue": [], "yellow": [], "green": [], "joker": []}
     for t in s.track:
-        if (nixon or t.up) and card.moves_color(TOKENS[t.id].colors):
-            out.append(
-                {"type": "play_value", "card": card_id, "target": "evidence", "handle": t.handle}
-            )
-    if not nixon and "editor_no_ask" not in s.restrictions and any(not t.up for t in s.track):
-        # R11: the Editor may ask whatever it holds; the count of face-down tokens is public
-        for color in COLORS if card.color == "joker" else (card.color,):
-            out.append({"type": "play_value", "card": card_id, "target": "ask", "color": color})
-    if not out:
-        out.append({"type": "play_value", "card": card_id, "target": "none"})  # R12
-    return out
+        if nixon or t.up:
+            for color in TOKENS[t.id].colors:
+                by_color[color].append(t.handle)
+            by_color["joker"].append(t.handle)
+    return by_color
 
 
 def play_choices(s: MatchState, d: PlayD) -> list[Action]:
-    cards = s.hands[d.role] if d.card == "" else [d.card]
+    role = d.role
+    cards = s.hands[role] if d.card == "" else [d.card]
+    by_color = _targets_by_color(s, role)
+    fixed = [t for t, pos in (("initiative", s.track_initiative), ("momentum", s.track_momentum))
+             if pos is not None]
+    # R11: the Editor may ask whatever it holds; the count of face-down tokens is public
+    may_ask = role == "editor" and "editor_no_ask" not in s.restrictions and any(
+        not t.up for t in s.track
+    )
     out: list[Action] = []
     for c in cards:
-        out.extend(_value_plays(s, d.role, c))
-        if can_use_action(s, d.role, c, d.turn):
+        card = CARDS[c]
+        n = len(out)
+        for target in fixed:
+            out.append({"type": "play_value", "card": c, "target": target})
+        for handle in by_color[card.color]:
+            out.append({"type": "play_value", "card": c, "target": "evidence", "handle": handle})
+        if may_ask:
+            for color in COLORS if card.color == "joker" else (card.color,):
+                out.append({"type": "play_value", "card": c, "target": "ask", "color": color})
+        if len(out) == n:
+            out.append({"type": "play_value", "card": c, "target": "none"})  # R12
+        if can_use_action(s, role, c, d.turn):
             out.append({"type": "play_action", "card": c})
     return out
 
@@ -117,7 +124,9 @@ def _value_effect(
         # R17: "Follow the money!" may answer before the token moves (or is gained at space 5)
         announce(s, Ann(role, card_id, "value", "value_evidence_move", -1, handle, False))
         return
-    s.stack.append(DiscardPlayed(role, card_id))
+    # Nothing can answer this value play: the card goes to the discard pile at once.
+    s.in_play.remove(card_id)
+    s.discards[role].append(card_id)
     if target in ("initiative", "momentum"):
         s.stack.append(Move(target, -1, steps, role, role))
     elif target == "evidence":

@@ -134,10 +134,11 @@ def run_dispose(s: MatchState, t: Dispose, ev: list[Event]) -> None:
     if card.kind != "event":
         s.in_play.remove(ann.card)
         s.discards[ann.role].append(ann.card)
-    elif card.disposal == "gambit" and any(
-        CARDS[c].kind == "conspirator" for c in s.hands[ann.role]
-    ):
-        s.decision = GambitD(ann.role, t.ann)  # R20
+    elif card.disposal == "gambit" and s.hands[ann.role]:
+        # R20, with R18's care for timing: the choice is put to Nixon whenever he holds any card,
+        # so the Editor cannot learn from the prompt whether he holds a conspirator; keeping
+        # Gambit is offered only for the conspirators he actually holds.
+        s.decision = GambitD(ann.role, t.ann)
     else:
         s.in_play.remove(ann.card)
         s.removed.append(ann.card)

@@ -233,10 +233,6 @@ Decision = (
 )
 
 
-def _roles_dict(a: list[str], b: list[str]) -> dict[Role, list[str]]:
-    return {"editor": a, "nixon": b}
-
-
 class MatchState:
     """All of one match. Compare with ==, copy with clone(); never mutate a returned state."""
 
@@ -315,17 +311,17 @@ class MatchState:
         c.turn = self.turn
         c.turns = self.turns.copy()
         c.restrictions = self.restrictions[:]
-        h, d, x = self.hands, self.decks, self.discards
-        c.hands = _roles_dict(h["editor"][:], h["nixon"][:])
-        c.decks = _roles_dict(d["editor"][:], d["nixon"][:])
-        c.discards = _roles_dict(x["editor"][:], x["nixon"][:])
+        h, d, x, held = self.hands, self.decks, self.discards, self.holding
+        c.hands = {"editor": h["editor"][:], "nixon": h["nixon"][:]}
+        c.decks = {"editor": d["editor"][:], "nixon": d["nixon"][:]}
+        c.discards = {"editor": x["editor"][:], "nixon": x["nixon"][:]}
+        c.holding = {"editor": held["editor"][:], "nixon": held["nixon"][:]}
         c.removed = self.removed[:]
         c.in_play = self.in_play[:]
         c.bag = self.bag[:]
         c.track_initiative = self.track_initiative
         c.track_momentum = self.track_momentum
         c.track = self.track[:]
-        c.holding = {"editor": self.holding["editor"][:], "nixon": self.holding["nixon"][:]}
         c.board = self.board[:]
         c.pictures = self.pictures[:]
         c.momentum = self.momentum.copy()
