@@ -15,9 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	@echo "The rules engine is ready; the web server arrives with the game-server issue."
-	@echo "Meanwhile, watch two random bots play:  $(BIN)/python -m bench.engine --games 200"
-	$(BIN)/python -m bench.engine --games 200
+	$(BIN)/python -m app
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,0 +1,1 @@
+"""Watergate Online server: a thin FastAPI layer over the rules engine."""

@@ -1,0 +1,43 @@
+"""`python -m app`: migrate the database to head, then serve on HOST:PORT (what `make run` does)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import uvicorn
+from alembic import command
+from alembic.config import Config
+
+from .config import Settings
+from .db import is_sqlite
+from .main import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def migrate(url: str) -> None:
+    """alembic upgrade head on `url` (creating the SQLite file's folder if needed)."""
+    if is_sqlite(url) and url.startswith("sqlite:///"):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "migrations"))
+    config.attributes["url"] = url
+    command.upgrade(config, "head")
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    settings = Settings()
+    migrate(settings.database_url)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=settings.max_ws_frame_bytes,
+        log_level="info",
+    )
+
+
+if __name__ == "__main__":
+    main()

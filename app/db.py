@@ -1,0 +1,77 @@
+"""Database engine and sessions: SQLite by default, PostgreSQL by URL; the app picks its drivers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, MetaData, create_engine, event
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+def driver_url(url: str) -> str:
+    """Accept the plain forms of product.md and choose our drivers (psycopg 3 for PostgreSQL)."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain) :]
+    return url
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def make_engine(url: str, *, writer: bool = True) -> Engine:
+    """An engine for `url`. On SQLite (WAL mode) a writer engine starts every transaction with
+    BEGIN IMMEDIATE so that writers queue at once; readers keep deferred transactions."""
+    url = driver_url(url)
+    if not is_sqlite(url):
+        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+    return engine
+
+
+class Database:
+    """The session factories: `writer` for transactions that change a match, `reader` for views."""
+
+    def __init__(self, url: str) -> None:
+        self.url = driver_url(url)
+        self.writer_engine = make_engine(url, writer=True)
+        self.reader_engine = (
+            make_engine(url, writer=False) if is_sqlite(self.url) else self.writer_engine
+        )
+        self.writer: sessionmaker[Session] = sessionmaker(
+            self.writer_engine, expire_on_commit=False
+        )
+        self.reader: sessionmaker[Session] = sessionmaker(
+            self.reader_engine, expire_on_commit=False
+        )
+
+    def dispose(self) -> None:
+        self.writer_engine.dispose()
+        self.reader_engine.dispose()

@@ -1,0 +1,123 @@
+"""The app factory: settings, database, cache, services, realtime, bots, routers, error handlers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .bots import BotRunner
+from .config import Settings
+from .context import AppContext
+from .db import Database
+from .errors import ApiError
+from .matches import MatchService
+from .realtime import Broadcaster, Hub, LocalBroadcaster, RedisBroadcaster
+from .routes import admin, api, health, ws
+from .store import StateStore
+
+log = logging.getLogger("watergate")
+
+
+class BodyLimit:
+    """Refuse request bodies over the limit with 413 before anything parses them."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _too_large(send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise ApiError(413, "payload_too_large", "The request body is too large.")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+async def _too_large(send: Send) -> None:
+    body = b'{"code":"payload_too_large","message":"The request body is too large."}'
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _install_errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def _api_error(_: Request, err: ApiError) -> JSONResponse:
+        return JSONResponse(err.body(), status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, err: RequestValidationError) -> JSONResponse:
+        first = err.errors()[0] if err.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        message = f"{where}: {first.get('msg', 'invalid request')}"[:300]
+        code = "invalid_json" if first.get("type") == "json_invalid" else "invalid_request"
+        return JSONResponse({"code": code, "message": message}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
+        return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
+
+    @app.exception_handler(RecursionError)
+    async def _too_deep(_: Request, err: RecursionError) -> JSONResponse:
+        return JSONResponse(
+            {"code": "invalid_json", "message": "The JSON is nested too deeply."}, status_code=400
+        )
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new app; tests pass their own Settings."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(settings.database_url)
+        service = MatchService(db, StateStore(settings.cache_matches))
+        hub = Hub()
+        broadcaster: Broadcaster = (
+            RedisBroadcaster(hub, settings.redis_url)
+            if settings.redis_url
+            else LocalBroadcaster(hub)
+        )
+        await broadcaster.start()
+        bots = BotRunner(service, broadcaster, settings.bot_delay_ms)
+        app.state.ctx = AppContext(settings, db, service, hub, broadcaster, bots)
+        await bots.resume_all()
+        try:
+            yield
+        finally:
+            await bots.close()
+            await broadcaster.close()
+            db.dispose()
+
+    app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    _install_errors(app)
+    for module in (api, admin, ws, health):
+        app.include_router(module.router)
+    return app

@@ -1,0 +1,183 @@
+"""Use cases: create a match, claim an invite, read a seat's view, submit an action.
+
+Submitting is one transaction: lock, check version, run the engine, insert the action, commit —
+and only then publish."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+import engine
+from engine import EngineError, Role
+
+from .db import Database
+from .errors import ApiError, from_engine, not_found, unauthorized
+from .models import Invite, Match, MatchAction, Seat, utcnow
+from .security import new_invite_code, new_match_id, new_seed, new_token, token_hash
+from .store import Entry, StateStore, fresh_entry
+from .wire import MatchInfo, view_json
+
+Kind = Literal["human", "bot"]
+
+
+@dataclass(frozen=True)
+class Created:
+    match_id: str
+    role: Role
+    seat_token: str
+    invite_code: str | None
+
+
+@dataclass(frozen=True)
+class SeatRef:
+    match_id: str
+    role: Role
+
+
+class MatchService:
+    """Owns the use cases; every method runs in a worker thread (blocking database I/O)."""
+
+    def __init__(self, db: Database, store: StateStore) -> None:
+        self.db = db
+        self.store = store
+        self._seats: dict[str, SeatRef] = {}  # token hash -> seat (seats never change)
+
+    # ---- creating and joining ----------------------------------------------------------------
+
+    def create(self, role: str, opponent: Kind) -> Created:
+        mine: Role = secrets.choice(("editor", "nixon")) if role == "random" else role  # type: ignore[assignment]
+        theirs = engine.other(mine)
+        token, code = new_token(), new_invite_code() if opponent == "human" else None
+        match = Match(
+            id=new_match_id(),
+            seed=new_seed(),
+            rules_version=engine.RULES_VERSION,
+            options={"opponent": opponent},
+            status="waiting" if opponent == "human" else "active",
+            version=0,
+            round=1,
+            editor_kind="human" if mine == "editor" or opponent == "human" else "bot",
+            nixon_kind="human" if mine == "nixon" or opponent == "human" else "bot",
+        )
+        with self.db.writer.begin() as db:
+            db.add(match)
+            db.flush()
+            db.add(Seat(match_id=match.id, role=mine, token_hash=token_hash(token)))
+            if code is not None:
+                db.add(Invite(code=code, match_id=match.id, role=theirs))
+        self.store.put(fresh_entry(match.id, match.seed))
+        return Created(match.id, mine, token, code)
+
+    def claim(self, code: str) -> Created:
+        """Seat the invited player; exactly one claim of a code succeeds."""
+        token = new_token()
+        with self.db.writer.begin() as db:
+            invite = db.get(Invite, code)
+            if invite is None:
+                raise not_found("invite")
+            claimed = db.execute(
+                update(Invite)
+                .where(Invite.code == code, Invite.claimed_at.is_(None))
+                .values(claimed_at=utcnow())
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                raise ApiError(409, "invite_claimed", "This invite link has already been used.")
+            db.add(Seat(match_id=invite.match_id, role=invite.role, token_hash=token_hash(token)))
+            match = db.get(Match, invite.match_id, with_for_update=True)
+            assert match is not None
+            if match.status == "waiting":
+                match.status = "active"
+                match.updated_at = utcnow()
+            role: Role = "editor" if invite.role == "editor" else "nixon"
+            return Created(invite.match_id, role, token, None)
+
+    # ---- reading --------------------------------------------------------------------------------
+
+    def seat_for(self, token: str | None, match_id: str) -> Role:
+        """The role a seat token holds in this match: 401 unknown token, 403 another match's."""
+        if not token:
+            raise unauthorized()
+        digest = token_hash(token)
+        ref = self._seats.get(digest)
+        if ref is None:
+            with self.db.reader() as db:
+                seat = db.scalar(select(Seat).where(Seat.token_hash == digest))
+            if seat is None:
+                raise unauthorized()
+            role: Role = "editor" if seat.role == "editor" else "nixon"
+            ref = self._seats[digest] = SeatRef(seat.match_id, role)
+        if ref.match_id != match_id:
+            raise ApiError(403, "wrong_match", "This seat token belongs to another match.")
+        return ref.role
+
+    def current(self, match_id: str) -> tuple[MatchInfo, Entry]:
+        """The match as stored now (catching the cache up with other processes' actions)."""
+        with self.db.reader() as db:
+            match = db.get(Match, match_id)
+            if match is None:
+                raise not_found()
+            entry = self.store.load(db, match)
+            return MatchInfo.of(match), entry
+
+    def view(self, match_id: str, role: Role) -> str:
+        info, entry = self.current(match_id)
+        return view_json(info, entry, role)
+
+    # ---- acting ---------------------------------------------------------------------------------
+
+    def submit(
+        self, match_id: str, role: Role, action: Any, expected_version: int | None
+    ) -> tuple[MatchInfo, Entry]:
+        """Apply one action in one transaction; raises ApiError. Publishing is the caller's job."""
+        try:
+            with self.db.writer.begin() as db:
+                match = db.get(Match, match_id, with_for_update=True)
+                if match is None:
+                    raise not_found()
+                if match.status == "waiting":
+                    raise ApiError(409, "match_not_started", "The opponent has not joined yet.")
+                if expected_version is not None and expected_version != match.version:
+                    raise ApiError(
+                        409,
+                        "stale_version",
+                        f"The match is at version {match.version}, not {expected_version}.",
+                    )
+                entry = self.store.load(db, match)
+                try:
+                    step = engine.apply(entry.state, role, action)
+                except EngineError as err:
+                    raise from_engine(err) from None
+                new = entry.extended(step.state, step.events)
+                db.add(MatchAction(match_id=match_id, seq=new.version, role=role, action=action))
+                _record_progress(match, new)
+        except IntegrityError:
+            raise ApiError(409, "stale_version", "Another move was accepted first.") from None
+        self.store.put(new)
+        return MatchInfo.of(match), new
+
+    def list_bot_turns(self) -> list[str]:
+        """Active matches waiting for a computer seat (to resume bots after a restart)."""
+        with self.db.reader() as db:
+            rows = db.scalars(
+                select(Match.id).where(
+                    Match.status == "active",
+                    (Match.editor_kind == "bot") | (Match.nixon_kind == "bot"),
+                )
+            ).all()
+        return list(rows)
+
+
+def _record_progress(match: Match, entry: Entry) -> None:
+    s = entry.state
+    match.version = entry.version
+    match.round = s.round
+    match.updated_at = utcnow()
+    if s.winner is not None:
+        match.status = "finished"
+        match.winner = s.winner
+        match.win_reason = s.win_reason

@@ -1,0 +1,41 @@
+"""Alembic environment: the metadata of app.models, the URL from Settings (or -x url=...)."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from app import models  # noqa: F401  (registers the tables)
+from app.config import Settings
+from app.db import Base, make_engine
+
+config = context.config
+url = context.get_x_argument(as_dictionary=True).get("url") or config.attributes.get("url")
+url = url or Settings().database_url
+
+
+def run_migrations_offline() -> None:
+    context.configure(
+        url=url, target_metadata=Base.metadata, literal_binds=True, render_as_batch=True
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    engine = make_engine(url, writer=False)
+    with engine.connect() as connection:
+        context.configure(
+            connection=connection,
+            target_metadata=Base.metadata,
+            render_as_batch=True,
+            compare_type=True,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

@@ -1,0 +1,122 @@
+"""App test fixtures: a fresh database per test (SQLite file, or a new PostgreSQL database when
+TEST_DATABASE_URL is set), migrated with Alembic; apps made with their own Settings."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from app.__main__ import migrate
+from app.config import Settings
+from app.db import driver_url
+from app.main import create_app
+
+ADMIN_TOKEN = "test-admin-token-" + "x" * 16
+IN_CI = os.environ.get("CI") == "true"
+
+
+def _missing(what: str) -> None:
+    """Outside CI a missing service skips with a reason; in CI it is a failure."""
+    if IN_CI:
+        pytest.fail(f"{what} is required in CI")
+    pytest.skip(f"{what} not available (set it to run these tests)")
+
+
+def _postgres_server() -> str:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        _missing("TEST_DATABASE_URL (PostgreSQL)")
+    assert url is not None
+    try:
+        engine = create_engine(driver_url(url), isolation_level="AUTOCOMMIT")
+        with engine.connect() as conn:
+            conn.execute(text("select 1"))
+        engine.dispose()
+    except Exception as err:  # pragma: no cover - depends on the machine
+        _missing(f"PostgreSQL at TEST_DATABASE_URL ({err.__class__.__name__})")
+    return url
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A brand-new, migrated PostgreSQL database, dropped afterwards."""
+    server = _postgres_server()
+    name = "wg_test_" + secrets.token_hex(6)
+    admin = create_engine(driver_url(server), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    base, _, _ = server.rpartition("/")
+    url = f"{base}/{name}"
+    migrate(url)
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: object) -> str:
+    url = f"sqlite:///{tmp_path}/test.db"
+    migrate(url)
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_db_url(request: pytest.FixtureRequest) -> str:
+    """Runs the test once on SQLite and once on PostgreSQL."""
+    name = "sqlite_url" if request.param == "sqlite" else "postgres_url"
+    return str(request.getfixturevalue(name))
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("TEST_REDIS_URL")
+    if not url:
+        _missing("TEST_REDIS_URL (Redis)")
+    assert url is not None
+    import redis
+
+    try:
+        redis.from_url(url).ping()
+    except Exception as err:  # pragma: no cover - depends on the machine
+        _missing(f"Redis at TEST_REDIS_URL ({err.__class__.__name__})")
+    return url
+
+
+def make_settings(url: str, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "database_url": url,
+        "admin_token": ADMIN_TOKEN,
+        "bot_delay_ms": 0,
+        "base_url": "http://testserver",
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def make_client() -> Iterator[Callable[..., TestClient]]:
+    """make_client(url, **settings) -> a started TestClient; all are closed at the end."""
+    clients: list[TestClient] = []
+
+    def make(url: str, **overrides: object) -> TestClient:
+        client = TestClient(create_app(make_settings(url, **overrides)))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(sqlite_url: str, make_client: Callable[..., TestClient]) -> TestClient:
+    return make_client(sqlite_url)
