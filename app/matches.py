@@ -46,6 +46,7 @@ class MatchService:
         self.db = db
         self.store = store
         self._seats: dict[str, SeatRef] = {}  # token hash -> seat (seats never change)
+        self._infos: dict[str, MatchInfo] = {}  # match id -> row facts as last read or written
 
     # ---- creating and joining ----------------------------------------------------------------
 
@@ -71,6 +72,7 @@ class MatchService:
             if code is not None:
                 db.add(Invite(code=code, match_id=match.id, role=theirs))
         self.store.put(fresh_entry(match.id, match.seed))
+        self._infos[match.id] = MatchInfo.of(match)
         return Created(match.id, mine, token, code)
 
     def claim(self, code: str) -> Created:
@@ -94,6 +96,7 @@ class MatchService:
                 match.status = "active"
                 match.updated_at = utcnow()
             role: Role = "editor" if invite.role == "editor" else "nixon"
+            self._infos[match.id] = MatchInfo.of(match)
             return Created(invite.match_id, role, token, None)
 
     # ---- reading --------------------------------------------------------------------------------
@@ -122,7 +125,15 @@ class MatchService:
             if match is None:
                 raise not_found()
             entry = self.store.load(db, match)
-            return MatchInfo.of(match), entry
+            info = self._infos[match_id] = MatchInfo.of(match)
+            return info, entry
+
+    def cached(self, match_id: str, version: int) -> tuple[MatchInfo, Entry] | None:
+        """The match from memory if it is known at `version` or later (no database round trip)."""
+        info, entry = self._infos.get(match_id), self.store.get(match_id)
+        if info is None or entry is None or entry.version < version:
+            return None
+        return info, entry
 
     def view(self, match_id: str, role: Role) -> str:
         info, entry = self.current(match_id)
@@ -158,7 +169,8 @@ class MatchService:
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
         self.store.put(new)
-        return MatchInfo.of(match), new
+        info = self._infos[match_id] = MatchInfo.of(match)
+        return info, new
 
     def list_bot_turns(self) -> list[str]:
         """Active matches waiting for a computer seat (to resume bots after a restart)."""

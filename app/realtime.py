@@ -11,7 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
-from starlette.websockets import WebSocket, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from engine import Role
 
@@ -30,6 +30,8 @@ class Connection:
     def __init__(self, ws: WebSocket, match_id: str, role: Role, service: MatchService) -> None:
         self.ws, self.match_id, self.role, self.service = ws, match_id, role, service
         self.sent: tuple[int, str] | None = None  # (version, status) of the last view sent
+        self.wanted = 0  # the newest version announced for this match
+        self.reread = True  # read the match row again (first view, or a claim elsewhere)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -37,7 +39,11 @@ class Connection:
         self._wake.set()  # the first view goes out at once
         self._task = asyncio.create_task(self._sender())
 
-    def wake(self) -> None:
+    def wake(self, version: int) -> None:
+        """A new version (or, with -1, a change of the match row such as a claim)."""
+        if version < 0:
+            self.reread = True
+        self.wanted = max(self.wanted, version)
         self._wake.set()
 
     async def stop(self) -> None:
@@ -55,13 +61,19 @@ class Connection:
             await self._wake.wait()
             self._wake.clear()
             try:
-                info, entry = await run_in_threadpool(self.service.current, self.match_id)
+                known = None if self.reread else self.service.cached(self.match_id, self.wanted)
+                self.reread = False
+                if known is None:
+                    known = await run_in_threadpool(self.service.current, self.match_id)
+                info, entry = known
                 key = (entry.version, info.status)
                 if self.sent is None or key > self.sent:
                     self.sent = key
                     await self.send_text(view_json(info, entry, self.role, "view"))
             except ApiError as err:
                 await self.send_text(json.dumps({"type": "error", **err.body()}))
+            except WebSocketDisconnect:
+                return  # the client left; the endpoint cleans up
             except Exception:  # a broken socket ends this sender; the endpoint cleans up
                 log.exception("push to %s/%s failed", self.match_id, self.role)
                 return
@@ -88,7 +100,7 @@ class Hub:
 
     async def notify(self, match_id: str, version: int) -> None:
         for conn in list(self._by_match.get(match_id, ())):
-            conn.wake()
+            conn.wake(version)
         for listener in self.listeners:
             await listener(match_id, version)
 

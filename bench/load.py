@@ -1,0 +1,153 @@
+"""Load on a running server: N concurrent matches, two websocket clients each, random legal play.
+
+    python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 [--think-ms 1000]
+
+Latency is measured from sending an action to the opponent socket's push of the new version.
+Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: int = 0
+    finished: int = 0
+
+
+def _ws_url(base: str, match_id: str, token: str) -> str:
+    return base.replace("http", "ws", 1).rstrip("/") + f"/ws/matches/{match_id}?token={token}"
+
+
+async def _seat(
+    ws: Any,
+    role: str,
+    think: float,
+    sent: dict[int, float],
+    stats: Stats,
+    rng: random.Random,
+    done: asyncio.Event,
+) -> None:
+    """Answer every view that offers this seat a choice; time the opponent's pushes."""
+    async for raw in ws:
+        msg = json.loads(raw)
+        if msg.get("type") == "error":
+            if msg.get("code") != "stale_version":
+                stats.errors += 1
+            continue
+        if msg.get("type") != "view":
+            continue
+        version = msg["version"]
+        started = sent.pop(version, None)
+        if started is not None:
+            stats.latencies.append(time.perf_counter() - started)
+        if msg["status"] == "finished":
+            done.set()
+            return
+        legal = msg["legal_actions"]
+        if not legal:
+            continue
+        if think:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        sent[version + 1] = time.perf_counter()
+        await ws.send(
+            json.dumps({"type": "action", "action": rng.choice(legal), "expected_version": version})
+        )
+        stats.actions += 1
+
+
+async def _one_match(
+    http: httpx.AsyncClient, base: str, think: float, stats: Stats, rng: random.Random
+) -> None:
+    created = (await http.post("/api/matches", json={"role": "editor", "opponent": "human"})).json()
+    code = created["invite_url"].rsplit("/", 1)[1]
+    claimed = (await http.post(f"/api/invites/{code}/claim")).json()
+    sent: dict[int, float] = {}
+    done = asyncio.Event()
+    async with (
+        websockets.connect(_ws_url(base, created["match_id"], created["seat_token"])) as a,
+        websockets.connect(_ws_url(base, claimed["match_id"], claimed["seat_token"])) as b,
+    ):
+        tasks = [
+            asyncio.create_task(_seat(a, "editor", think, sent, stats, rng, done)),
+            asyncio.create_task(_seat(b, "nixon", think, sent, stats, rng, done)),
+        ]
+        try:
+            await done.wait()
+            stats.finished += 1
+        finally:  # the deadline cancels us mid-match: stop both seats before the sockets close
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _slot(
+    http: httpx.AsyncClient, base: str, think: float, stats: Stats, deadline: float, seed: int
+) -> None:
+    rng = random.Random(seed)
+    while time.perf_counter() < deadline:
+        try:
+            await asyncio.wait_for(
+                _one_match(http, base, think, stats, rng),
+                timeout=max(0.1, deadline - time.perf_counter()),
+            )
+        except TimeoutError:
+            return
+        except Exception:
+            stats.errors += 1
+
+
+async def run(base: str, matches: int, seconds: float, think_ms: int) -> Stats:
+    stats = Stats()
+    deadline = time.perf_counter() + seconds
+    limits = httpx.Limits(max_connections=100)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
+        await asyncio.gather(
+            *(_slot(http, base, think_ms / 1000, stats, deadline, i) for i in range(matches))
+        )
+    return stats
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--base", default="http://127.0.0.1:8000")
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--think-ms", type=int, default=1000)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    stats = asyncio.run(run(args.base, args.matches, args.seconds, args.think_ms))
+    elapsed = time.perf_counter() - started
+    print(f"matches {args.matches}")
+    print(f"think_ms {args.think_ms}")
+    print(f"seconds {elapsed:.1f}")
+    print(f"finished_matches {stats.finished}")
+    print(f"actions {stats.actions}")
+    print(f"actions_per_second {stats.actions / elapsed:.1f}")
+    print(f"p50_ms {_pct(stats.latencies, 0.50):.1f}")
+    print(f"p99_ms {_pct(stats.latencies, 0.99):.1f}")
+    print(f"errors {stats.errors}")
+
+
+if __name__ == "__main__":
+    main()
