@@ -163,6 +163,8 @@ INFORMANT_NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(
 )
 BOARD_EDGES: Final[tuple[tuple[str, str], ...]] = tuple((a, b) for a, b in _BOARD_RAW["edges"])
 INFORMANT_SPACES: Final[dict[str, str]] = {p: s for s, p in _INFORMANT_SPACE.items()}
+BOARD_INFORMANTS: Final[list[dict[str, str]]] = _BOARD_RAW["informants"]
+BOARD_LAYOUT: Final[dict[str, Any]] = _BOARD_RAW["layout"]  # drawing positions for clients
 
 _MOMENTUM_RAW: Final = _load("momentum.json")
 EDITOR_MOMENTUM_EFFECTS: Final[dict[int, tuple[Op, ...]]] = {

@@ -114,6 +114,7 @@ def _turn(s: MatchState, t: Turn, ev: list[Event]) -> None:
         if not s.hands[role]:
             start_evaluation(s, ev)
             return
+        s.turn = role  # R6: the player without cards is skipped
     s.decision = PlayD(role, "", s.turns[role] + 1)
 
 
