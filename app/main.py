@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -19,10 +21,11 @@ from .db import Database
 from .errors import ApiError
 from .matches import MatchService
 from .realtime import Broadcaster, Hub, LocalBroadcaster, RedisBroadcaster
-from .routes import admin, api, health, ws
+from .routes import admin, api, health, pages, ws
 from .store import StateStore
 
 log = logging.getLogger("watergate")
+STATIC = Path(__file__).resolve().parent / "static"
 
 
 class BodyLimit:
@@ -118,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     _install_errors(app)
-    for module in (api, admin, ws, health):
+    for module in (api, admin, ws, health, pages):
         app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

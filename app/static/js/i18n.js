@@ -1,0 +1,26 @@
+// Bootstrap data embedded by the page, and translation helpers (strings come from locale files).
+const boot = JSON.parse(document.getElementById("bootstrap").textContent);
+export const BOOT = boot;
+export const L = boot.locale;
+export const META = boot.meta;
+
+function lookup(path) {
+  return path.split(".").reduce((node, part) => (node == null ? undefined : node[part]), L);
+}
+
+export function fill(text, params = {}) {
+  return String(text).replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+export function t(path, params) {
+  const text = lookup(path);
+  return text === undefined ? path : fill(text, params);
+}
+
+export const roleName = (role) => L.roles[role] ?? role;
+export const roleCap = (role) => L.roles_cap[role] ?? role;
+export const cardName = (id) => L.cards[id]?.name ?? id;
+export const cardText = (id) => L.cards[id]?.text ?? "";
+export const colorName = (c) => L.colors[c] ?? c;
+export const personName = (p) => L.people[p] ?? p;
+export const colorsName = (cs) => (cs || []).map(colorName).join("/");

@@ -1,0 +1,42 @@
+// The player's hand as cards: value, colour letter, type, name and action text.
+import { L, META, cardName, cardText, colorName, t } from "../i18n.js";
+
+export function cardElement(id, { button = true } = {}) {
+  const info = META.cards[id];
+  const el = document.createElement(button ? "button" : "div");
+  if (button) el.type = "button";
+  el.className = `card card-${info.color}`;
+  el.dataset.target = `card:${id}`;
+  el.dataset.card = id;
+  el.innerHTML = "";
+  const head = document.createElement("div");
+  head.className = "card-head";
+  const value = document.createElement("span");
+  value.className = "card-value";
+  value.textContent = info.value;
+  const color = document.createElement("span");
+  color.className = "card-color";
+  color.dataset.letter = info.color === "joker" ? "J" : info.color[0].toUpperCase();
+  color.textContent = colorName(info.color);
+  head.append(value, color);
+  const name = document.createElement("div");
+  name.className = "card-name";
+  name.textContent = cardName(id);
+  const kind = document.createElement("div");
+  kind.className = "card-kind";
+  kind.textContent = L.kinds[info.kind] + (info.reaction ? ` · ${t("ui.reaction_card")}` : "");
+  const text = document.createElement("p");
+  text.className = "card-text";
+  text.textContent = cardText(id);
+  el.append(head, name, kind, text);
+  el.setAttribute("aria-label", `${cardName(id)}, ${t("ui.value")} ${info.value}, ${colorName(info.color)}. ${cardText(id)}`);
+  return el;
+}
+
+export function renderHand(root, view, me) {
+  const hand = view.state.hands[me] || [];
+  const ids = hand.map((c) => c.id).join(",");
+  if (root.dataset.ids === ids) return;
+  root.dataset.ids = ids;
+  root.replaceChildren(...hand.map((c) => cardElement(c.id)));
+}

@@ -1,0 +1,71 @@
+// Counts and public piles: the opponent's hand, decks, bag, discard piles, removed cards,
+// both momentum cards (with the Editor's instructions), the initiative card, this round's limits.
+import { L, cardName, roleCap, t } from "../i18n.js";
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function pile(title, ids) {
+  const d = el("details", "pile");
+  const s = el("summary", null, `${title} (${ids.length})`);
+  const list = el("ul", "pile-list");
+  for (const id of ids) list.append(el("li", null, cardName(id)));
+  if (!ids.length) list.append(el("li", "muted", t("ui.empty")));
+  d.append(s, list);
+  return d;
+}
+
+function momentumCard(role, count) {
+  const box = el("div", `momentum-card momentum-${role}`);
+  box.append(el("div", "mc-title", `${t("ui.momentum_card")} — ${roleCap(role)}`));
+  const row = el("ol", "mc-spaces");
+  for (let k = 1; k <= 5; k++) {
+    const li = el("li", k <= count ? "mc-space filled" : "mc-space");
+    li.append(el("span", "mc-num", String(k)));
+    if (role === "editor") li.append(el("span", "mc-text", L.momentum_spaces[String(k)]));
+    li.setAttribute("aria-label", `${k}: ${k <= count ? "●" : "○"}${role === "editor" ? ` ${L.momentum_spaces[String(k)]}` : ""}`);
+    row.append(li);
+  }
+  box.append(row);
+  return box;
+}
+
+export function renderPanels(root, view, me) {
+  const s = view.state;
+  const opp = me === "editor" ? "nixon" : "editor";
+  const counts = el("div", "counts");
+  const stat = (label, value) => {
+    const d = el("div", "stat");
+    d.append(el("span", "stat-label", label), el("span", "stat-value", String(value)));
+    return d;
+  };
+  counts.append(
+    stat(`${t("ui.opponent_hand")}`, s.hands[opp]),
+    stat(`${t("ui.deck")} ${roleCap("editor")}`, s.decks.editor),
+    stat(`${t("ui.deck")} ${roleCap("nixon")}`, s.decks.nixon),
+    stat(t("ui.bag"), s.bag),
+    stat(t("ui.supply"), s.momentum.supply),
+    stat(t("ui.initiative"), roleCap(s.initiative)),
+  );
+  const piles = el("div", "piles");
+  piles.append(
+    pile(`${t("ui.discard")} — ${roleCap("editor")}`, s.discards.editor),
+    pile(`${t("ui.discard")} — ${roleCap("nixon")}`, s.discards.nixon),
+    pile(t("ui.removed"), s.removed),
+  );
+  if (s.in_play.length) piles.append(pile(t("ui.in_play"), s.in_play));
+  const cards = el("div", "momentum-cards");
+  cards.append(momentumCard("nixon", s.momentum.nixon), momentumCard("editor", s.momentum.editor));
+  const parts = [counts, cards, piles];
+  if (s.restrictions.length) {
+    const r = el("div", "restrictions");
+    r.append(el("strong", null, `${t("ui.restrictions_now")}: `));
+    for (const rule of s.restrictions) r.append(el("span", null, `${L.restrictions[rule]} `));
+    parts.unshift(r);
+  }
+  root.replaceChildren(...parts);
+}

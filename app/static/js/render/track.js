@@ -1,0 +1,126 @@
+// The research track: eleven spaces, your own side on the right; tokens keyed so moves slide.
+import { colorName, t } from "../i18n.js";
+import { pos } from "../labels.js";
+
+const column = (p, me) => (me === "editor" ? p + 5 : 5 - p);
+
+function tokenEl(key) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.className = "tk";
+  el.dataset.key = key;
+  return el;
+}
+
+export function evidenceFace(el, token) {
+  el.classList.toggle("tk-down", token.face === "down");
+  el.classList.toggle("tk-peeked", !!token.peeked);
+  el.classList.toggle("tk-symbol", !!token.momentum_symbol);
+  el.replaceChildren();
+  const colors = token.colors || [];
+  if (colors.length) {
+    el.style.setProperty("--c1", `var(--${colors[0]})`);
+    el.style.setProperty("--c2", `var(--${colors[1] || colors[0]})`);
+    el.classList.add(colors.length > 1 ? "tk-pair" : "tk-single");
+  } else {
+    el.classList.remove("tk-pair", "tk-single");
+  }
+  const letters = document.createElement("span");
+  letters.className = "tk-letters";
+  letters.textContent = colors.length ? colors.map((c) => c[0].toUpperCase()).join("") : "?";
+  el.append(letters);
+  if (token.momentum_symbol) {
+    const sym = document.createElement("span");
+    sym.className = "tk-sym";
+    sym.textContent = "▲";
+    el.append(sym);
+  }
+}
+
+function describe(token) {
+  const parts = [`#${token.handle}`, token.face === "up" ? t("ui.face_up") : t("ui.face_down")];
+  if (token.colors) parts.push(token.colors.map(colorName).join("/"));
+  if (token.peeked) parts.push(t("ui.peeked"));
+  if (token.momentum_symbol) parts.push(t("ui.momentum_symbol"));
+  return parts.join(", ");
+}
+
+export function renderTrack(root, view, me) {
+  const state = view.state;
+  if (!root.dataset.built) {
+    root.dataset.built = "1";
+    const cells = document.createElement("div");
+    cells.className = "track-cells";
+    for (let c = 0; c <= 10; c++) {
+      const p = me === "editor" ? c - 5 : 5 - c;
+      const cell = document.createElement("div");
+      cell.className = `cell ${p === 0 ? "cell-zero" : (p > 0) === (me === "editor") ? "cell-mine" : "cell-theirs"}`;
+      cell.textContent = Math.abs(p);
+      cell.setAttribute("aria-label", `${t("ui.space")} ${pos(p)}`);
+      cells.append(cell);
+    }
+    const layer = document.createElement("div");
+    layer.className = "track-tokens";
+    root.append(cells, layer);
+  }
+  const layer = root.querySelector(".track-tokens");
+  const existing = new Map([...layer.children].map((el) => [el.dataset.key, el]));
+  const stacks = new Map();
+  const place = (key, p, setup) => {
+    let el = existing.get(key);
+    if (!el) { el = tokenEl(key); el.classList.add("tk-enter"); layer.append(el); }
+    existing.delete(key);
+    setup(el);
+    const col = column(p, me);
+    const row = stacks.get(col) || 0;
+    stacks.set(col, row + 1);
+    el.style.setProperty("--col", col);
+    el.style.setProperty("--row", row);
+    el.dataset.target = key;
+  };
+  if (state.track.initiative !== null) {
+    place("token:initiative", state.track.initiative, (el) => {
+      el.className = el.className.replace(/tk-(down|pair|single)/g, "");
+      el.classList.add("tk-initiative");
+      el.textContent = "I";
+      el.setAttribute("aria-label", `${t("ui.initiative_token")} ${pos(state.track.initiative)}`);
+    });
+  }
+  if (state.track.momentum !== null) {
+    place("token:momentum", state.track.momentum, (el) => {
+      el.classList.add("tk-momentum");
+      el.textContent = "M";
+      el.setAttribute("aria-label", `${t("ui.momentum_token")} ${pos(state.track.momentum)}`);
+    });
+  }
+  for (const token of state.track.evidence) {
+    place(`token:ev-${token.handle}`, token.position, (el) => {
+      const wasDown = el.classList.contains("tk-down");
+      evidenceFace(el, token);
+      if (wasDown && token.face === "up") el.classList.add("tk-flip");
+      el.setAttribute("aria-label", `${describe(token)}, ${pos(token.position)}`);
+    });
+  }
+  const rows = Math.max(3, ...stacks.values());
+  root.style.setProperty("--rows", rows);
+  for (const el of existing.values()) {
+    el.classList.add("tk-leave");
+    el.addEventListener("animationend", () => el.remove(), { once: true });
+    setTimeout(() => el.remove(), 600);
+  }
+  requestAnimationFrame(() => layer.querySelectorAll(".tk-enter").forEach((el) => el.classList.remove("tk-enter")));
+}
+
+export function renderHolding(root, view) {
+  root.replaceChildren();
+  for (const role of ["editor", "nixon"]) {
+    for (const token of view.state.holding[role]) {
+      const el = tokenEl(`token:ev-${token.handle}`);
+      el.dataset.target = `token:ev-${token.handle}`;
+      evidenceFace(el, token);
+      el.setAttribute("aria-label", describe(token));
+      el.classList.add("tk-held");
+      root.append(el);
+    }
+  }
+}

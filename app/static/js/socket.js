@@ -1,0 +1,33 @@
+// The match websocket with reconnection (backoff); the server sends a full view on every open.
+export function connect(matchId, token, { onView, onError, onStatus }) {
+  let ws = null;
+  let attempt = 0;
+  let closedByUs = false;
+  const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${encodeURIComponent(matchId)}?token=${encodeURIComponent(token)}`;
+
+  function open() {
+    onStatus("reconnecting");
+    ws = new WebSocket(url());
+    ws.onopen = () => { attempt = 0; onStatus("connected"); };
+    ws.onmessage = (event) => {
+      let msg;
+      try { msg = JSON.parse(event.data); } catch { return; }
+      if (msg.type === "view") onView(msg);
+      else if (msg.type === "error") onError(msg);
+    };
+    ws.onclose = () => {
+      if (closedByUs) return;
+      onStatus("reconnecting");
+      const delay = Math.min(10000, 500 * 2 ** attempt++) * (0.75 + Math.random() / 2);
+      setTimeout(open, delay);
+    };
+  }
+  open();
+  return {
+    send(message) {
+      if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
+      return false;
+    },
+    close() { closedByUs = true; if (ws) ws.close(); },
+  };
+}
