@@ -47,11 +47,16 @@ def play_choices(s: MatchState, d: PlayD) -> list[Action]:
     role = d.role
     cards = s.hands[role] if d.card == "" else [d.card]
     by_color = _targets_by_color(s, role)
-    fixed = [t for t, pos in (("initiative", s.track_initiative), ("momentum", s.track_momentum))
-             if pos is not None]
+    fixed = [
+        t
+        for t, pos in (("initiative", s.track_initiative), ("momentum", s.track_momentum))
+        if pos is not None
+    ]
     # R11: the Editor may ask whatever it holds; the count of face-down tokens is public
-    may_ask = role == "editor" and "editor_no_ask" not in s.restrictions and any(
-        not t.up for t in s.track
+    may_ask = (
+        role == "editor"
+        and "editor_no_ask" not in s.restrictions
+        and any(not t.up for t in s.track)
     )
     out: list[Action] = []
     for c in cards:

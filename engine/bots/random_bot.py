@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..catalog import Role
 from ..rng import below, seed_state
-from ..state import JSON, Action
+from ..state import JSON, Action, MatchState
 
 
 class RandomBot:
@@ -20,3 +21,7 @@ class RandomBot:
             raise ValueError("no legal action to choose from")
         self._rng, i = below(self._rng, len(legal))
         return legal[i]
+
+    def decide(self, observation: MatchState, role: Role, legal: list[Action]) -> Action:
+        """The Bot protocol: the observation is not needed to choose at random."""
+        return self.choose({}, legal)

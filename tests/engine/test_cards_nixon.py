@@ -153,16 +153,19 @@ def test_n03_chuck_colson_moves_initiative_three():
     assert_discarded(s, "N03")
 
 
-def test_n04_bob_haldeman_turns_one_face_up_board_token_face_down():
+def test_n04_bob_haldeman_turns_two_face_up_board_tokens_face_down():
+    """Tuned in docs/balance.md: it used to turn one."""
     s = nixon_to_play(
         nixon_hand=["N04", "N13"],
-        board={"O1": ("T02", True), "I1": ("T03", True), "O4": ("T14", False)},
+        board={"O1": ("T02", True), "I1": ("T03", True), "O2": ("T08", True), "O4": ("T14", False)},
     )
     s = play_action(s, "N04")
-    assert choice_set(s, "nixon", "space") == {"O1", "I1"}, describe(s)
+    assert choice_set(s, "nixon", "space") == {"O1", "I1", "O2"}, describe(s)
     s, _ = act(s, "nixon", {"type": "choose_space", "space": "I1"})
+    assert choice_set(s, "nixon", "space") == {"O1", "O2"}, describe(s)
+    s, _ = act(s, "nixon", {"type": "choose_space", "space": "O2"})
     s = settle(s)
-    assert board(s, "I1").id == "T03" and not board(s, "I1").up, describe(s)
+    assert not board(s, "I1").up and not board(s, "O2").up, describe(s)
     assert board(s, "O1").up and not board(s, "O4").up, describe(s)
     assert_discarded(s, "N04")
 

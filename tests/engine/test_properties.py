@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
 from engine import (
@@ -51,6 +51,7 @@ class Ply(NamedTuple):
 
 def random_match(seed: int, bot_seed: int) -> Iterator[Ply]:
     """Play a match to its end, one RandomBot choosing for both seats; fail past the bound."""
+    note(f"match seed={seed} bot_seed={bot_seed}")
     s, bot = new_match(seed), RandomBot(bot_seed)
     for _ in range(MAX_DECISIONS):
         role = current_role(s)
@@ -84,7 +85,8 @@ def assert_cards_conserved(s: MatchState) -> None:
         zones[f"deck:{role}"] = s.decks[role]
         zones[f"discard:{role}"] = s.discards[role]
     seen = Counter(c for cards in zones.values() for c in cards)
-    assert seen == Counter(CARDS), {c: n for c, n in seen.items() if n != 1} or "missing cards"
+    twice = sorted(c for c, n in seen.items() if n != 1)
+    assert seen == Counter(list(CARDS)), f"twice {twice}, missing {sorted(set(CARDS) - set(seen))}"
     for role in ROLES:
         for zone in ("hand", "deck", "discard"):
             wrong = [c for c in zones[f"{zone}:{role}"] if CARDS[c].faction != role]
@@ -142,7 +144,7 @@ def jsonable(value: object) -> object:
 # ---- properties ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_every_match_ends_within_the_bound(seed: int, bot_seed: int) -> None:
     ps = plies(seed, bot_seed)
@@ -154,14 +156,14 @@ def test_every_match_ends_within_the_bound(seed: int, bot_seed: int) -> None:
         apply(final, "editor", {"type": "pass"})
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_exactly_one_seat_decides_until_the_end(seed: int, bot_seed: int) -> None:
     for s in states_of(seed, bot_seed):
         assert_one_seat_decides(s)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_cards_tokens_and_markers_are_conserved_at_every_step(seed: int, bot_seed: int) -> None:
     for s in states_of(seed, bot_seed):
@@ -170,7 +172,7 @@ def test_cards_tokens_and_markers_are_conserved_at_every_step(seed: int, bot_see
         assert_markers_conserved(s)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_same_seed_and_actions_give_equal_states_and_events(seed: int, bot_seed: int) -> None:
     first, second = plies(seed, bot_seed), plies(seed, bot_seed)
@@ -189,7 +191,7 @@ def test_same_seed_and_actions_give_equal_states_and_events(seed: int, bot_seed:
     assert s == first[-1].after
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS, data=st.data())
 def test_replay_of_a_prefix_equals_the_state_built_step_by_step(
     seed: int, bot_seed: int, data: st.DataObject
@@ -205,11 +207,9 @@ def test_replay_of_a_prefix_equals_the_state_built_step_by_step(
     assert log == list(start(seed).events) + [e for p in ps for e in p.events]
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
-def test_every_offered_action_is_accepted_and_apply_never_mutates(
-    seed: int, bot_seed: int
-) -> None:
+def test_every_offered_action_is_accepted_and_apply_never_mutates(seed: int, bot_seed: int) -> None:
     for ply in random_match(seed, bot_seed):
         s = ply.before
         before = dumps(state_to_json(s))
@@ -221,13 +221,16 @@ def test_every_offered_action_is_accepted_and_apply_never_mutates(
             assert step.state.version == s.version + 1
             assert dumps(state_to_json(s)) == before, f"apply({action}) mutated its input"
         assert legal_actions(s, ply.role) == offered
-        # nor does work on the returned state reach back into the input
-        ply.after.hands["editor"].append("E99")
-        ply.after.track.clear()
+        # nor does later work on a returned state reach back into the input
+        n = apply(s, ply.role, offered[0]).state
+        n.hands[ply.role].clear()
+        n.track.clear()
+        n.bag.clear()
+        n.stack.clear()
         assert dumps(state_to_json(s)) == before
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_state_actions_events_and_views_round_trip_through_json(seed: int, bot_seed: int) -> None:
     s = new_match(seed)
@@ -235,22 +238,39 @@ def test_state_actions_events_and_views_round_trip_through_json(seed: int, bot_s
         if ply is not None:
             assert jsonable(ply.action) == ply.action
             assert [jsonable(e) for e in ply.events] == list(ply.events)
-            for role in ROLES:
-                seat_log = events_for(ply.events, role)
+            for seat in ROLES:
+                seat_log = events_for(ply.events, seat)
                 assert [jsonable(e) for e in seat_log] == seat_log
             s = ply.after
         data = state_to_json(s)
         back = state_from_json(json.loads(json.dumps(data)))
         assert back == s
-        assert dumps(back) == dumps(s)
+        assert dumps(state_to_json(back)) == dumps(data)
         assert jsonable(admin_view(s)) == admin_view(s)
-        for role in ROLES:
-            assert jsonable(view_for(s, role)) == view_for(s, role)
-            assert [jsonable(a) for a in legal_actions(s, role)] == legal_actions(s, role)
-            assert legal_actions(back, role) == legal_actions(s, role)
+        for seat in ROLES:
+            assert jsonable(view_for(s, seat)) == view_for(s, seat)
+            assert [jsonable(a) for a in legal_actions(s, seat)] == legal_actions(s, seat)
+            assert legal_actions(back, seat) == legal_actions(s, seat)
         if ply is not None and s.winner is None:
             role = current_role(s)
             assert role is not None
             action = legal_actions(s, role)[0]
             # a state read back from JSON plays on exactly like the original
             assert apply(back, role, action) == apply(s, role, action)
+
+
+def test_the_invariant_checks_catch_a_broken_state() -> None:
+    """The conservation checks above are not vacuous: each one fails on a corrupted state."""
+    s = new_match(7)
+    for corrupt, check in (
+        (lambda b: b.hands["editor"].append(b.decks["editor"][-1]), assert_cards_conserved),
+        (lambda b: b.hands["nixon"].append(b.decks["editor"].pop()), assert_cards_conserved),
+        (lambda b: b.bag.append(b.track[0].id), assert_tokens_conserved),
+        (lambda b: b.bag.append(SPARE_TOKEN_IDS[0]), assert_tokens_conserved),
+        (lambda b: setattr(b, "momentum_supply", b.momentum_supply - 1), assert_markers_conserved),
+        (lambda b: setattr(b, "decision", None), assert_one_seat_decides),
+    ):
+        broken = s.clone()
+        corrupt(broken)
+        with pytest.raises(AssertionError):
+            check(broken)
