@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from starlette.concurrency import run_in_threadpool
 
-from engine import current_role, legal_actions
-from engine.bots import RandomBot
-from engine.views import view_for
+from engine import Action, MatchState, Role, current_role, legal_actions
+from engine.bots import Bot, HeuristicBot, RandomBot
+from engine.bots.search import SearchBot
+from engine.observation import observation_for
 
 from .errors import ApiError
 from .matches import MatchService
@@ -19,14 +21,55 @@ from .realtime import Broadcaster
 log = logging.getLogger("watergate.bots")
 
 
+def _bots(kind: str, seed: int, budget_ms: int) -> list[tuple[str, Bot]]:
+    """The chosen bot first, then the fallbacks: heuristic, then random."""
+    chain: list[tuple[str, Bot]] = []
+    if kind == "search":
+        chain.append(("search", SearchBot(seed, budget_ms=budget_ms, clock=time.perf_counter)))
+    if kind in ("search", "heuristic"):
+        chain.append(("heuristic", HeuristicBot(seed)))
+    chain.append(("random", RandomBot(seed)))
+    return chain
+
+
+def choose_move(state: MatchState, role: Role, kind: str, budget_ms: int) -> Action:
+    """The bot's move from its seat's observation only; a crashing bot falls back to the next."""
+    legal = legal_actions(state, role)
+    observation = observation_for(state, role)
+    seed = (state.seed * 31 + state.version) & ((1 << 63) - 1)
+    for name, bot in _bots(kind, seed, budget_ms):
+        started = time.perf_counter()
+        try:
+            action = bot.decide(observation, role, legal)
+        except Exception:
+            log.exception("%s bot failed at version %d; falling back", name, state.version)
+            continue
+        if action in legal:
+            spent = time.perf_counter() - started
+            if spent > 3 * budget_ms / 1000:
+                log.warning("%s bot took %.0f ms at version %d", name, spent * 1000, state.version)
+            return action
+        log.error("%s bot chose an action that is not legal; falling back", name)
+    return legal[0]
+
+
 class BotRunner:
     """At most one bot task per match in this process; the database version check makes a second
     process's duplicate move fail harmlessly."""
 
-    def __init__(self, service: MatchService, broadcaster: Broadcaster, delay_ms: int) -> None:
+    def __init__(
+        self,
+        service: MatchService,
+        broadcaster: Broadcaster,
+        delay_ms: int,
+        kind: str,
+        budget_ms: int,
+    ) -> None:
         self.service = service
         self.broadcaster = broadcaster
         self.delay = delay_ms / 1000
+        self.kind = kind
+        self.budget_ms = budget_ms
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def poke(self, match_id: str) -> None:
@@ -41,10 +84,12 @@ class BotRunner:
             role = current_role(entry.state)
             if role is None or info.status != "active" or info.kind(role) != "bot":
                 return
-            await asyncio.sleep(self.delay)
-            state = entry.state
-            bot = RandomBot(state.seed ^ (entry.version * 0x9E3779B1))
-            action = bot.choose(view_for(state, role), legal_actions(state, role))
+            started = time.perf_counter()
+            action = await run_in_threadpool(
+                choose_move, entry.state, role, self.kind, self.budget_ms
+            )
+            # a human-like pause, counting the thinking time already spent
+            await asyncio.sleep(max(0.0, self.delay - (time.perf_counter() - started)))
             try:
                 _, entry = await run_in_threadpool(
                     self.service.submit, match_id, role, action, entry.version

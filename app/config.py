@@ -17,6 +17,8 @@ class Settings(BaseSettings):
     admin_token: str | None = None  # unset: the admin endpoints answer 401
     base_url: str | None = None  # public address for invite links; default: the request's own
     bot_delay_ms: int = 600  # the computer opponent's human-like pause before it moves
+    bot_kind: str = "search"  # search | heuristic | random
+    bot_budget_ms: int = 400  # the search bot's thinking time per decision
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_matches: int = 5000  # match states kept in memory (rebuilt by replay on a miss)

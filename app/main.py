@@ -108,7 +108,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             else LocalBroadcaster(hub)
         )
         await broadcaster.start()
-        bots = BotRunner(service, broadcaster, settings.bot_delay_ms)
+        bots = BotRunner(
+            service, broadcaster, settings.bot_delay_ms, settings.bot_kind, settings.bot_budget_ms
+        )
         app.state.ctx = AppContext(settings, db, service, hub, broadcaster, bots)
         await bots.resume_all()
         try:

@@ -67,7 +67,10 @@ class Connection:
                     known = await run_in_threadpool(self.service.current, self.match_id)
                 info, entry = known
                 key = (entry.version, info.status)
-                if self.sent is None or key > self.sent:
+                # newer version, or the same version with a new status (the invite was claimed)
+                if self.sent is None or key[0] > self.sent[0] or (
+                    key[0] == self.sent[0] and key[1] != self.sent[1]
+                ):
                     self.sent = key
                     await self.send_text(view_json(info, entry, self.role, "view"))
             except ApiError as err:

@@ -95,6 +95,8 @@ def make_settings(url: str, **overrides: object) -> Settings:
         "database_url": url,
         "admin_token": ADMIN_TOKEN,
         "bot_delay_ms": 0,
+        "bot_kind": "heuristic",  # quick; the search bot is tested on its own
+        "bot_budget_ms": 50,
         "base_url": "http://testserver",
     }
     values.update(overrides)

@@ -24,3 +24,4 @@ export const cardText = (id) => L.cards[id]?.text ?? "";
 export const colorName = (c) => L.colors[c] ?? c;
 export const personName = (p) => L.people[p] ?? p;
 export const colorsName = (cs) => (cs || []).map(colorName).join("/");
+export const colorLetter = (c) => L.color_letters?.[c] ?? c[0].toUpperCase();

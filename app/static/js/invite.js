@@ -19,7 +19,7 @@ async function claim() {
     localStorage.setItem(claimedKey, seat.match_id);
     window.location.replace(`/match/${seat.match_id}`);
   } catch (err) {
-    status.textContent = t("ui.error");
+    status.textContent = err.status === 409 ? t("ui.invite_used_title") : t("ui.error");
     error.textContent = err.status === 409 ? t("ui.invite_used") : err.status === 404 ? t("ui.invite_unknown") : err.message;
     error.hidden = false;
     document.getElementById("invite-home").hidden = false;

@@ -19,6 +19,16 @@ export function actionLabel(a) {
   }
 }
 
+/** A play's label once its card is selected: the card's name is already on screen. */
+export function playLabel(a) {
+  if (a.type === "play_action") return t("ui.use_action");
+  const head = t("ui.use_value", { value: value(a.card) });
+  if (a.target === "ask") return `${head}: ${t("ui.ask_color", { color: colorName(a.color) })}`;
+  if (a.target === "none") return t("ui.nothing_to_move");
+  const what = a.target === "evidence" ? t("ui.token_n", { handle: a.handle }) : t(`tokens.${a.target}`);
+  return `${head}: ${what}`;
+}
+
 export function logSentence(e, me) {
   const p = { role: roleCap(e.role), count: e.count, round: e.round, space: e.space, steps: e.steps };
   switch (e.type) {

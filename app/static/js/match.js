@@ -60,6 +60,7 @@ function renderStatus(v) {
   const turn = $("turn-indicator");
   turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : mine ? t("ui.your_turn") : t("ui.waiting_for", { role: roleCap(d ? d.role : "") });
   turn.className = `turn-indicator ${mine ? "mine" : "theirs"}`;
+  turn.hidden = !turn.textContent;
   document.body.classList.toggle("my-turn", mine);
   document.title = `${mine ? "● " : ""}${t("ui.title")}`;
   $("favicon").href = mine ? "/static/img/favicon-turn.svg" : "/static/img/favicon.svg";
@@ -92,6 +93,7 @@ function render() {
   renderHolding($("holding"), view);
   renderBoard($("board"), view, me);
   renderHand($("hand"), view, me);
+  document.querySelector(".area-hand").hidden = !(view.state.hands[me] || []).length;
   renderPanels($("panels"), view, me);
   renderLog($("log"), view, me);
   decision.render(view);

@@ -1,6 +1,6 @@
 // The evidence board as SVG: threads, coloured evidence spaces, informants, Nixon in the centre.
 // Nixon sees it from the other side of the table (rotated half a turn; text stays upright).
-import { META, colorName, personName, t } from "../i18n.js";
+import { META, colorLetter, colorName, personName, t } from "../i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const pts = META.layout.points;
@@ -40,7 +40,7 @@ function build(root, me) {
     const node = svg("g", { class: `space space-${space.color}`, "data-space": space.id, "data-target": `space:${space.id}`, tabindex: "-1", role: "button" }, g);
     svg("circle", { cx: x, cy: y, r: 44, class: "slip" }, node);
     const letter = svg("text", { x, y: y + 16, "text-anchor": "middle", class: "slip-letter" }, node);
-    letter.textContent = space.color[0].toUpperCase();  // colour told by letter too (colour-blind players)
+    letter.textContent = colorLetter(space.color);  // colour told by letter too (colour-blind players)
     upright(letter, x, y, me);
     svg("g", { class: "piece" }, node);
   }
@@ -68,6 +68,8 @@ function drawPiece(node, token, x, y) {
   svg("path", { d: `M ${x} ${y - 30} A 30 30 0 0 1 ${x} ${y + 30} Z`, fill: `var(--${c2})` }, piece);
   svg("circle", { cx: x, cy: y, r: 30, class: token.face === "down" ? "piece-rim piece-down" : "piece-rim" }, piece);
   if (token.face === "down") svg("circle", { cx: x, cy: y, r: 30, fill: "url(#hatch)", opacity: 0.72 }, piece);
+  const label = svg("text", { x, y: y + 9, "text-anchor": "middle", class: "piece-letters" }, piece);
+  label.textContent = `${token.colors.map(colorLetter).join("")}`;
   if (token.momentum_symbol) svg("path", { d: `M ${x} ${y - 14} L ${x + 12} ${y + 9} L ${x - 12} ${y + 9} Z`, class: "piece-symbol" }, piece);
 }
 

@@ -1,7 +1,7 @@
 // The decision area: turns the server's legal_actions into prompts, buttons and clickable pieces.
 // It never invents an action: every button and every clickable piece sends an offered object.
-import { BOOT, cardName, colorName, roleCap, t } from "../i18n.js";
-import { actionLabel } from "../labels.js";
+import { BOOT, cardName, cardText, colorName, roleCap, t } from "../i18n.js";
+import { actionLabel, playLabel } from "../labels.js";
 
 const tokenKey = (a) => (a.target === "initiative" || a.target === "momentum" ? `token:${a.target}` : a.handle !== undefined ? `token:ev-${a.handle}` : null);
 const AUTO_PASS = "wg.autopass";
@@ -47,11 +47,18 @@ export function createDecision(root, { send, me }) {
     const legal = view.legal_actions || [];
     const decision = view.state.decision;
     const parts = [];
-    if (!decision || view.status !== "active") { root.replaceChildren(); return targets; }
+    if (!decision || view.status !== "active") { root.replaceChildren(); root.hidden = true; return targets; }
+    root.hidden = false;
     const head = document.createElement("p");
     head.className = "decision-prompt";
     head.textContent = prompt(decision);
     parts.push(head);
+    if (decision.against) {  // what the reaction would answer, in full
+      const what = document.createElement("p");
+      what.className = "against-text muted";
+      what.textContent = decision.against.mode === "value" ? "" : cardText(decision.against.card);
+      if (what.textContent) parts.push(what);
+    }
     if (!legal.length) {
       head.classList.add("waiting");
       root.replaceChildren(...parts);
@@ -62,7 +69,7 @@ export function createDecision(root, { send, me }) {
     const list = document.createElement("div");
     list.className = "decision-options";
     const offer = (a, key, cls) => {
-      list.append(button(actionLabel(a), () => send(a), cls));
+      list.append(button(kind === "play" ? playLabel(a) : actionLabel(a), () => send(a), cls));
       if (key) targets.set(key, () => send(a));
     };
     if (kind === "play") {
@@ -107,6 +114,9 @@ export function createDecision(root, { send, me }) {
     }
     parts.push(list);
     root.replaceChildren(...parts);
+    document.querySelectorAll(".is-selected").forEach((el) => el.classList.remove("is-selected"));
+    const chosen = kind === "play" ? selectedCard && `card:${selectedCard}` : kind === "pin" && selectedPin !== null ? `token:ev-${selectedPin}` : null;
+    if (chosen) document.querySelectorAll(`[data-target="${chosen}"]`).forEach((el) => el.classList.add("is-selected"));
     return targets;
   }
 

@@ -1,5 +1,5 @@
 // The player's hand as cards: value, colour letter, type, name and action text.
-import { L, META, cardName, cardText, colorName, t } from "../i18n.js";
+import { L, META, cardName, cardText, colorLetter, colorName, t } from "../i18n.js";
 
 export function cardElement(id, { button = true } = {}) {
   const info = META.cards[id];
@@ -16,7 +16,7 @@ export function cardElement(id, { button = true } = {}) {
   value.textContent = info.value;
   const color = document.createElement("span");
   color.className = "card-color";
-  color.dataset.letter = info.color === "joker" ? "J" : info.color[0].toUpperCase();
+  color.dataset.letter = colorLetter(info.color);
   color.textContent = colorName(info.color);
   head.append(value, color);
   const name = document.createElement("div");

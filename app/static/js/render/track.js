@@ -1,5 +1,5 @@
 // The research track: eleven spaces, your own side on the right; tokens keyed so moves slide.
-import { colorName, t } from "../i18n.js";
+import { colorLetter, colorName, t } from "../i18n.js";
 import { pos } from "../labels.js";
 
 const column = (p, me) => (me === "editor" ? p + 5 : 5 - p);
@@ -27,8 +27,11 @@ export function evidenceFace(el, token) {
   }
   const letters = document.createElement("span");
   letters.className = "tk-letters";
-  letters.textContent = colors.length ? colors.map((c) => c[0].toUpperCase()).join("") : "?";
-  el.append(letters);
+  letters.textContent = colors.length ? colors.map(colorLetter).join("") : "?";
+  const number = document.createElement("span");
+  number.className = "tk-num";
+  number.textContent = `#${token.handle}`;  // the number the choice buttons name
+  el.append(letters, number);
   if (token.momentum_symbol) {
     const sym = document.createElement("span");
     sym.className = "tk-sym";

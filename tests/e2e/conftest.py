@@ -1,0 +1,166 @@
+"""End-to-end fixtures: one real server subprocess per test module (`python -m app` on a fresh
+SQLite file and a free port, bots without delay) and one headless Debian Chromium per session.
+
+Without /usr/bin/chromium (or Playwright) the browser tests skip with a reason; in CI (CI=true)
+that is a failure instead."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = Path(__file__).resolve().parent / "output"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IN_CI = os.environ.get("CI") == "true"
+START_TIMEOUT_S = 30.0
+UI_TIMEOUT_MS = 15_000
+LOCALES: dict[str, dict[str, Any]] = {
+    lang: json.loads((ROOT / "app" / "locales" / f"{lang}.json").read_text(encoding="utf-8"))
+    for lang in ("en", "pt-BR", "de")
+}
+
+
+def fill(template: str, **params: object) -> str:
+    """The same placeholder filling as static/js/i18n.js (unknown names stay as they are)."""
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]) if m[1] in params else m[0], template)
+
+
+def _missing(what: str) -> NoReturn:
+    """Outside CI a missing browser skips with a reason; in CI it is a failure."""
+    if IN_CI:
+        pytest.fail(f"{what} is required in CI (CI=true)")
+    pytest.skip(f"{what} is not available: the end-to-end browser tests need it")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
+            return response.status == 200 and json.loads(response.read()) == {"status": "ok"}
+    except (OSError, urllib.error.URLError, ValueError):
+        return False
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a freshly migrated server that lives as long as the test module."""
+    tmp = tmp_path_factory.mktemp("e2e-server")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "BASE_URL")}
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp / 'e2e.db'}",
+        HOST="127.0.0.1",
+        PORT=str(port),
+        ADMIN_TOKEN=secrets.token_hex(16),
+        BOT_DELAY_MS="0",
+    )
+    log_path = tmp / "server.log"
+    url = f"http://127.0.0.1:{port}"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        try:
+            deadline = time.monotonic() + START_TIMEOUT_S
+            while not _healthy(url):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    tail = log_path.read_text(errors="replace")[-3000:]
+                    pytest.fail(f"the server did not become healthy at {url}:\n{tail}")
+                time.sleep(0.1)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Headless Debian Chromium (never downloaded)."""
+    if not CHROMIUM.exists():
+        _missing(str(CHROMIUM))
+    try:
+        from playwright.sync_api import expect, sync_playwright
+    except ImportError:
+        _missing("Playwright for Python")
+    expect.set_options(timeout=UI_TIMEOUT_MS)
+    OUTPUT.mkdir(exist_ok=True)
+    for old in OUTPUT.glob("*.png"):  # the folder shows this run only
+        old.unlink()
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture
+def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
+    """open_page(**context_options) -> a page in a brand-new browser context (its own storage,
+    like a separate browser). Uncaught page errors fail the test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(**options: Any) -> Any:
+        settings: dict[str, Any] = {
+            "base_url": server,
+            "locale": "en-US",
+            "viewport": {"width": 1280, "height": 900},
+        }
+        settings.update(options)
+        context = chromium.new_context(**settings)
+        context.set_default_timeout(UI_TIMEOUT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+@pytest.fixture
+def shot() -> Callable[..., Path]:
+    """shot(page, name) saves a full-page screenshot as tests/e2e/output/<name>.png."""
+
+    def save(page: Any, name: str, full_page: bool = True) -> Path:
+        path = OUTPUT / f"{name}.png"
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+        return path
+
+    return save

@@ -1,0 +1,65 @@
+"""No browser: the three locale files say the same things, and the front end stays light."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LOCALES, ROOT
+
+STATIC = ROOT / "app" / "static"
+ASSET_BUDGET_BYTES = 150_000  # JS + CSS, uncompressed (the issue's "under 150 KB")
+
+
+def flatten(node: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
+    """("ui.start", "Start the match"), ("rules.sections[0].p[1]", "…"), …"""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from flatten(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from flatten(value, f"{prefix}[{i}]")
+    else:
+        yield prefix, str(node)
+
+
+FLAT = {lang: dict(flatten(data)) for lang, data in LOCALES.items()}
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_locale_has_the_same_keys_as_english(lang: str) -> None:
+    english, other = set(FLAT["en"]), set(FLAT[lang])
+    assert other == english, (
+        f"{lang}.json misses {sorted(english - other)} and has extra {sorted(other - english)}"
+    )
+    assert LOCALES[lang]["lang"] == lang
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_locale_uses_the_same_placeholders(lang: str) -> None:
+    differ = {
+        key: (placeholders(text), placeholders(FLAT[lang].get(key, "")))
+        for key, text in FLAT["en"].items()
+        if placeholders(text) != placeholders(FLAT[lang].get(key, ""))
+    }
+    assert not differ, f"placeholders differ between en.json and {lang}.json: {differ}"
+
+
+def test_no_empty_strings() -> None:
+    empty = [(lang, key) for lang, flat in FLAT.items() for key, text in flat.items() if not text]
+    assert not empty
+
+
+def test_static_js_and_css_stay_small() -> None:
+    files = [p for p in STATIC.rglob("*") if p.suffix in (".js", ".css") and p.is_file()]
+    assert any(p.suffix == ".js" for p in files) and any(p.suffix == ".css" for p in files)
+    total = sum(Path(p).stat().st_size for p in files)
+    assert total < ASSET_BUDGET_BYTES, f"JS + CSS under app/static weigh {total} bytes"
