@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from .admin import SESSION_COOKIE, session_valid
 from .context import AppContext
 from .errors import ApiError
 from .security import same_secret
@@ -22,11 +23,19 @@ def bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def require_admin(request: Request) -> None:
-    ctx = get_ctx(request)
+def is_admin(request: Request) -> bool:
+    """The admin token as a bearer header, or a valid signed sign-in cookie."""
+    expected = get_ctx(request).settings.admin_token
+    if not expected:
+        return False
     token = bearer(request)
-    expected = ctx.settings.admin_token
-    if not expected or not token or not same_secret(token, expected):
+    if token and same_secret(token, expected):
+        return True
+    return session_valid(expected, request.cookies.get(SESSION_COOKIE))
+
+
+def require_admin(request: Request) -> None:
+    if not is_admin(request):
         raise ApiError(401, "unauthorized", "The admin token is required.")
 
 

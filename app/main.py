@@ -21,7 +21,7 @@ from .db import Database
 from .errors import ApiError
 from .matches import MatchService
 from .realtime import Broadcaster, Hub, LocalBroadcaster, RedisBroadcaster
-from .routes import admin, api, health, pages, ws
+from .routes import admin, admin_pages, api, health, pages, ws
 from .store import StateStore
 
 log = logging.getLogger("watergate")
@@ -123,7 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     _install_errors(app)
-    for module in (api, admin, ws, health, pages):
+    for module in (api, admin, ws, health, pages, admin_pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

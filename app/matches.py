@@ -152,6 +152,8 @@ class MatchService:
                     raise not_found()
                 if match.status == "waiting":
                     raise ApiError(409, "match_not_started", "The opponent has not joined yet.")
+                if match.status != "active":
+                    raise ApiError(422, "match_over", "The match has ended.")
                 if expected_version is not None and expected_version != match.version:
                     raise ApiError(
                         409,

@@ -54,6 +54,7 @@ class Match(Base):
     round: Mapped[int] = mapped_column(Integer, default=1)
     winner: Mapped[str | None] = mapped_column(String(16), nullable=True)
     win_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # "host" when aborted
     editor_kind: Mapped[str] = mapped_column(String(8))  # human | bot
     nixon_kind: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -91,3 +92,16 @@ class MatchAction(Base):
     role: Mapped[str] = mapped_column(String(8))
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AdminAudit(Base):
+    """Every admin action that changes data: who, what, when."""
+
+    __tablename__ = "admin_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    actor: Mapped[str] = mapped_column(String(32))
+    action: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

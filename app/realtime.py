@@ -68,8 +68,10 @@ class Connection:
                 info, entry = known
                 key = (entry.version, info.status)
                 # newer version, or the same version with a new status (the invite was claimed)
-                if self.sent is None or key[0] > self.sent[0] or (
-                    key[0] == self.sent[0] and key[1] != self.sent[1]
+                if (
+                    self.sent is None
+                    or key[0] > self.sent[0]
+                    or (key[0] == self.sent[0] and key[1] != self.sent[1])
                 ):
                     self.sent = key
                     await self.send_text(view_json(info, entry, self.role, "view"))

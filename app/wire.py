@@ -21,10 +21,13 @@ class MatchInfo:
     status: str  # waiting | active | finished
     editor_kind: str
     nixon_kind: str
+    ended_by: str | None = None
 
     @staticmethod
     def of(match: Match) -> MatchInfo:
-        return MatchInfo(match.id, match.status, match.editor_kind, match.nixon_kind)
+        return MatchInfo(
+            match.id, match.status, match.editor_kind, match.nixon_kind, match.ended_by
+        )
 
     def kind(self, role: Role) -> str:
         return self.editor_kind if role == "editor" else self.nixon_kind
@@ -44,6 +47,7 @@ def view_dict(info: MatchInfo, entry: Entry, role: Role) -> dict[str, object]:
         "winner": s.winner,
         "win_reason": s.win_reason,
         "opponent": info.kind("nixon" if role == "editor" else "editor"),
+        "ended_by": info.ended_by,
     }
 
 

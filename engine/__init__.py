@@ -16,6 +16,7 @@ from .flow import (
     start,
 )
 from .state import RULES_VERSION, Action, Event, MatchState
+from .views import admin_view, events_for, open_view, view_for
 
 __all__ = [
     "CARDS",
@@ -34,7 +35,11 @@ __all__ = [
     "NotYourDecision",
     "Role",
     "Step",
+    "admin_view",
     "apply",
+    "events_for",
+    "open_view",
+    "view_for",
     "awaiting",
     "current_role",
     "legal_actions",

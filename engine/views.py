@@ -264,6 +264,34 @@ def events_for(events: list[Event] | tuple[Event, ...], role: Role) -> list[Even
     return [event_for(e, role) for e in events]
 
 
+def open_view(s: MatchState) -> dict[str, JSON]:
+    """The view shape with nothing hidden (admin step-through, replays of finished matches):
+    both hands, deck orders (top last), the bag, and every token's colours; face-down track tokens
+    the Editor had not seen carry "hidden_from": ["editor"]."""
+    view = view_for(s, "nixon")
+    view["role"] = None
+    view["decision"] = decision_view(s, s.decision.role) if s.decision is not None else None
+    view["hands"] = {r: [card_view(c) for c in s.hands[r]] for r in ("editor", "nixon")}
+    view["deck_cards"] = {r: _strings(s.decks[r]) for r in ("editor", "nixon")}
+    view["in_play"] = _strings(s.in_play)
+    view["bag_tokens"] = [
+        {"id": t, "colors": _strings(list(TOKENS[t].colors)),
+         "momentum_symbol": TOKENS[t].momentum_symbol}
+        for t in s.bag
+    ]
+    track = view["track"]
+    assert isinstance(track, dict)
+    evidence: list[JSON] = []
+    for t in s.track:
+        token = _token_view(t, "nixon")
+        token["id"] = t.id
+        if not t.up and not t.peeked:
+            token["hidden_from"] = ["editor"]
+        evidence.append(token)
+    track["evidence"] = evidence
+    return view
+
+
 def admin_view(s: MatchState) -> dict[str, JSON]:
     """Everything, hidden parts included (hands, deck orders, bag, face-down tokens, seed)."""
     data = state_to_json(s)

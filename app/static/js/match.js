@@ -73,14 +73,19 @@ function renderStatus(v) {
     const won = v.winner === me;
     final.replaceChildren();
     const h = document.createElement("h2");
-    h.textContent = won ? t("ui.you_won") : t("ui.you_lost");
+    h.textContent = v.winner ? (won ? t("ui.you_won") : t("ui.you_lost")) : t("ui.match_ended");
     const p = document.createElement("p");
     p.textContent = `${t("ui.winner_is", { role: roleCap(v.winner) })}: ${t(`reasons.${v.win_reason}`)}.`;
     const again = document.createElement("a");
     again.className = "btn btn-primary";
     again.href = "/";
     again.textContent = t("ui.play_again");
-    final.append(h, p, again);
+    const replay = document.createElement("a");
+    replay.className = "btn";
+    replay.href = `/match/${matchId}/replay`;
+    replay.textContent = t("replay.open_replay");
+    if (v.ended_by === "host") p.textContent = t("ui.ended_by_host");
+    final.append(h, p, again, replay);
     final.className = `final ${won ? "won" : "lost"}`;
   }
 }

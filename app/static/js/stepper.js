@@ -1,0 +1,119 @@
+// Step through a stored match with everything shown: admins (any match) and players (their
+// finished match). Each step is the server's replay of the first k actions.
+import { api } from "./api.js";
+import { L, cardName, t } from "./i18n.js";
+import { actionLabel, logSentence } from "./labels.js";
+import { renderBoard } from "./render/board.js";
+import { cardElement } from "./render/hand.js";
+import { renderPanels } from "./render/panels.js";
+import { renderHolding, renderTrack } from "./render/track.js";
+import { loadSeat } from "./seats.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("stepper");
+const matchId = root.dataset.matchId;
+const admin = root.dataset.mode === "admin";
+const seat = admin ? null : loadSeat(matchId);
+let steps = 0;
+let current = -1;
+let loading = null;
+
+const url = (k) => (admin ? `/api/admin/matches/${matchId}/steps/${k}` : `/api/matches/${matchId}/replay/${k}`);
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function render(step) {
+  const view = { state: step.view, legal_actions: [], log: [], status: "finished" };
+  renderTrack($("track"), view, "editor");
+  renderHolding($("holding"), view);
+  renderBoard($("board"), view, "editor");
+  renderPanels($("panels"), view, "editor");
+  const hands = [];
+  for (const role of ["editor", "nixon"]) {
+    const box = el("div", "hand-row");
+    box.append(el("h3", null, L.roles_cap[role]));
+    const cards = el("div", "hand");
+    cards.append(...step.view.hands[role].map((c) => cardElement(c.id, { button: false })));
+    box.append(cards);
+    hands.push(box);
+  }
+  $("hands").replaceChildren(...hands);
+  const hidden = [];
+  for (const role of ["editor", "nixon"]) {
+    hidden.push(el("p", null, `${L.roles_cap[role]} — ${L.replay.deck_order}: ${step.view.deck_cards[role].map(cardName).join(", ") || "—"}`));
+  }
+  hidden.push(el("p", null, `${L.replay.bag}: ${step.view.bag_tokens.map((b) => b.colors.map((c) => L.colors[c]).join("/")).join(", ") || "—"}`));
+  const secret = step.view.track.evidence.filter((tk) => tk.hidden_from);
+  if (secret.length) hidden.push(el("p", "muted", `#${secret.map((tk) => tk.handle).join(", #")}: ${L.replay.hidden}`));
+  $("hidden-info").replaceChildren(...hidden);
+  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, "editor"))));
+  $("step-action").textContent = step.action ? `${step.action.seq}. ${L.roles_cap[step.action.role]}: ${actionLabel(step.action.action)}` : L.replay.setup;
+  $("step-info").textContent = t("replay.step", { k: step.step, n: step.steps });
+  $("slider").value = String(step.step);
+}
+
+async function go(k) {
+  k = Math.max(0, Math.min(k, steps || k));
+  if (k === current) return;
+  current = k;
+  const request = api(url(k), { token: seat?.token });
+  loading = request;
+  try {
+    const step = await request;
+    if (loading !== request) return;  // a newer step was asked for meanwhile
+    steps = step.steps;
+    $("slider").max = String(steps);
+    render(step);
+  } catch (err) {
+    if (admin && err.status === 401) window.location.assign("/admin/login");
+    const box = $("match-error");
+    box.textContent = err.message;
+    box.hidden = false;
+  }
+}
+
+$("first").addEventListener("click", () => go(0));
+$("back").addEventListener("click", () => go(current - 1));
+$("forward").addEventListener("click", () => go(current + 1));
+$("last").addEventListener("click", () => go(steps));
+$("slider").addEventListener("input", () => go(Number($("slider").value)));
+document.addEventListener("keydown", (event) => {
+  if (event.target.tagName === "INPUT" && event.target.type !== "range") return;
+  if (event.key === "ArrowLeft") { event.preventDefault(); go(current - 1); }
+  if (event.key === "ArrowRight") { event.preventDefault(); go(current + 1); }
+});
+
+async function adminTools() {
+  const result = $("admin-result");
+  const detail = await api(`/api/admin/matches/${matchId}`);
+  const m = detail.match;
+  $("match-facts").textContent = `seed ${detail.seed} · rules ${detail.rules_version} · ${m.status}${detail.ended_by ? ` (ended by ${detail.ended_by})` : ""} · editor ${m.editor_kind}, nixon ${m.nixon_kind} · ${detail.actions.length} actions · created ${new Date(m.created_at).toLocaleString()}`;
+  $("verify-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      const outcome = await api("/api/admin/verify", { method: "POST", body: JSON.parse(await file.text()) });
+      result.textContent = outcome.ok ? `✔ ${outcome.reason} (${outcome.seq} actions)` : `✘ diverges at action ${outcome.seq}: ${outcome.reason}`;
+    } catch (err) { result.textContent = err.message; }
+  });
+  $("abort").addEventListener("click", async () => {
+    if (!window.confirm("Abort this match? Both players will see it was ended by the host.")) return;
+    try { await api(`/api/admin/matches/${matchId}/abort`, { method: "POST" }); result.textContent = "Aborted."; } catch (err) { result.textContent = err.message; }
+  });
+  $("delete").addEventListener("click", async () => {
+    if (!window.confirm("Delete this match and everything stored about it?")) return;
+    try { await api(`/api/admin/matches/${matchId}`, { method: "DELETE" }); window.location.assign("/admin"); } catch (err) { result.textContent = err.message; }
+  });
+  return detail.actions.length;
+}
+
+(async () => {
+  if (!admin && !seat) { $("match-error").textContent = t("ui.not_found"); $("match-error").hidden = false; return; }
+  const total = admin ? await adminTools() : 0;
+  await go(admin ? total : 0);
+})();
