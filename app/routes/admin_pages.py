@@ -50,7 +50,7 @@ async def login(request: Request, ctx: CtxDep) -> Response:
         path="/",
         secure=request.url.scheme == "https",
     )
-    return response
+    return done
 
 
 @router.post("/admin/logout")

@@ -70,7 +70,7 @@ function drawPiece(node, token, x, y) {
   if (token.face === "down") svg("circle", { cx: x, cy: y, r: 30, fill: "url(#hatch)", opacity: 0.72 }, piece);
   const label = svg("text", { x, y: y + 9, "text-anchor": "middle", class: "piece-letters" }, piece);
   label.textContent = `${token.colors.map(colorLetter).join("")}`;
-  if (token.momentum_symbol) svg("path", { d: `M ${x} ${y - 14} L ${x + 12} ${y + 9} L ${x - 12} ${y + 9} Z`, class: "piece-symbol" }, piece);
+  if (token.momentum_symbol) svg("path", { d: `M ${x} ${y - 44} L ${x + 11} ${y - 26} L ${x - 11} ${y - 26} Z`, class: "piece-symbol" }, piece);
 }
 
 export function renderBoard(root, view, me) {

@@ -44,7 +44,7 @@ export function renderPanels(root, view, me) {
     return d;
   };
   counts.append(
-    stat(`${t("ui.opponent_hand")}`, s.hands[opp]),
+    stat(`${t("ui.opponent_hand")}`, Array.isArray(s.hands[opp]) ? s.hands[opp].length : s.hands[opp]),
     stat(`${t("ui.deck")} ${roleCap("editor")}`, s.decks.editor),
     stat(`${t("ui.deck")} ${roleCap("nixon")}`, s.decks.nixon),
     stat(t("ui.bag"), s.bag),
