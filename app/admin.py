@@ -17,7 +17,7 @@ from engine import EngineError, MatchState, Role
 from engine.describe import describe
 
 from .db import Database, is_sqlite
-from .errors import ApiError, not_found
+from .errors import ApiError, checked_id, not_found
 from .models import AdminAudit, Match, MatchAction, utcnow
 
 SESSION_COOKIE = "wg_admin"
@@ -77,8 +77,9 @@ def find_matches(
         query = query.where((Match.editor_kind == "bot") | (Match.nixon_kind == "bot"))
     elif opponent == "human":
         query = query.where(Match.editor_kind == "human", Match.nixon_kind == "human")
-    if q:
-        query = query.where(Match.id.startswith(q.strip().lower()[:32]))
+    wanted = "".join(c for c in (q or "") if c.isascii() and c.isalnum()).lower()[:32]
+    if wanted:
+        query = query.where(Match.id.startswith(wanted))
     total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
     column = SORTS.get(sort, Match.updated_at)
     query = query.order_by(column.desc() if descending else column.asc(), Match.id)
@@ -134,18 +135,18 @@ def export(match: Match, actions: list[MatchAction]) -> dict[str, Any]:
 
 def verify(data: dict[str, Any]) -> dict[str, Any]:
     """Replay an export: 'replays identically', or the first action where it diverges and why."""
-    if data.get("rules_version") != engine.RULES_VERSION:
+    seed, actions = data.get("seed"), data.get("actions")
+    if type(seed) is not int or not isinstance(actions, list) or "rules_version" not in data:
+        raise ApiError(
+            422, "invalid_export", "An export needs rules_version, an integer seed and actions."
+        )
+    if data["rules_version"] != engine.RULES_VERSION:
         return {
             "ok": False,
             "seq": 0,
-            "reason": f"rules version {data.get('rules_version')!r} "
-            f"is not this server's {engine.RULES_VERSION!r}",
+            "reason": f"rules version {data['rules_version']!r} is not this server's "
+            f"{engine.RULES_VERSION!r}",
         }
-    seed, actions = data.get("seed"), data.get("actions")
-    if type(seed) is not int or not isinstance(actions, list):
-        raise ApiError(
-            422, "invalid_export", "An export needs an integer seed and a list of actions."
-        )
     state = engine.new_match(seed)
     for i, step in enumerate(actions, start=1):
         if not isinstance(step, dict) or step.get("role") not in ("editor", "nixon"):
@@ -218,7 +219,7 @@ def stats(database: Database) -> dict[str, Any]:
 def abort(database: Database, match_id: str) -> Match:
     """End an active match; both seats see that the host ended it."""
     with database.writer.begin() as db:
-        match = db.get(Match, match_id, with_for_update=True)
+        match = db.get(Match, checked_id(match_id), with_for_update=True)
         if match is None:
             raise not_found()
         if match.status not in ("waiting", "active"):
@@ -233,7 +234,7 @@ def abort(database: Database, match_id: str) -> Match:
 def remove(database: Database, match_id: str) -> None:
     """Delete a match and everything stored about it."""
     with database.writer.begin() as db:
-        match = db.get(Match, match_id)
+        match = db.get(Match, checked_id(match_id))
         if match is None:
             raise not_found()
         db.execute(delete(MatchAction).where(MatchAction.match_id == match_id))

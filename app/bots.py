@@ -14,6 +14,7 @@ from engine.bots import Bot, HeuristicBot, RandomBot
 from engine.bots.search import SearchBot
 from engine.observation import observation_for
 
+from .clock import Clock
 from .errors import ApiError
 from .matches import MatchService
 from .realtime import Broadcaster
@@ -64,25 +65,36 @@ class BotRunner:
         delay_ms: int,
         kind: str,
         budget_ms: int,
+        clock: Clock,
     ) -> None:
         self.service = service
         self.broadcaster = broadcaster
         self.delay = delay_ms / 1000
         self.kind = kind
         self.budget_ms = budget_ms
+        self._closing = False
+        self.clock = clock
+        self._poked: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def poke(self, match_id: str) -> None:
         """Make sure a bot that must decide in this match will do so."""
+        if self._closing:
+            return
+        self._poked.add(match_id)  # a running task looks again before it stops
         task = self._tasks.get(match_id)
         if task is None or task.done():
             self._tasks[match_id] = asyncio.create_task(self._play(match_id))
 
     async def _play(self, match_id: str) -> None:
-        while True:
+        while not self._closing:
+            self._poked.discard(match_id)
             info, entry = await run_in_threadpool(self.service.current, match_id)
             role = current_role(entry.state)
             if role is None or info.status != "active" or info.kind(role) != "bot":
+                if match_id in self._poked:  # the match moved on while we were reading it
+                    continue
+                self._tasks.pop(match_id, None)
                 return
             started = time.perf_counter()
             action = await run_in_threadpool(
@@ -90,9 +102,11 @@ class BotRunner:
             )
             # a human-like pause, counting the thinking time already spent
             await asyncio.sleep(max(0.0, self.delay - (time.perf_counter() - started)))
+            if self._closing:
+                return
             try:
                 _, entry = await run_in_threadpool(
-                    self.service.submit, match_id, role, action, entry.version
+                    self.service.submit, match_id, role, action, entry.version, self.clock.now()
                 )
             except ApiError as err:  # another process moved first: look again
                 log.info("bot move in %s not taken: %s", match_id, err.code)
@@ -107,6 +121,12 @@ class BotRunner:
             self.poke(match_id)
 
     async def close(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        """Let bot work already in a worker thread finish (it holds a database connection), then
+        stop: cancelling the task would not stop the thread."""
+        self._closing = True
+        pending = [t for t in self._tasks.values() if not t.done()]
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=5)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)

@@ -19,6 +19,7 @@ class Settings(BaseSettings):
     bot_delay_ms: int = 600  # the computer opponent's human-like pause before it moves
     bot_kind: str = "search"  # search | heuristic | random
     bot_budget_ms: int = 400  # the search bot's thinking time per decision
+    sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_matches: int = 5000  # match states kept in memory (rebuilt by replay on a miss)

@@ -31,6 +31,15 @@ def from_engine(err: EngineError) -> ApiError:
     return ApiError(422, err.code, err.message)
 
 
+def checked_id(text: str, what: str = "match") -> str:
+    """Our ids and codes are short url-safe strings; anything else is refused before any query
+    (PostgreSQL would choke on a NUL byte, for one)."""
+    ok = 0 < len(text) <= 64 and text.isascii() and all(c.isalnum() or c in "-_" for c in text)
+    if not ok:
+        raise not_found(what)
+    return text
+
+
 def not_found(what: str = "match") -> ApiError:
     return ApiError(404, "not_found", f"No such {what}.")
 

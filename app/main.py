@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -11,17 +12,21 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .bots import BotRunner
+from .clock import Clock, SystemClock
 from .config import Settings
 from .context import AppContext
 from .db import Database
 from .errors import ApiError
+from .lifecycle import Lifecycle
+from .live import Live, Presence
 from .matches import MatchService
 from .realtime import Broadcaster, Hub, LocalBroadcaster, RedisBroadcaster
-from .routes import admin, admin_pages, api, health, pages, ws
+from .routes import admin, admin_pages, api, health, lifecycle, pages, ws
 from .store import StateStore
 
 log = logging.getLogger("watergate")
@@ -29,7 +34,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 
 class BodyLimit:
-    """Refuse request bodies over the limit with 413 before anything parses them."""
+    """Refuse request bodies over the limit with 413 before anything parses them: by the declared
+    length, or (chunked uploads) by reading at most limit + 1 bytes and replaying them."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -39,21 +45,34 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _too_large(send)
+        if length is not None:
+            if not length.isdigit() or int(length) > self.limit:
+                await _too_large(send)
+                return
+            await self.app(scope, receive, send)
             return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        chunks, size, more = [], 0, True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise ApiError(413, "payload_too_large", "The request body is too large.")
-            return message
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+            if size > self.limit:
+                await _too_large(send)
+                return
+        body = b"".join(chunks)
+        replayed = False
 
-        await self.app(scope, limited, send)
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 async def _too_large(send: Send) -> None:
@@ -93,9 +112,27 @@ def _install_errors(app: FastAPI) -> None:
         )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """A new app; tests pass their own Settings."""
+async def sweep_once(ctx: AppContext) -> list[str]:
+    """Clock expiry and abandonment; push every match that changed."""
+    changed = await run_in_threadpool(ctx.lifecycle.sweep, ctx.clock.now())
+    for match_id in changed:
+        await ctx.changed(match_id)
+    return changed
+
+
+async def _sweep_forever(ctx: AppContext) -> None:
+    while True:
+        await asyncio.sleep(ctx.settings.sweep_seconds)
+        try:
+            await sweep_once(ctx)
+        except Exception:
+            log.exception("sweep failed")
+
+
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+    """A new app; tests pass their own Settings (and a controllable clock)."""
     settings = settings or Settings()
+    clock = clock or SystemClock()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -109,21 +146,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         await broadcaster.start()
         bots = BotRunner(
-            service, broadcaster, settings.bot_delay_ms, settings.bot_kind, settings.bot_budget_ms
+            service,
+            broadcaster,
+            settings.bot_delay_ms,
+            settings.bot_kind,
+            settings.bot_budget_ms,
+            clock,
         )
-        app.state.ctx = AppContext(settings, db, service, hub, broadcaster, bots)
+        lifecycle = Lifecycle(service)
+        presence = Presence(hub, getattr(broadcaster, "redis", None))
+        await presence.start()
+        live = Live(service, lifecycle, presence, clock)
+        ctx = AppContext(
+            settings, db, service, hub, broadcaster, bots, lifecycle, presence, live, clock
+        )
+        app.state.ctx = ctx
         await bots.resume_all()
+        sweeper = asyncio.create_task(_sweep_forever(ctx))
         try:
             yield
         finally:
+            sweeper.cancel()
             await bots.close()
+            await presence.close()
             await broadcaster.close()
             db.dispose()
 
     app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     _install_errors(app)
-    for module in (api, admin, ws, health, pages, admin_pages):
+    for module in (api, lifecycle, admin, ws, health, pages, admin_pages):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -6,7 +6,9 @@ and only then publish."""
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import select, update
@@ -15,12 +17,13 @@ from sqlalchemy.exc import IntegrityError
 import engine
 from engine import EngineError, Role
 
+from .clock import remaining, rule_from_options
 from .db import Database
-from .errors import ApiError, from_engine, not_found, unauthorized
-from .models import Invite, Match, MatchAction, Seat, utcnow
+from .errors import ApiError, checked_id, from_engine, not_found, unauthorized
+from .models import Invite, Match, MatchAction, Rematch, Seat, utcnow
 from .security import new_invite_code, new_match_id, new_seed, new_token, token_hash
 from .store import Entry, StateStore, fresh_entry
-from .wire import MatchInfo, view_json
+from .wire import MatchInfo
 
 Kind = Literal["human", "bot"]
 
@@ -50,7 +53,7 @@ class MatchService:
 
     # ---- creating and joining ----------------------------------------------------------------
 
-    def create(self, role: str, opponent: Kind) -> Created:
+    def create(self, role: str, opponent: Kind, clock: dict[str, Any] | None = None) -> Created:
         mine: Role = secrets.choice(("editor", "nixon")) if role == "random" else role  # type: ignore[assignment]
         theirs = engine.other(mine)
         token, code = new_token(), new_invite_code() if opponent == "human" else None
@@ -58,7 +61,9 @@ class MatchService:
             id=new_match_id(),
             seed=new_seed(),
             rules_version=engine.RULES_VERSION,
-            options={"opponent": opponent},
+            options={"opponent": opponent, **({"clock": clock} if clock else {})},
+            spectator_key=new_invite_code(),
+            activated_at=None if opponent == "human" else utcnow(),
             status="waiting" if opponent == "human" else "active",
             version=0,
             round=1,
@@ -79,7 +84,7 @@ class MatchService:
         """Seat the invited player; exactly one claim of a code succeeds."""
         token = new_token()
         with self.db.writer.begin() as db:
-            invite = db.get(Invite, code)
+            invite = db.get(Invite, checked_id(code, "invite"))
             if invite is None:
                 raise not_found("invite")
             claimed = db.execute(
@@ -94,7 +99,7 @@ class MatchService:
             assert match is not None
             if match.status == "waiting":
                 match.status = "active"
-                match.updated_at = utcnow()
+                match.updated_at = match.activated_at = utcnow()
             role: Role = "editor" if invite.role == "editor" else "nixon"
             self._infos[match.id] = MatchInfo.of(match)
             return Created(invite.match_id, role, token, None)
@@ -121,11 +126,21 @@ class MatchService:
     def current(self, match_id: str) -> tuple[MatchInfo, Entry]:
         """The match as stored now (catching the cache up with other processes' actions)."""
         with self.db.reader() as db:
-            match = db.get(Match, match_id)
+            match = db.get(Match, checked_id(match_id))
             if match is None:
                 raise not_found()
             entry = self.store.load(db, match)
-            info = self._infos[match_id] = MatchInfo.of(match)
+            rematch = None
+            if (
+                match.status == "finished"
+                and (row := db.get(Rematch, checked_id(match_id))) is not None
+            ):
+                rematch = {
+                    "offered_by": row.offered_by,
+                    "match_id": row.new_match_id,
+                    "claimed": {"editor": row.claimed_editor, "nixon": row.claimed_nixon},
+                }
+            info = self._infos[match_id] = MatchInfo.of(match, rematch)
             return info, entry
 
     def cached(self, match_id: str, version: int) -> tuple[MatchInfo, Entry] | None:
@@ -135,19 +150,24 @@ class MatchService:
             return None
         return info, entry
 
-    def view(self, match_id: str, role: Role) -> str:
-        info, entry = self.current(match_id)
-        return view_json(info, entry, role)
-
     # ---- acting ---------------------------------------------------------------------------------
 
     def submit(
-        self, match_id: str, role: Role, action: Any, expected_version: int | None
+        self,
+        match_id: str,
+        role: Role,
+        action: Any,
+        expected_version: int | None,
+        now: float | None = None,
     ) -> tuple[MatchInfo, Entry]:
-        """Apply one action in one transaction; raises ApiError. Publishing is the caller's job."""
+        """Apply one action in one transaction; raises ApiError. Publishing is the caller's job.
+
+        A move that arrives after its seat's clock ran out is refused and ends the match."""
+        now = time.time() if now is None else now
+        timed_out = False
         try:
             with self.db.writer.begin() as db:
-                match = db.get(Match, match_id, with_for_update=True)
+                match = db.get(Match, checked_id(match_id), with_for_update=True)
                 if match is None:
                     raise not_found()
                 if match.status == "waiting":
@@ -161,15 +181,30 @@ class MatchService:
                         f"The match is at version {match.version}, not {expected_version}.",
                     )
                 entry = self.store.load(db, match)
-                try:
-                    step = engine.apply(entry.state, role, action)
-                except EngineError as err:
-                    raise from_engine(err) from None
-                new = entry.extended(step.state, step.events)
-                db.add(MatchAction(match_id=match_id, seq=new.version, role=role, action=action))
-                _record_progress(match, new)
+                if out_of_time(match, entry, now) == role:
+                    end_on_time(match, role)
+                    timed_out = True
+                else:
+                    try:
+                        step = engine.apply(entry.state, role, action)
+                    except EngineError as err:
+                        raise from_engine(err) from None
+                    new = entry.extended(step.state, step.events, now, role)
+                    db.add(
+                        MatchAction(
+                            match_id=match_id,
+                            seq=new.version,
+                            role=role,
+                            action=action,
+                            created_at=_utc(now),
+                        )
+                    )
+                    _record_progress(match, new)
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
+        if timed_out:
+            self._infos[match_id] = MatchInfo.of(match)
+            raise ApiError(422, "match_over", "Your time ran out: the match is over.")
         self.store.put(new)
         info = self._infos[match_id] = MatchInfo.of(match)
         return info, new
@@ -184,6 +219,29 @@ class MatchService:
                 )
             ).all()
         return list(rows)
+
+
+def _utc(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, UTC)
+
+
+def out_of_time(match: Match, entry: Entry, now: float) -> Role | None:
+    """The deciding seat if its clock has run out at `now` (clocked, active matches only)."""
+    rule = rule_from_options(match.options)
+    decider = engine.current_role(entry.state)
+    if rule is None or match.status != "active" or match.activated_at is None or decider is None:
+        return None
+    left = remaining(rule, match.activated_at.timestamp(), entry.stamps, entry.actors, decider, now)
+    return decider if left[decider] <= 0 else None
+
+
+def end_on_time(match: Match, loser: Role) -> None:
+    """The seat that ran out of time loses."""
+    match.status = "finished"
+    match.winner = engine.other(loser)
+    match.win_reason = "timeout"
+    match.ended_by = loser
+    match.updated_at = utcnow()
 
 
 def _record_progress(match: Match, entry: Entry) -> None:

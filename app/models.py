@@ -54,7 +54,9 @@ class Match(Base):
     round: Mapped[int] = mapped_column(Integer, default=1)
     winner: Mapped[str | None] = mapped_column(String(16), nullable=True)
     win_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # "host" when aborted
+    ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # host | editor | nixon
+    spectator_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    activated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     editor_kind: Mapped[str] = mapped_column(String(8))  # human | bot
     nixon_kind: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -70,6 +72,7 @@ class Seat(Base):
     role: Mapped[str] = mapped_column(String(8))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the seat token
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class Invite(Base):
@@ -105,3 +108,18 @@ class AdminAudit(Base):
     match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class Rematch(Base):
+    """A rematch offered after a match; once accepted each old seat claims its new seat once."""
+
+    __tablename__ = "rematches"
+
+    old_match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    offered_by: Mapped[str] = mapped_column(String(8))
+    offered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    new_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    claimed_editor: Mapped[bool] = mapped_column(default=False)  # old Editor seat took its new seat
+    claimed_nixon: Mapped[bool] = mapped_column(default=False)

@@ -8,30 +8,32 @@ import asyncio
 import contextlib
 import json
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 
-from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from engine import Role
 
 from .errors import ApiError
-from .matches import MatchService
-from .wire import view_json
 
 log = logging.getLogger("watergate.realtime")
 CHANNEL = "watergate:versions"
 
 
-class Connection:
-    """One seat's socket; a single sender task sends the newest view whenever it is woken, so
-    pushes are ordered, coalesced, and never older than what the socket already has."""
+Render = Callable[["Connection"], Awaitable[str]]
 
-    def __init__(self, ws: WebSocket, match_id: str, role: Role, service: MatchService) -> None:
-        self.ws, self.match_id, self.role, self.service = ws, match_id, role, service
-        self.sent: tuple[int, str] | None = None  # (version, status) of the last view sent
+
+class Connection:
+    """One seat's (or a spectator's) socket; a single sender task sends the newest view whenever it
+    is woken, so pushes are ordered and coalesced, and a view is sent only when it changed."""
+
+    def __init__(self, ws: WebSocket, match_id: str, role: Role | None, render: Render) -> None:
+        self.ws, self.match_id, self.role, self.render = ws, match_id, role, render
+        self.last_text = ""
         self.wanted = 0  # the newest version announced for this match
-        self.reread = True  # read the match row again (first view, or a claim elsewhere)
+        self.reread = True  # read the match row again (first view, or a change made elsewhere)
+        self.id = uuid.uuid4().hex
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -40,7 +42,7 @@ class Connection:
         self._task = asyncio.create_task(self._sender())
 
     def wake(self, version: int) -> None:
-        """A new version (or, with -1, a change of the match row such as a claim)."""
+        """A new version (or, with -1, a change outside the rules: claim, presence, resign …)."""
         if version < 0:
             self.reread = True
         self.wanted = max(self.wanted, version)
@@ -61,20 +63,10 @@ class Connection:
             await self._wake.wait()
             self._wake.clear()
             try:
-                known = None if self.reread else self.service.cached(self.match_id, self.wanted)
-                self.reread = False
-                if known is None:
-                    known = await run_in_threadpool(self.service.current, self.match_id)
-                info, entry = known
-                key = (entry.version, info.status)
-                # newer version, or the same version with a new status (the invite was claimed)
-                if (
-                    self.sent is None
-                    or key[0] > self.sent[0]
-                    or (key[0] == self.sent[0] and key[1] != self.sent[1])
-                ):
-                    self.sent = key
-                    await self.send_text(view_json(info, entry, self.role, "view"))
+                text = await self.render(self)
+                if text != self.last_text:
+                    self.last_text = text
+                    await self.send_text(text)
             except ApiError as err:
                 await self.send_text(json.dumps({"type": "error", **err.body()}))
             except WebSocketDisconnect:
@@ -94,6 +86,13 @@ class Hub:
     def add(self, conn: Connection) -> None:
         self._by_match.setdefault(conn.match_id, set()).add(conn)
         conn.start()
+
+    def local_seats(self, match_id: str) -> set[Role]:
+        """Seats of this match with a socket open on this process."""
+        return {c.role for c in self._by_match.get(match_id, ()) if c.role is not None}
+
+    def connections(self) -> list[Connection]:
+        return [c for conns in self._by_match.values() for c in conns]
 
     async def remove(self, conn: Connection) -> None:
         conns = self._by_match.get(conn.match_id)
@@ -138,6 +137,7 @@ class RedisBroadcaster:
 
         self.hub = hub
         self._redis = redis.from_url(url)
+        self.redis = self._redis  # shared with presence
         self._pubsub = self._redis.pubsub()
         self._task: asyncio.Task[None] | None = None
 

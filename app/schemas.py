@@ -12,6 +12,14 @@ class CreateMatch(BaseModel):
 
     role: Literal["editor", "nixon", "random"] = "random"
     opponent: Literal["human", "bot"] = "human"
+    clock: Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"] = "none"
+
+    def clock_choice(self) -> tuple[str | None, int | None]:
+        """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""
+        if self.clock == "none":
+            return None, None
+        kind, amount = self.clock.split("-")
+        return kind, int(amount)
 
 
 class Created(BaseModel):

@@ -26,20 +26,35 @@ class Entry:
     version: int
     state: MatchState
     events: tuple[Event, ...]  # the full log (admin)
-    log_json: dict[Role, tuple[str, ...]] = field(default_factory=dict)  # per seat, JSON text each
+    log_json: dict[Role | None, tuple[str, ...]] = field(default_factory=dict)  # per viewer
+    stamps: tuple[float, ...] = ()  # when each action was accepted (epoch seconds), for clocks
+    actors: tuple[str, ...] = ()  # who made each action
 
-    def extended(self, state: MatchState, new_events: tuple[Event, ...]) -> Entry:
-        logs: dict[Role, tuple[str, ...]] = {
-            role: self.log_json[role]
-            + tuple(json.dumps(e, separators=(",", ":")) for e in events_for(new_events, role))
-            for role in ("editor", "nixon")
+    def extended(
+        self,
+        state: MatchState,
+        new_events: tuple[Event, ...],
+        stamp: float | None = None,
+        actor: str | None = None,
+    ) -> Entry:
+        logs: dict[Role | None, tuple[str, ...]] = {
+            viewer: self.log_json[viewer]
+            + tuple(json.dumps(e, separators=(",", ":")) for e in events_for(new_events, viewer))
+            for viewer in VIEWERS
         }
-        return Entry(self.match_id, state.version, state, self.events + new_events, logs)
+        stamps = self.stamps if stamp is None else (*self.stamps, stamp)
+        actors = self.actors if actor is None else (*self.actors, actor)
+        return Entry(
+            self.match_id, state.version, state, self.events + new_events, logs, stamps, actors
+        )
+
+
+VIEWERS: tuple[Role | None, ...] = ("editor", "nixon", None)  # None: spectators
 
 
 def fresh_entry(match_id: str, seed: int) -> Entry:
     step = engine.start(seed)
-    logs: dict[Role, tuple[str, ...]] = {"editor": (), "nixon": ()}
+    logs: dict[Role | None, tuple[str, ...]] = dict.fromkeys(VIEWERS, ())
     empty = Entry(match_id, 0, step.state, (), logs)
     return empty.extended(step.state, step.events)
 
@@ -88,6 +103,8 @@ class StateStore:
             ).all()
             for row in rows:
                 step = engine.apply(entry.state, row.role, row.action)  # type: ignore[arg-type]
-                entry = entry.extended(step.state, step.events)
+                entry = entry.extended(
+                    step.state, step.events, row.created_at.timestamp(), row.role
+                )
         self.put(entry)
         return entry

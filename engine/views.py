@@ -37,6 +37,16 @@ def _strings(items: list[str]) -> list[JSON]:
     return list(items)
 
 
+Viewer = Role | None  # a seat, or None for a spectator
+
+
+def _hands(s: MatchState, role: Viewer) -> dict[str, JSON]:
+    if role is None:
+        return {"editor": len(s.hands["editor"]), "nixon": len(s.hands["nixon"])}
+    opp = other(role)
+    return {role: [card_view(c) for c in s.hands[role]], opp: len(s.hands[opp])}
+
+
 def card_view(card_id: str) -> dict[str, JSON]:
     card = CARDS[card_id]
     return {
@@ -50,13 +60,13 @@ def card_view(card_id: str) -> dict[str, JSON]:
     }
 
 
-def _token_view(t: Token, role: Role) -> dict[str, JSON]:
+def _token_view(t: Token, role: Viewer) -> dict[str, JSON]:
     view: dict[str, JSON] = {
         "handle": t.handle,
         "face": "up" if t.up else "down",
         "position": t.pos,
     }
-    if t.up or t.peeked or role == "nixon":
+    if t.up or role == "nixon" or (t.peeked and role == "editor"):
         data = TOKENS[t.id]
         view["colors"] = list(data.colors)
         view["momentum_symbol"] = data.momentum_symbol
@@ -77,13 +87,13 @@ def _board_token_view(b: BoardToken | None) -> dict[str, JSON] | None:
     }
 
 
-def _drawn_card_hidden_from(s: MatchState, role: Role) -> str:
+def _drawn_card_hidden_from(s: MatchState, role: Viewer) -> str:
     """Howard Hunt's drawn card is seen by the other seat only once it is played (R19)."""
     d = s.decision
     return d.card if isinstance(d, PlayD) and d.card and d.role != role else ""
 
 
-def decision_view(s: MatchState, role: Role) -> dict[str, JSON] | None:
+def decision_view(s: MatchState, role: Viewer) -> dict[str, JSON] | None:
     """The public part of the pending decision: who decides and what kind of choice it is."""
     d: Decision | None = s.decision if s.winner is None else None
     if d is None:
@@ -130,9 +140,11 @@ _KIND: Final[dict[type, str]] = {
 }
 
 
-def view_for(s: MatchState, role: Role) -> dict[str, JSON]:
-    """Everything `role` may see, built field by field (a whitelist). Legal actions are separate."""
-    opp = other(role)
+def view_for(s: MatchState, role: Viewer) -> dict[str, JSON]:
+    """Everything `role` may see, built field by field (a whitelist). Legal actions are separate.
+
+    `role` None is a spectator: public information only (both hands as counts, no face-down
+    track colours, not even those the Editor has peeked at)."""
     hidden_drawn = _drawn_card_hidden_from(s, role)
     lit = connected_spaces(s)
     return {
@@ -154,7 +166,7 @@ def view_for(s: MatchState, role: Role) -> dict[str, JSON]:
             "connected": _strings(connected_people(s)),
             "lit": [sp.id for i, sp in enumerate(SPACES) if lit[i]],
         },
-        "hands": {role: [card_view(c) for c in s.hands[role]], opp: len(s.hands[opp])},
+        "hands": _hands(s, role),
         "decks": {"editor": len(s.decks["editor"]), "nixon": len(s.decks["nixon"])},
         "discards": {r: _strings(s.discards[r]) for r in ("editor", "nixon")},
         "removed": _strings(s.removed),
@@ -224,7 +236,7 @@ def _payload_for(p: dict[str, JSON], visible: bool) -> dict[str, JSON]:
     return out
 
 
-def _token_visible(event: Event, p: dict[str, JSON], role: Role) -> bool:
+def _token_visible(event: Event, p: dict[str, JSON], role: Viewer) -> bool:
     """A token in an event is visible unless it is a face-down track token the seat has not seen."""
     if p["face"] == "up" or role == "nixon":
         return True
@@ -232,11 +244,13 @@ def _token_visible(event: Event, p: dict[str, JSON], role: Role) -> bool:
     if kind == "tokens_placed":
         return False
     if kind == "token_returned_to_bag":
-        return bool(event.get("peeked"))
-    return True  # track_peeked shows the Editor what it looked at; board tokens are open
+        return role == "editor" and bool(event.get("peeked"))
+    if kind == "track_peeked":
+        return role == "editor"  # the Editor sees what it looked at; a spectator does not
+    return True  # tokens on the board are open to everybody
 
 
-def event_for(event: Event, role: Role) -> Event:
+def event_for(event: Event, role: Viewer) -> Event:
     """One event as `role` may read it."""
     kind = event["type"]
     assert isinstance(kind, str)
@@ -259,7 +273,7 @@ def event_for(event: Event, role: Role) -> Event:
     return out
 
 
-def events_for(events: list[Event] | tuple[Event, ...], role: Role) -> list[Event]:
+def events_for(events: list[Event] | tuple[Event, ...], role: Viewer) -> list[Event]:
     """The log entries `role` may read, in order (structured: type plus parameters)."""
     return [event_for(e, role) for e in events]
 

@@ -12,7 +12,7 @@ from engine import admin_view, open_view
 
 from .. import admin
 from ..deps import AdminDep, CtxDep
-from ..errors import not_found
+from ..errors import checked_id, not_found
 from ..models import Match
 from ..schemas import AdminMatchRow, ErrorBody
 
@@ -105,7 +105,7 @@ async def match_detail(match_id: str, _: AdminDep, ctx: CtxDep) -> dict[str, Any
 
     def load() -> dict[str, Any]:
         with ctx.db.reader() as db:
-            match = db.get(Match, match_id)
+            match = db.get(Match, checked_id(match_id))
             if match is None:
                 raise not_found()
             entry = ctx.service.store.load(db, match)
@@ -142,7 +142,7 @@ async def match_step(match_id: str, k: int, _: AdminDep, ctx: CtxDep) -> dict[st
 def step_payload(ctx: Any, match_id: str, k: int) -> dict[str, Any]:
     """Shared by the admin step-through and players' replays of finished matches."""
     with ctx.db.reader() as db:
-        match = db.get(Match, match_id)
+        match = db.get(Match, checked_id(match_id))
         if match is None:
             raise not_found()
         actions = admin.load_actions(db, match_id)
@@ -172,7 +172,7 @@ async def export_match(match_id: str, _: AdminDep, ctx: CtxDep) -> dict[str, Any
 
     def load() -> dict[str, Any]:
         with ctx.db.reader() as db:
-            match = db.get(Match, match_id)
+            match = db.get(Match, checked_id(match_id))
             if match is None:
                 raise not_found()
             return admin.export(match, admin.load_actions(db, match_id))

@@ -3,18 +3,14 @@ after that) and players' replays of finished matches."""
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from starlette.concurrency import run_in_threadpool
 
 from ..admin import SESSION_COOKIE, SESSION_SECONDS, new_session
-from ..deps import CtxDep, TokenDep, is_admin
-from ..errors import ApiError
+from ..deps import CtxDep, is_admin
 from ..security import same_secret
-from .admin import step_payload
 from .pages import _page
 
 router = APIRouter(include_in_schema=False)
@@ -85,13 +81,3 @@ async def match_page(request: Request, match_id: str) -> Response:
 async def replay_page(request: Request, match_id: str) -> Response:
     """A player's replay of a finished match, every hidden card shown."""
     return _page(request, "admin_match.html", page="replay", match_id=match_id[:64], mode="replay")
-
-
-@router.get("/api/matches/{match_id}/replay/{k}")
-async def replay_step(match_id: str, k: int, ctx: CtxDep, token: TokenDep) -> dict[str, Any]:
-    """A seat of a finished match steps through it with everything revealed."""
-    await run_in_threadpool(ctx.service.seat_for, token, match_id)
-    info, _ = await run_in_threadpool(ctx.service.current, match_id)
-    if info.status != "finished":
-        raise ApiError(409, "match_not_finished", "Replays open when the match has ended.")
-    return await run_in_threadpool(step_payload, ctx, match_id, k)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..deps import CtxDep, TokenDep
+from ..lifecycle import clock_option
 from ..schemas import Claimed, Created, CreateMatch, ErrorBody, MatchView, SubmitAction
 from ..wire import view_json
 
@@ -26,7 +27,8 @@ def _json(text: str, status: int = 200) -> Response:
 @router.post("/matches", status_code=201, response_model=Created)
 async def create_match(body: CreateMatch, request: Request, ctx: CtxDep) -> Created:
     """Create a match and take a seat; against a friend you get an invite link for the other."""
-    made = await run_in_threadpool(ctx.service.create, body.role, body.opponent)
+    clock = clock_option(*body.clock_choice())
+    made = await run_in_threadpool(ctx.service.create, body.role, body.opponent, clock)
     invite_url = None
     if made.invite_code is not None:
         base = ctx.settings.base_url or str(request.base_url)
@@ -54,7 +56,8 @@ async def claim_invite(code: str, ctx: CtxDep) -> Claimed:
 async def get_view(match_id: str, ctx: CtxDep, token: TokenDep) -> Response:
     """The match as this seat sees it, with its legal actions and its log."""
     role = await run_in_threadpool(ctx.service.seat_for, token, match_id)
-    return _json(await run_in_threadpool(ctx.service.view, match_id, role))
+    info, entry = await run_in_threadpool(ctx.service.current, match_id)
+    return _json(view_json(info, entry, role, extras=await ctx.live.extras(info, entry, role)))
 
 
 @router.post(
@@ -72,8 +75,7 @@ async def submit_action(
     """Play one action taken from legal_actions; both seats get the new view pushed."""
     role = await run_in_threadpool(ctx.service.seat_for, token, match_id)
     info, entry = await run_in_threadpool(
-        ctx.service.submit, match_id, role, body.action, body.expected_version
+        ctx.service.submit, match_id, role, body.action, body.expected_version, ctx.clock.now()
     )
-    await ctx.broadcaster.publish(match_id, entry.version)
-    ctx.bots.poke(match_id)
-    return _json(view_json(info, entry, role))
+    await ctx.changed(match_id, entry.version)
+    return _json(view_json(info, entry, role, extras=await ctx.live.extras(info, entry, role)))

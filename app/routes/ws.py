@@ -1,6 +1,7 @@
-"""The match websocket: a full view at once and after every change; actions in, errors out.
+"""The match websockets: a seat's socket (actions in, views and errors out) and a spectator's
+read-only socket. A full view is sent at once and after every change.
 
-Client messages (one handler per `type`):
+Client messages on a seat's socket (one handler per `type`):
     {"type": "action", "action": {...from legal_actions...}, "expected_version": 12}
     {"type": "ping"}
 Server messages: {"type": "view", ...view}, {"type": "error", "code", "message"}, {"type": "pong"}.
@@ -29,16 +30,17 @@ def _error(code: str, message: str) -> str:
 
 async def _on_action(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> None:
     """{"type": "action", "action": {"type": "pass"}, "expected_version": 7}"""
+    if conn.role is None:
+        raise ApiError(403, "spectator", "Spectators cannot play.")
     expected = msg.get("expected_version")
     if expected is not None and (type(expected) is not int or expected < 0):
         raise ApiError(422, "invalid_request", "expected_version must be a non-negative integer.")
     if "action" not in msg:
         raise ApiError(422, "invalid_request", 'An action message needs an "action" object.')
     _, entry = await run_in_threadpool(
-        ctx.service.submit, conn.match_id, conn.role, msg["action"], expected
+        ctx.service.submit, conn.match_id, conn.role, msg["action"], expected, ctx.clock.now()
     )
-    await ctx.broadcaster.publish(conn.match_id, entry.version)
-    ctx.bots.poke(conn.match_id)
+    await ctx.changed(conn.match_id, entry.version)
 
 
 async def _on_ping(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> None:
@@ -69,6 +71,39 @@ async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
         await conn.send_text(json.dumps({"type": "error", **err.body()}))
 
 
+async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
+    """Keep the socket until the client leaves; presence is announced both ways."""
+    ctx.hub.add(conn)
+    if conn.role is not None:
+        await ctx.presence.mark(conn, True)
+        ctx.live.saw(conn.match_id, conn.role)
+        await run_in_threadpool(ctx.lifecycle.touch_seat, conn.match_id, conn.role)
+        await ctx.broadcaster.publish(conn.match_id, -1)
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            await _handle(ctx, conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await ctx.hub.remove(conn)
+        if conn.role is not None:
+            await ctx.presence.mark(conn, False)
+            ctx.live.saw(conn.match_id, conn.role)
+            await run_in_threadpool(ctx.lifecycle.touch_seat, conn.match_id, conn.role)
+            await ctx.broadcaster.publish(conn.match_id, -1)
+
+
+async def _refuse(ws: WebSocket, err: ApiError) -> None:
+    await ws.send_text(json.dumps({"type": "error", **err.body()}))
+    await ws.close(code=4000 + err.status)
+
+
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(ws: WebSocket, match_id: str, token: str | None = None) -> None:
     """One seat's live connection to its match."""
@@ -78,22 +113,19 @@ async def match_socket(ws: WebSocket, match_id: str, token: str | None = None) -
         role = await run_in_threadpool(ctx.service.seat_for, token, match_id)
         await run_in_threadpool(ctx.service.current, match_id)
     except ApiError as err:
-        await ws.send_text(json.dumps({"type": "error", **err.body()}))
-        await ws.close(code=4000 + err.status)
+        await _refuse(ws, err)
         return
-    conn = Connection(ws, match_id, role, ctx.service)
-    ctx.hub.add(conn)
+    await _serve(ctx, ws, Connection(ws, match_id, role, ctx.live.render))
+
+
+@router.websocket("/ws/watch/{match_id}")
+async def spectator_socket(ws: WebSocket, match_id: str, key: str | None = None) -> None:
+    """A spectator's read-only live connection: public information only."""
+    ctx: AppContext = ws.app.state.ctx
+    await ws.accept()
     try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is None:
-                raw = message.get("bytes") or b""
-                text = raw.decode("utf-8", "replace")
-            await _handle(ctx, conn, text)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        await ctx.hub.remove(conn)
+        await run_in_threadpool(ctx.lifecycle.spectate, match_id, key)
+    except ApiError as err:
+        await _refuse(ws, err)
+        return
+    await _serve(ctx, ws, Connection(ws, match_id, None, ctx.live.render))
