@@ -10,7 +10,7 @@ form.addEventListener("submit", async (event) => {
   const button = document.getElementById("start");
   button.disabled = true;
   try {
-    const made = await api("/api/matches", { method: "POST", body: { role: data.get("role"), opponent: data.get("opponent") } });
+    const made = await api("/api/matches", { method: "POST", body: { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" } });
     saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);
     window.location.assign(`/match/${made.match_id}`);
   } catch (err) {

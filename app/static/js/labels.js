@@ -42,7 +42,8 @@ export function logSentence(e, me) {
     case "token_moved":
       return t("log.token_moved", {
         by: roleCap(e.by), what: e.what === "evidence" ? t("ui.token_n", { handle: e.handle }) : t(`tokens.${e.what}`), steps: e.steps,
-        toward_side: e.toward === me ? t("ui.your_side") : t("ui.their_side"), from: pos(e.from), to: pos(e.to),
+        toward_side: !me ? roleName(e.toward) : e.toward === me ? t("ui.your_side") : t("ui.their_side"),
+        from: pos(e.from), to: pos(e.to),
       });
     case "evidence_gained": return t("log.evidence_gained", { role: roleCap(e.role), count: e.tokens.length });
     case "evidence_pinned": case "token_drawn_from_bag":

@@ -1,9 +1,10 @@
 // The match websocket with reconnection (backoff); the server sends a full view on every open.
-export function connect(matchId, token, { onView, onError, onStatus }) {
+// `path` is "/ws/matches/{id}?token=…" for a seat or "/ws/watch/{id}?key=…" for a spectator.
+export function connect(path, { onView, onError, onStatus }) {
   let ws = null;
   let attempt = 0;
   let closedByUs = false;
-  const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/matches/${encodeURIComponent(matchId)}?token=${encodeURIComponent(token)}`;
+  const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
 
   function open() {
     onStatus("reconnecting");

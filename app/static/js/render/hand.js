@@ -34,7 +34,8 @@ export function cardElement(id, { button = true } = {}) {
 }
 
 export function renderHand(root, view, me) {
-  const hand = view.state.hands[me] || [];
+  const held = view.state.hands[me];
+  const hand = Array.isArray(held) ? held : [];  // a spectator sees counts only
   const ids = hand.map((c) => c.id).join(",");
   if (root.dataset.ids === ids) return;
   root.dataset.ids = ids;

@@ -43,8 +43,10 @@ export function renderPanels(root, view, me) {
     d.append(el("span", "stat-label", label), el("span", "stat-value", String(value)));
     return d;
   };
+  const held = (r) => (Array.isArray(s.hands[r]) ? s.hands[r].length : s.hands[r]);
+  const seats = view.role ? [opp] : ["editor", "nixon"];  // a spectator counts both hands
   counts.append(
-    stat(`${t("ui.opponent_hand")}`, Array.isArray(s.hands[opp]) ? s.hands[opp].length : s.hands[opp]),
+    ...seats.map((r) => stat(`${roleCap(r)} — ${t("ui.cards")}`, held(r))),
     stat(`${t("ui.deck")} ${roleCap("editor")}`, s.decks.editor),
     stat(`${t("ui.deck")} ${roleCap("nixon")}`, s.decks.nixon),
     stat(t("ui.bag"), s.bag),
