@@ -42,6 +42,8 @@ def push_effects(s: MatchState, role: Role, source: str) -> None:
 
 
 def _count(task: OpTask, op: Op) -> int:
+    # "Up to N" is done as far as possible (rulebook: carry out every instruction that can be
+    # carried out, R14); a player cannot stop early.
     return op.get("count", 1) if task.remaining < 0 else task.remaining
 
 
@@ -58,7 +60,9 @@ def _evidence_targets(s: MatchState, task: OpTask, op: Op) -> list[Token]:
         return [t for t in s.track if t.pos >= 0 and t.handle not in excluded]
     if color is None:  # "you can choose among all those on the track, face up or face down"
         return [t for t in s.track if t.handle not in excluded]
-    sees_all = task.role == "nixon"  # the Editor may name only tokens whose colours it has seen
+    # Our ruling (R11 extended): a colour-bound effect lets the Editor pick only tokens whose colours
+    # it has seen (face up or peeked); face-down ones are reached only by asking Nixon (R11).
+    sees_all = task.role == "nixon"
     return [
         t
         for t in s.track
@@ -261,6 +265,8 @@ def resolve_op_choice(
     name, role = op["op"], d.role
     chosen: int = -1
     if name == "replay_removed_own":
+        # R22: the chosen card's action runs as part of The system works; only The system works
+        # itself was announced, so only it can be answered by a reaction (our ruling).
         card = str(action["card"])
         ev.append({"type": "card_replayed", "role": role, "card": card})
         push_effects(s, role, card)  # R22: it stays removed; the card of the op is removed after

@@ -146,6 +146,8 @@ def _ask(s: MatchState, card_id: str, color: str, steps: int, ev: list[Event]) -
     """R11: the Editor names a colour; Nixon must flip and move one of his choice if he has one."""
     ev.append({"type": "face_down_asked", "role": "editor", "color": color})
     if any(not t.up and color in TOKENS[t.id].colors for t in s.track):
+        # R11, R18: Nixon is asked even when only one token fits, so the prompt's timing tells
+        # the Editor nothing about how many face-down tokens of that colour there are.
         s.decision = FaceDownD("nixon", card_id, color, steps)
         return
     ev.append({"type": "face_down_denied", "role": "nixon", "color": color})

@@ -101,6 +101,8 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
     if t.what == "evidence":
         event["handle"] = t.handle
     ev.append(event)
+    # R9 extended (our ruling): a token that reaches space 5 on a side is gained by that side's
+    # player, also when the opponent's card pushed it there (Saturday Night Massacre).
     gainer: Role | None = "editor" if end == _END else "nixon" if end == -_END else None
     if t.what == "initiative":
         s.track_initiative = end

@@ -289,8 +289,11 @@ def open_view(s: MatchState) -> dict[str, JSON]:
     view["deck_cards"] = {r: _strings(s.decks[r]) for r in ("editor", "nixon")}
     view["in_play"] = _strings(s.in_play)
     view["bag_tokens"] = [
-        {"id": t, "colors": _strings(list(TOKENS[t].colors)),
-         "momentum_symbol": TOKENS[t].momentum_symbol}
+        {
+            "id": t,
+            "colors": _strings(list(TOKENS[t].colors)),
+            "momentum_symbol": TOKENS[t].momentum_symbol,
+        }
         for t in s.bag
     ]
     track = view["track"]
