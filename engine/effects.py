@@ -60,8 +60,8 @@ def _evidence_targets(s: MatchState, task: OpTask, op: Op) -> list[Token]:
         return [t for t in s.track if t.pos >= 0 and t.handle not in excluded]
     if color is None:  # "you can choose among all those on the track, face up or face down"
         return [t for t in s.track if t.handle not in excluded]
-    # Our ruling (R11 extended): a colour-bound effect lets the Editor pick only tokens whose colours
-    # it has seen (face up or peeked); face-down ones are reached only by asking Nixon (R11).
+    # Our ruling (R11 extended): a colour-bound effect lets the Editor pick only tokens whose
+    # colours it has seen (face up or peeked); face-down ones are reached only by asking (R11).
     sees_all = task.role == "nixon"
     return [
         t
