@@ -129,6 +129,7 @@ def export(match: Match, actions: list[MatchAction]) -> dict[str, Any]:
         "seed": match.seed,
         "rules_version": match.rules_version,
         "options": match.options,
+        "length": len(steps),  # so a shortened export is caught
         "actions": steps,
     }
 
@@ -157,6 +158,14 @@ def verify(data: dict[str, Any]) -> dict[str, Any]:
             return {"ok": False, "seq": i, "reason": f"{err.code}: {err.message}"}
         if "digest" in step and step["digest"] != digest(state):
             return {"ok": False, "seq": i, "reason": "the state after this action differs"}
+    # every action replayed: a shortened export is caught by the count it names
+    length = data.get("length")
+    if length is not None and length != len(actions):
+        return {
+            "ok": False,
+            "seq": min(len(actions), int(length)) if type(length) is int else 0,
+            "reason": f"the export names {length} actions but holds {len(actions)}",
+        }
     return {
         "ok": True,
         "seq": len(actions),
@@ -164,6 +173,13 @@ def verify(data: dict[str, Any]) -> dict[str, Any]:
         "winner": state.winner,
         "version": state.version,
     }
+
+
+def _utc_day(database: Database) -> Any:
+    """The UTC calendar day of created_at (SQLite stores UTC; PostgreSQL would use its zone)."""
+    if is_sqlite(database.url):
+        return func.date(Match.created_at)
+    return func.date(func.timezone("UTC", Match.created_at))
 
 
 def stats(database: Database) -> dict[str, Any]:
@@ -175,9 +191,7 @@ def stats(database: Database) -> dict[str, Any]:
     )
     with database.reader() as db:
         per_day = db.execute(
-            select(func.date(Match.created_at).label("day"), func.count())
-            .group_by("day")
-            .order_by("day")
+            select(_utc_day(database).label("day"), func.count()).group_by("day").order_by("day")
         ).all()
         by_status = dict(
             db.execute(select(Match.status, func.count()).group_by(Match.status)).all()

@@ -20,7 +20,8 @@ def new_match_id() -> str:
 
 
 def new_seed() -> int:
-    return secrets.randbits(63)
+    # 53 bits: every seed stays exact in a browser's JSON numbers (admin console, exports)
+    return secrets.randbits(53)
 
 
 def token_hash(token: str) -> str:

@@ -113,6 +113,7 @@ async def match_detail(match_id: str, _: AdminDep, ctx: CtxDep) -> dict[str, Any
             return {
                 "match": _row(match).model_dump(),
                 "seed": match.seed,
+                "seed_text": str(match.seed),  # exact even where JSON numbers are doubles
                 "rules_version": match.rules_version,
                 "options": match.options,
                 "ended_by": match.ended_by,

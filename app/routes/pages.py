@@ -91,8 +91,14 @@ async def match(request: Request, match_id: str) -> HTMLResponse:
 @router.get("/watch/{match_id}", response_class=HTMLResponse)
 async def watch(request: Request, match_id: str, key: str = "") -> HTMLResponse:
     """A spectator's read-only table: public information only."""
-    return _page(request, "match.html", page="match", match_id=match_id[:64], spectator=True,
-                 spectator_key=key[:64])
+    return _page(
+        request,
+        "match.html",
+        page="match",
+        match_id=match_id[:64],
+        spectator=True,
+        spectator_key=key[:64],
+    )
 
 
 @router.get("/rules", response_class=HTMLResponse)

@@ -7,13 +7,14 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = "GET", body, token } = {}) {
+export async function api(path, { method = "GET", body, token, raw } = {}) {
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined || raw !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const payload = raw !== undefined ? raw : body === undefined ? undefined : JSON.stringify(body);
+    response = await fetch(path, { method, headers, body: payload });
   } catch (err) {
     throw new ApiError(0, "network", String(err));
   }

@@ -92,12 +92,13 @@ async function adminTools() {
   const result = $("admin-result");
   const detail = await api(`/api/admin/matches/${matchId}`);
   const m = detail.match;
-  $("match-facts").textContent = `seed ${detail.seed} · rules ${detail.rules_version} · ${m.status}${detail.ended_by ? ` (ended by ${detail.ended_by})` : ""} · editor ${m.editor_kind}, nixon ${m.nixon_kind} · ${detail.actions.length} actions · created ${new Date(m.created_at).toLocaleString()}`;
+  $("match-facts").textContent = `seed ${detail.seed_text} · rules ${detail.rules_version} · ${m.status}${detail.ended_by ? ` (ended by ${detail.ended_by})` : ""} · editor ${m.editor_kind}, nixon ${m.nixon_kind} · ${detail.actions.length} actions · created ${new Date(m.created_at).toLocaleString()}`;
   $("verify-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file) return;
     try {
-      const outcome = await api("/api/admin/verify", { method: "POST", body: JSON.parse(await file.text()) });
+      // the file goes as it is: parsing it here would round seeds above 2**53
+      const outcome = await api("/api/admin/verify", { method: "POST", raw: await file.text() });
       result.textContent = outcome.ok ? `✔ ${outcome.reason} (${outcome.seq} actions)` : `✘ diverges at action ${outcome.seq}: ${outcome.reason}`;
     } catch (err) { result.textContent = err.message; }
   });
