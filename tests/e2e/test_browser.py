@@ -352,7 +352,7 @@ def test_against_the_computer(open_page: Callable[..., Page], shot: Shot) -> Non
         expect(outcome).to_have_text(re.compile(r"^(You won!|You lost\.)$"))
         expect(page.locator("#final")).to_contain_text("wins")
         expect(page.locator("#decision")).to_be_empty()
-        expect(page.locator("#final a.btn")).to_have_attribute("href", "/")
+        expect(page.locator("#final a.btn-primary")).to_have_attribute("href", "/")
         shot(page, "final-screen")
 
 
@@ -389,7 +389,8 @@ def test_pages_in_portuguese_and_german(
     card = first.get_attribute("data-card") or ""
     first.click()
     value = CARDS[card].value
-    label = fill(loc["actions"]["play_value_initiative"], card=card_name(card, loc), value=value)
+    # once a card is selected its name is on screen: the button names the value and the target
+    label = f"{fill(ui['use_value'], value=value)}: {loc['tokens']['initiative']}"
     page.locator("#decision").get_by_role("button", name=label, exact=True).click()
     played = fill(
         loc["log"]["card_played_value"], role=loc["roles_cap"]["editor"], card=card_name(card, loc)
