@@ -87,7 +87,6 @@ class Live:
             presence,
             clock,
         )
-        self._last_seen: dict[tuple[str, Role], float | None] = {}
 
     async def render(self, conn: Connection) -> str:
         known = None if conn.reread else self.service.cached(conn.match_id, conn.wanted)
@@ -101,7 +100,13 @@ class Live:
         online = await self.presence.online(info.match_id)
         presence = {}
         for seat in ("editor", "nixon"):
-            seen = await self._seen(info.match_id, seat)
+            # "last seen" matters only while a seat is away; it is read from the database, which
+            # every process writes when a socket opens or closes, so all processes agree
+            seen = (
+                None
+                if seat in online
+                else await run_in_threadpool(self.lifecycle.last_seen, info.match_id, seat)
+            )
             presence[seat] = {"online": seat in online, "last_seen": seen}
         out: dict[str, object] = {"presence": presence, "clocks": self.clocks(info, entry)}
         if role is not None:
@@ -109,15 +114,6 @@ class Live:
             if info.spectator_key:
                 out["spectate_path"] = f"/watch/{info.match_id}?key={info.spectator_key}"
         return out
-
-    async def _seen(self, match_id: str, role: Role) -> float | None:
-        key = (match_id, role)
-        if key not in self._last_seen:
-            self._last_seen[key] = await run_in_threadpool(self.lifecycle.last_seen, match_id, role)
-        return self._last_seen[key]
-
-    def saw(self, match_id: str, role: Role) -> None:
-        self._last_seen[(match_id, role)] = self.clock.now()
 
     def clocks(self, info: MatchInfo, entry: Entry) -> dict[str, object] | None:
         rule = rule_from_options(info.options)

@@ -76,7 +76,6 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
     ctx.hub.add(conn)
     if conn.role is not None:
         await ctx.presence.mark(conn, True)
-        ctx.live.saw(conn.match_id, conn.role)
         await run_in_threadpool(ctx.lifecycle.touch_seat, conn.match_id, conn.role)
         await ctx.broadcaster.publish(conn.match_id, -1)
     try:
@@ -94,7 +93,6 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
         await ctx.hub.remove(conn)
         if conn.role is not None:
             await ctx.presence.mark(conn, False)
-            ctx.live.saw(conn.match_id, conn.role)
             await run_in_threadpool(ctx.lifecycle.touch_seat, conn.match_id, conn.role)
             await ctx.broadcaster.publish(conn.match_id, -1)
 
