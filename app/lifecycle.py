@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -16,7 +16,7 @@ from engine import Role
 from .clock import REALTIME_MINUTES, TURN_DAYS, rule_from_options
 from .errors import ApiError, checked_id, not_found
 from .matches import MatchService, end_on_time, out_of_time
-from .models import Match, Rematch, Seat, utcnow
+from .models import Match, Rematch, Seat
 from .security import new_match_id, new_seed, new_token, token_hash
 from .store import fresh_entry
 from .wire import MatchInfo
@@ -63,7 +63,7 @@ class Lifecycle:
             match.winner = engine.other(role)
             match.win_reason = "resigned"
             match.ended_by = role
-            match.updated_at = utcnow()
+            match.updated_at = self.service.stamp()
 
     def offer_rematch(self, match_id: str, role: Role) -> NewSeat | None:
         """Offer a rematch with roles swapped; against the computer it starts at once."""
@@ -104,7 +104,7 @@ class Lifecycle:
                 spectator_key=secrets.token_urlsafe(16),
             )
             if "bot" in swapped.values():
-                new.status, new.activated_at = "active", utcnow()
+                new.status, new.activated_at = "active", self.service.stamp()
             db.add(new)
             db.flush()
             rematch.new_match_id = new.id
@@ -134,7 +134,7 @@ class Lifecycle:
             seats = db.scalars(select(Seat.role).where(Seat.match_id == new.id)).all()
             if new.status == "waiting" and len(seats) == 2:
                 new.status = "active"
-                new.activated_at = new.updated_at = utcnow()
+                new.activated_at = new.updated_at = self.service.stamp()
             return NewSeat(new.id, new_role, token)
 
     def spectate(self, match_id: str, key: str | None) -> tuple[MatchInfo, Any]:
@@ -152,7 +152,7 @@ class Lifecycle:
         """End matches whose deciding seat ran out of time; mark long-idle human matches
         abandoned. Returns the ids that changed (to push)."""
         changed = []
-        cutoff = utcnow() - ABANDON_AFTER
+        cutoff = datetime.fromtimestamp(now, UTC) - ABANDON_AFTER
         with self.db.writer.begin() as db:
             idle = db.scalars(
                 select(Match).where(
@@ -164,6 +164,7 @@ class Lifecycle:
             ).all()
             for match in idle:
                 match.status = "abandoned"
+                match.ended_by = "abandoned"
                 changed.append(match.id)
             clocked = [
                 m
@@ -174,7 +175,7 @@ class Lifecycle:
                 entry = self.service.store.load(db, match)
                 loser = out_of_time(match, entry, now)
                 if loser is not None:
-                    end_on_time(match, loser)
+                    end_on_time(match, loser, datetime.fromtimestamp(now, UTC))
                     changed.append(match.id)
         return changed
 
@@ -184,7 +185,7 @@ class Lifecycle:
             db.execute(
                 update(Seat)
                 .where(Seat.match_id == match_id, Seat.role == role)
-                .values(last_seen_at=utcnow())
+                .values(last_seen_at=self.service.stamp())
             )
 
     def last_seen(self, match_id: str, role: Role) -> float | None:

@@ -129,6 +129,8 @@ class Live:
             left = remaining(
                 rule, info.activated_at, entry.stamps, entry.actors, decider, self.clock.now()
             )
+        if info.win_reason == "timeout" and info.ended_by in left:
+            left[info.ended_by] = 0.0  # the seat that ran out of time
         return {
             "kind": rule.kind,
             **{

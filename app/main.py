@@ -137,7 +137,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
-        service = MatchService(db, StateStore(settings.cache_matches))
+        service = MatchService(db, StateStore(settings.cache_matches), clock)
         hub = Hub()
         broadcaster: Broadcaster = (
             RedisBroadcaster(hub, settings.redis_url)

@@ -6,7 +6,6 @@ and only then publish."""
 from __future__ import annotations
 
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -17,10 +16,10 @@ from sqlalchemy.exc import IntegrityError
 import engine
 from engine import EngineError, Role
 
-from .clock import remaining, rule_from_options
+from .clock import Clock, SystemClock, remaining, rule_from_options
 from .db import Database
 from .errors import ApiError, checked_id, from_engine, not_found, unauthorized
-from .models import Invite, Match, MatchAction, Rematch, Seat, utcnow
+from .models import Invite, Match, MatchAction, Rematch, Seat
 from .security import new_invite_code, new_match_id, new_seed, new_token, token_hash
 from .store import Entry, StateStore, fresh_entry
 from .wire import MatchInfo
@@ -45,9 +44,10 @@ class SeatRef:
 class MatchService:
     """Owns the use cases; every method runs in a worker thread (blocking database I/O)."""
 
-    def __init__(self, db: Database, store: StateStore) -> None:
+    def __init__(self, db: Database, store: StateStore, clock: Clock | None = None) -> None:
         self.db = db
         self.store = store
+        self.clock: Clock = clock or SystemClock()
         self._seats: dict[str, SeatRef] = {}  # token hash -> seat (seats never change)
         self._infos: dict[str, MatchInfo] = {}  # match id -> row facts as last read or written
 
@@ -63,7 +63,7 @@ class MatchService:
             rules_version=engine.RULES_VERSION,
             options={"opponent": opponent, **({"clock": clock} if clock else {})},
             spectator_key=new_invite_code(),
-            activated_at=None if opponent == "human" else utcnow(),
+            activated_at=None if opponent == "human" else self.stamp(),
             status="waiting" if opponent == "human" else "active",
             version=0,
             round=1,
@@ -90,7 +90,7 @@ class MatchService:
             claimed = db.execute(
                 update(Invite)
                 .where(Invite.code == code, Invite.claimed_at.is_(None))
-                .values(claimed_at=utcnow())
+                .values(claimed_at=self.stamp())
             )
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
@@ -99,12 +99,16 @@ class MatchService:
             assert match is not None
             if match.status == "waiting":
                 match.status = "active"
-                match.updated_at = match.activated_at = utcnow()
+                match.updated_at = match.activated_at = self.stamp()
             role: Role = "editor" if invite.role == "editor" else "nixon"
             self._infos[match.id] = MatchInfo.of(match)
             return Created(invite.match_id, role, token, None)
 
     # ---- reading --------------------------------------------------------------------------------
+
+    def stamp(self) -> datetime:
+        """Now, from the injected clock (tests control time; clocks are computed from stamps)."""
+        return _utc(self.clock.now())
 
     def seat_for(self, token: str | None, match_id: str) -> Role:
         """The role a seat token holds in this match: 401 unknown token, 403 another match's."""
@@ -163,7 +167,7 @@ class MatchService:
         """Apply one action in one transaction; raises ApiError. Publishing is the caller's job.
 
         A move that arrives after its seat's clock ran out is refused and ends the match."""
-        now = time.time() if now is None else now
+        now = self.clock.now() if now is None else now
         timed_out = False
         try:
             with self.db.writer.begin() as db:
@@ -182,7 +186,7 @@ class MatchService:
                     )
                 entry = self.store.load(db, match)
                 if out_of_time(match, entry, now) == role:
-                    end_on_time(match, role)
+                    end_on_time(match, role, _utc(now))
                     timed_out = True
                 else:
                     try:
@@ -199,7 +203,7 @@ class MatchService:
                             created_at=_utc(now),
                         )
                     )
-                    _record_progress(match, new)
+                    _record_progress(match, new, _utc(now))
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
         if timed_out:
@@ -235,20 +239,20 @@ def out_of_time(match: Match, entry: Entry, now: float) -> Role | None:
     return decider if left[decider] <= 0 else None
 
 
-def end_on_time(match: Match, loser: Role) -> None:
+def end_on_time(match: Match, loser: Role, when: datetime) -> None:
     """The seat that ran out of time loses."""
     match.status = "finished"
     match.winner = engine.other(loser)
     match.win_reason = "timeout"
     match.ended_by = loser
-    match.updated_at = utcnow()
+    match.updated_at = when
 
 
-def _record_progress(match: Match, entry: Entry) -> None:
+def _record_progress(match: Match, entry: Entry, when: datetime) -> None:
     s = entry.state
     match.version = entry.version
     match.round = s.round
-    match.updated_at = utcnow()
+    match.updated_at = when
     if s.winner is not None:
         match.status = "finished"
         match.winner = s.winner

@@ -86,4 +86,13 @@ def view_json(
     if message_type is not None:
         body = {"type": message_type, **body}
     head = json.dumps(body, separators=(",", ":"))
-    return head[:-1] + ',"log":[' + ",".join(entry.log_json[role]) + "]}"
+    log = entry.log_json[role]
+    if info.ended_by and not entry.state.winner:  # resigned, out of time, aborted, abandoned
+        ended = {
+            "type": "match_ended",
+            "reason": info.win_reason or info.ended_by,
+            "role": info.ended_by,
+            "winner": info.winner,
+        }
+        log = (*log, json.dumps(ended, separators=(",", ":")))
+    return head[:-1] + ',"log":[' + ",".join(log) + "]}"

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..deps import CtxDep, TokenDep
+from ..errors import ApiError
 from ..lifecycle import clock_option
 from ..schemas import Claimed, Created, CreateMatch, ErrorBody, MatchView, SubmitAction
 from ..wire import view_json
@@ -74,8 +75,18 @@ async def submit_action(
 ) -> Response:
     """Play one action taken from legal_actions; both seats get the new view pushed."""
     role = await run_in_threadpool(ctx.service.seat_for, token, match_id)
-    info, entry = await run_in_threadpool(
-        ctx.service.submit, match_id, role, body.action, body.expected_version, ctx.clock.now()
-    )
+    try:
+        info, entry = await run_in_threadpool(
+            ctx.service.submit,
+            match_id,
+            role,
+            body.action,
+            body.expected_version,
+            ctx.clock.now(),
+        )
+    except ApiError as err:
+        if err.code == "match_over":  # a late move may just have ended it on time
+            await ctx.changed(match_id)
+        raise
     await ctx.changed(match_id, entry.version)
     return _json(view_json(info, entry, role, extras=await ctx.live.extras(info, entry, role)))

@@ -37,9 +37,19 @@ async def _on_action(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> 
         raise ApiError(422, "invalid_request", "expected_version must be a non-negative integer.")
     if "action" not in msg:
         raise ApiError(422, "invalid_request", 'An action message needs an "action" object.')
-    _, entry = await run_in_threadpool(
-        ctx.service.submit, conn.match_id, conn.role, msg["action"], expected, ctx.clock.now()
-    )
+    try:
+        _, entry = await run_in_threadpool(
+            ctx.service.submit,
+            conn.match_id,
+            conn.role,
+            msg["action"],
+            expected,
+            ctx.clock.now(),
+        )
+    except ApiError as err:
+        if err.code == "match_over":  # a late move may just have ended it on time
+            await ctx.changed(conn.match_id)
+        raise
     await ctx.changed(conn.match_id, entry.version)
 
 

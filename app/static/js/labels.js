@@ -59,6 +59,7 @@ export function logSentence(e, me) {
       return t(`log.${e.type}`, { card: cardName(e.card) });
     case "gambit_kept": return t("log.gambit_kept", { removed: cardName(e.removed) });
     case "match_won": return t("log.match_won", { role: roleCap(e.role), reason: t(`reasons.${e.reason}`) });
+    case "match_ended": return t(`log.match_ended_${e.reason === "resigned" || e.reason === "timeout" ? e.reason : e.role}`, { role: roleCap(e.role) });
     default: return t(`log.${e.type}`, p);
   }
 }

@@ -190,7 +190,7 @@ function renderStatus(v) {
     const h = document.createElement("h2");
     h.textContent = v.winner ? (won ? t("ui.you_won") : t("ui.you_lost")) : t("ui.match_ended");
     const p = document.createElement("p");
-    p.textContent = `${t("ui.winner_is", { role: roleCap(v.winner) })}: ${t(`reasons.${v.win_reason}`)}.`;
+    p.textContent = v.winner ? `${t("ui.winner_is", { role: roleCap(v.winner) })}: ${t(`reasons.${v.win_reason}`)}.` : t("ui.match_ended");
     const again = document.createElement("a");
     again.className = "btn btn-primary";
     again.href = "/";
@@ -200,10 +200,13 @@ function renderStatus(v) {
     replay.href = `/match/${matchId}/replay`;
     replay.textContent = t("replay.open_replay");
     if (v.ended_by === "host") p.textContent = t("ui.ended_by_host");
+    if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
     if (spectator) h.textContent = t("ui.match_ended");
     final.append(h, p, again);
-    if (!spectator) final.append(replay);
-    renderRematch(final, v);
+    if (!spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
+      final.append(replay);
+      renderRematch(final, v);
+    }
     final.className = `final ${won ? "won" : "lost"}`;
   }
 }

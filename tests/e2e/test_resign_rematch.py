@@ -1,0 +1,155 @@
+"""Resign and rematch in the browser (issue 7): two people at two computers (two browser
+contexts) start a friend match through the invite link; one resigns through the Resign button and
+its confirmation; both see the final screen; the loser offers a rematch, the winner accepts, and
+both land in the new match with the roles swapped. A third browser holding the spectator link
+watches, read-only. Screenshots land in tests/e2e/output/."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import LOCALES, fill
+
+try:
+    from playwright.sync_api import Dialog, Page, expect
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("Playwright for Python is not installed", allow_module_level=True)
+
+Shot = Callable[..., Path]
+EN = LOCALES["en"]
+UI = EN["ui"]
+MATCH_URL = re.compile(r"/match/([^/?#]+)$")
+STATUS_OF = """async (id) => {
+  const seat = JSON.parse(localStorage.getItem(`wg.seat.${id}`));
+  const headers = { Authorization: `Bearer ${seat.token}` };
+  const r = await fetch(`/api/matches/${id}`, { headers });
+  return (await r.json()).status;
+}"""
+
+
+def whoami(role: str) -> str:
+    opponent = f"{UI['opponent_is']}: {UI['human']}"
+    return f"{UI['you_are']}: {EN['roles_cap'][role]} · {opponent}"
+
+
+def match_id_of(page: Page) -> str:
+    found = MATCH_URL.search(page.url)
+    assert found, page.url
+    return found[1]
+
+
+def answer_confirm(page: Page, accept: bool, asked: list[str]) -> None:
+    """Answer the next confirm() of the page, remembering its question."""
+
+    def handle(dialog: Dialog) -> None:
+        asked.append(f"{dialog.type}: {dialog.message}")
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.once("dialog", handle)
+
+
+def friends_at_the_table(open_page: Callable[..., Page]) -> tuple[Page, Page, str]:
+    """The Editor starts a friend match from the home page; Nixon opens the invite link."""
+    editor = open_page()
+    editor.goto("/")
+    form = editor.locator("#new-match")
+    form.get_by_text(UI["editor"], exact=True).click()
+    form.get_by_text(UI["a_friend"], exact=True).click()
+    editor.locator("#start").click()
+    expect(editor).to_have_url(MATCH_URL)
+    match_id = match_id_of(editor)
+    invite = editor.locator("#invite-url")
+    expect(invite).to_have_value(re.compile(r"/invite/\S+$"))
+    nixon = open_page()
+    nixon.goto(invite.input_value())
+    expect(nixon).to_have_url(re.compile(rf"/match/{re.escape(match_id)}$"))
+    expect(nixon.locator("#whoami")).to_have_text(whoami("nixon"))
+    expect(editor.locator("body")).to_have_class(re.compile(r"\bmy-turn\b"))  # R5
+    expect(editor.locator("#whoami")).to_have_text(whoami("editor"))
+    return editor, nixon, match_id
+
+
+def test_resign_then_rematch_with_roles_swapped(open_page: Callable[..., Page], shot: Shot) -> None:
+    editor, nixon, match_id = friends_at_the_table(open_page)
+    for page in (editor, nixon):
+        expect(page.locator("#resign")).to_be_visible()
+        expect(page.locator("#final")).to_be_hidden()
+    watcher = open_page()  # someone given the spectator link
+    watcher.goto(editor.locator("#spectate-url").input_value())
+    expect(watcher.locator("#whoami")).to_have_text(UI["spectating"])
+    expect(watcher.locator("#resign")).to_be_hidden()
+    expect(watcher.locator("#hand .card")).to_have_count(0)
+
+    asked: list[str] = []
+    answer_confirm(editor, accept=False, asked=asked)  # a change of mind: nothing happens
+    editor.locator("#resign").click()
+    assert asked == [f"confirm: {UI['resign_confirm']}"]
+    assert editor.evaluate(STATUS_OF, match_id) == "active"
+    expect(editor.locator("#resign")).to_be_visible()
+
+    answer_confirm(editor, accept=True, asked=asked)
+    editor.locator("#resign").click()
+    assert asked[1:] == [f"confirm: {UI['resign_confirm']}"]
+    verdict = (
+        f"{fill(UI['winner_is'], role=EN['roles_cap']['nixon'])}: {EN['reasons']['resigned']}."
+    )
+    for page, title in ((editor, UI["you_lost"]), (nixon, UI["you_won"])):
+        final = page.locator("#final")
+        expect(final).to_be_visible()
+        expect(final.locator("h2")).to_have_text(title)
+        expect(final.locator("p").first).to_have_text(verdict)
+        expect(page.locator("#resign")).to_be_hidden()
+        expect(final.get_by_role("button", name=UI["rematch_offer"])).to_be_visible()
+    assert editor.evaluate(STATUS_OF, match_id) == "finished"
+    expect(watcher.locator("#final h2")).to_have_text(UI["match_ended"])  # live, no reload
+    expect(watcher.locator("#final button")).to_have_count(0)  # no rematch for spectators
+    shot(editor, "resign-final-loser")
+    shot(nixon, "resign-final-winner")
+
+    editor.locator("#final").get_by_role("button", name=UI["rematch_offer"]).click()
+    expect(editor.locator("#final .rematch")).to_have_text(UI["rematch_offered"])
+    accept = nixon.locator("#final").get_by_role("button", name=UI["rematch_accept"])
+    expect(accept).to_be_visible()  # pushed to the winner's page, no reload
+    expect(nixon.locator("#final").get_by_role("button", name=UI["rematch_offer"])).to_have_count(0)
+    shot(nixon, "rematch-offered-winner")
+    accept.click()
+
+    new_match = re.compile(r"/match/(?!" + re.escape(match_id) + r"$)[^/?#]+$")
+    for page in (nixon, editor):  # the loser's page follows by itself
+        expect(page).to_have_url(new_match)
+    new_id = match_id_of(editor)
+    assert match_id_of(nixon) == new_id != match_id
+    expect(nixon.locator("#whoami")).to_have_text(whoami("editor"))
+    expect(editor.locator("#whoami")).to_have_text(whoami("nixon"))
+    expect(nixon.locator("body")).to_have_class(re.compile(r"\bmy-turn\b"))  # the new Editor
+    expect(editor.locator("body")).not_to_have_class(re.compile(r"\bmy-turn\b"))
+    for page in (editor, nixon):
+        expect(page.locator("#final")).to_be_hidden()
+        expect(page.locator("#resign")).to_be_visible()
+        assert page.evaluate(STATUS_OF, new_id) == "active"
+    assert seats_of(editor) == {match_id: "editor", new_id: "nixon"}
+    assert seats_of(nixon) == {match_id: "nixon", new_id: "editor"}
+    shot(nixon, "rematch-new-match-editor")
+    shot(editor, "rematch-new-match-nixon")
+
+
+def seats_of(page: Page) -> dict[str, Any]:
+    """The seats this browser keeps: match id -> role."""
+    return dict(
+        page.evaluate(
+            """() => Object.fromEntries(Object.keys(localStorage)
+              .filter((k) => k.startsWith("wg.seat."))
+              .map((k) => [k.slice(8), JSON.parse(localStorage.getItem(k)).role]))"""
+        )
+    )
