@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from engine import admin_view, open_view
@@ -34,65 +35,49 @@ def _row(m: Match) -> AdminMatchRow:
     )
 
 
+class MatchQuery(BaseModel):
+    """Filters, order and paging of the admin match list."""
+
+    limit: int = Field(50, ge=1, le=500)
+    offset: int = Field(0, ge=0, le=10_000_000)
+    status: str | None = Field(None, max_length=16)
+    winner: str | None = Field(None, max_length=16)
+    opponent: str | None = Field(None, max_length=8)
+    q: str | None = Field(None, max_length=64)
+    sort: str = Field("activity", max_length=16)
+    order: str = Field("desc", max_length=4)
+
+
+QueryDep = Annotated[MatchQuery, Query()]
+
+
 @router.get("/matches", response_model=list[AdminMatchRow])
-async def list_matches(
-    _: AdminDep,
-    ctx: CtxDep,
-    limit: int = Query(50, ge=1, le=500),
-    offset: int = Query(0, ge=0, le=10_000_000),
-    status: str | None = Query(None, max_length=16),
-    winner: str | None = Query(None, max_length=16),
-    opponent: str | None = Query(None, max_length=8),
-    q: str | None = Query(None, max_length=64),
-    sort: str = Query("activity", max_length=16),
-    order: str = Query("desc", max_length=4),
-) -> list[AdminMatchRow]:
+async def list_matches(_: AdminDep, ctx: CtxDep, query: QueryDep) -> list[AdminMatchRow]:
     """Stored matches, filtered and sorted (default: most recently active first)."""
-    page = await _page(ctx, limit, offset, status, winner, opponent, q, sort, order)
+    page = await _page(ctx, query)
     rows: list[AdminMatchRow] = page["rows"]
     return rows
 
 
 @router.get("/matches-page")
-async def page_matches(
-    _: AdminDep,
-    ctx: CtxDep,
-    limit: int = Query(50, ge=1, le=500),
-    offset: int = Query(0, ge=0, le=10_000_000),
-    status: str | None = Query(None, max_length=16),
-    winner: str | None = Query(None, max_length=16),
-    opponent: str | None = Query(None, max_length=8),
-    q: str | None = Query(None, max_length=64),
-    sort: str = Query("activity", max_length=16),
-    order: str = Query("desc", max_length=4),
-) -> dict[str, Any]:
+async def page_matches(_: AdminDep, ctx: CtxDep, query: QueryDep) -> dict[str, Any]:
     """One page of matches with the total count (for the console's pager)."""
-    return await _page(ctx, limit, offset, status, winner, opponent, q, sort, order)
+    return await _page(ctx, query)
 
 
-async def _page(
-    ctx: Any,
-    limit: int,
-    offset: int,
-    status: str | None,
-    winner: str | None,
-    opponent: str | None,
-    q: str | None,
-    sort: str,
-    order: str,
-) -> dict[str, Any]:
+async def _page(ctx: Any, query: MatchQuery) -> dict[str, Any]:
     def load() -> dict[str, Any]:
         with ctx.db.reader() as db:
             page = admin.find_matches(
                 db,
-                status=status,
-                winner=winner,
-                opponent=opponent,
-                q=q,
-                sort=sort,
-                descending=order != "asc",
-                limit=limit,
-                offset=offset,
+                status=query.status,
+                winner=query.winner,
+                opponent=query.opponent,
+                q=query.q,
+                sort=query.sort,
+                descending=query.order != "asc",
+                limit=query.limit,
+                offset=query.offset,
             )
             return {"rows": [_row(m) for m in page.rows], "total": page.total}
 
