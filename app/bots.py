@@ -81,6 +81,9 @@ class BotRunner:
         """Make sure a bot that must decide in this match will do so."""
         if self._closing:
             return
+        known = self.service.known_info(match_id)
+        if known is not None and "bot" not in (known.editor_kind, known.nixon_kind):
+            return  # two people: nothing for a bot to do (the kinds of a match never change)
         self._poked.add(match_id)  # a running task looks again before it stops
         task = self._tasks.get(match_id)
         if task is None or task.done():

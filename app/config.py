@@ -20,6 +20,7 @@ class Settings(BaseSettings):
     bot_kind: str = "search"  # search | heuristic | random
     bot_budget_ms: int = 400  # the search bot's thinking time per decision
     sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
+    worker_threads: int = 12  # threads for blocking work (database, bots)
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_matches: int = 5000  # match states kept in memory (rebuilt by replay on a miss)

@@ -53,7 +53,7 @@ class Lifecycle:
 
     def resign(self, match_id: str, role: Role) -> None:
         """The player gives up; the opponent wins."""
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             match = db.get(Match, checked_id(match_id), with_for_update=True)
             if match is None:
                 raise not_found()
@@ -67,7 +67,7 @@ class Lifecycle:
 
     def offer_rematch(self, match_id: str, role: Role) -> NewSeat | None:
         """Offer a rematch with roles swapped; against the computer it starts at once."""
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             match = db.get(Match, checked_id(match_id), with_for_update=True)
             if match is None:
                 raise not_found()
@@ -81,7 +81,7 @@ class Lifecycle:
 
     def accept_rematch(self, match_id: str, role: Role, by_bot: bool = False) -> NewSeat:
         """Accept the other seat's offer: a new match with roles swapped; returns my new seat."""
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             match = db.get(Match, checked_id(match_id), with_for_update=True)
             rematch = db.get(Rematch, checked_id(match_id), with_for_update=True)
             if match is None or rematch is None:
@@ -116,7 +116,7 @@ class Lifecycle:
         """The old seat `role` takes its seat (the other role) in the rematch, once."""
         token = new_token()
         flag = Rematch.claimed_editor if role == "editor" else Rematch.claimed_nixon
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             rematch = db.get(Rematch, checked_id(match_id))
             if rematch is None or rematch.new_match_id is None:
                 raise ApiError(404, "not_found", "No rematch has started.")
@@ -153,7 +153,7 @@ class Lifecycle:
         abandoned. Returns the ids that changed (to push)."""
         changed = []
         cutoff = datetime.fromtimestamp(now, UTC) - ABANDON_AFTER
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             idle = db.scalars(
                 select(Match).where(
                     Match.status.in_(("waiting", "active")),
@@ -181,7 +181,7 @@ class Lifecycle:
 
     def touch_seat(self, match_id: str, role: Role) -> None:
         """Remember when a seat was last connected."""
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             db.execute(
                 update(Seat)
                 .where(Seat.match_id == match_id, Seat.role == role)

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -145,6 +146,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             else LocalBroadcaster(hub)
         )
         await broadcaster.start()
+        # Fewer worker threads than anyio's 40: database work is short, and a crowd of threads
+        # fighting for the GIL stretched the one holding the write lock (p99 latency spikes).
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         bots = BotRunner(
             service,
             broadcaster,

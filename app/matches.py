@@ -70,7 +70,7 @@ class MatchService:
             editor_kind="human" if mine == "editor" or opponent == "human" else "bot",
             nixon_kind="human" if mine == "nixon" or opponent == "human" else "bot",
         )
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             db.add(match)
             db.flush()
             db.add(Seat(match_id=match.id, role=mine, token_hash=token_hash(token)))
@@ -83,7 +83,7 @@ class MatchService:
     def claim(self, code: str) -> Created:
         """Seat the invited player; exactly one claim of a code succeeds."""
         token = new_token()
-        with self.db.writer.begin() as db:
+        with self.db.write() as db:
             invite = db.get(Invite, checked_id(code, "invite"))
             if invite is None:
                 raise not_found("invite")
@@ -147,6 +147,10 @@ class MatchService:
             info = self._infos[match_id] = MatchInfo.of(match, rematch)
             return info, entry
 
+    def known_info(self, match_id: str) -> MatchInfo | None:
+        """The match row as last seen by this process, if any (no database round trip)."""
+        return self._infos.get(match_id)
+
     def cached(self, match_id: str, version: int) -> tuple[MatchInfo, Entry] | None:
         """The match from memory if it is known at `version` or later (no database round trip)."""
         info, entry = self._infos.get(match_id), self.store.get(match_id)
@@ -170,7 +174,7 @@ class MatchService:
         now = self.clock.now() if now is None else now
         timed_out = False
         try:
-            with self.db.writer.begin() as db:
+            with self.db.write() as db:
                 match = db.get(Match, checked_id(match_id), with_for_update=True)
                 if match is None:
                     raise not_found()

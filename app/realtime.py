@@ -22,6 +22,8 @@ CHANNEL = "watergate:versions"
 
 
 Render = Callable[["Connection"], Awaitable[str]]
+REREAD = -1  # publish this "version" when the match row changed without a new action
+PRESENCE = -2  # … and this one when only a seat's connection came or went
 
 
 class Connection:
@@ -42,8 +44,9 @@ class Connection:
         self._task = asyncio.create_task(self._sender())
 
     def wake(self, version: int) -> None:
-        """A new version (or, with -1, a change outside the rules: claim, presence, resign …)."""
-        if version < 0:
+        """A new version; -1: the match row changed outside the rules (claim, resign, clock …);
+        PRESENCE: only who is connected changed, so the cached match is still good."""
+        if version == REREAD:
             self.reread = True
         self.wanted = max(self.wanted, version)
         self._wake.set()

@@ -1,6 +1,7 @@
 """Load on a running server: N concurrent matches, two websocket clients each, random legal play.
 
-    python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 [--think-ms 1000]
+    python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 \
+        [--think-ms 1000] [--ramp-s 5]
 
 Latency is measured from sending an action to the opponent socket's push of the new version.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
@@ -26,6 +27,7 @@ class Stats:
     actions: int = 0
     errors: int = 0
     finished: int = 0
+    codes: dict[str, int] = field(default_factory=dict)
 
 
 def _ws_url(base: str, match_id: str, token: str) -> str:
@@ -47,6 +49,7 @@ async def _seat(
         if msg.get("type") == "error":
             if msg.get("code") != "stale_version":
                 stats.errors += 1
+                stats.codes[msg.get("code", "?")] = stats.codes.get(msg.get("code", "?"), 0) + 1
             continue
         if msg.get("type") != "view":
             continue
@@ -95,9 +98,16 @@ async def _one_match(
 
 
 async def _slot(
-    http: httpx.AsyncClient, base: str, think: float, stats: Stats, deadline: float, seed: int
+    http: httpx.AsyncClient,
+    base: str,
+    think: float,
+    stats: Stats,
+    deadline: float,
+    seed: int,
+    delay: float,
 ) -> None:
     rng = random.Random(seed)
+    await asyncio.sleep(delay)  # players arrive over the ramp, not all in the same millisecond
     while time.perf_counter() < deadline:
         try:
             await asyncio.wait_for(
@@ -106,17 +116,22 @@ async def _slot(
             )
         except TimeoutError:
             return
-        except Exception:
+        except Exception as err:
             stats.errors += 1
+            name = type(err).__name__
+            stats.codes[name] = stats.codes.get(name, 0) + 1
 
 
-async def run(base: str, matches: int, seconds: float, think_ms: int) -> Stats:
+async def run(base: str, matches: int, seconds: float, think_ms: int, ramp_s: float) -> Stats:
     stats = Stats()
     deadline = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
         await asyncio.gather(
-            *(_slot(http, base, think_ms / 1000, stats, deadline, i) for i in range(matches))
+            *(
+                _slot(http, base, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
+                for i in range(matches)
+            )
         )
     return stats
 
@@ -134,9 +149,10 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think-ms", type=int, default=1000)
+    parser.add_argument("--ramp-s", type=float, default=5.0, help="spread the first matches")
     args = parser.parse_args()
     started = time.perf_counter()
-    stats = asyncio.run(run(args.base, args.matches, args.seconds, args.think_ms))
+    stats = asyncio.run(run(args.base, args.matches, args.seconds, args.think_ms, args.ramp_s))
     elapsed = time.perf_counter() - started
     print(f"matches {args.matches}")
     print(f"think_ms {args.think_ms}")
@@ -147,6 +163,8 @@ def main() -> None:
     print(f"p50_ms {_pct(stats.latencies, 0.50):.1f}")
     print(f"p99_ms {_pct(stats.latencies, 0.99):.1f}")
     print(f"errors {stats.errors}")
+    for code, count in sorted(stats.codes.items()):
+        print(f"error_{code} {count}")
 
 
 if __name__ == "__main__":

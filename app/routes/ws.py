@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..context import AppContext
 from ..errors import ApiError
-from ..realtime import Connection
+from ..realtime import PRESENCE, Connection
 
 router = APIRouter()
 Handler = Callable[[AppContext, Connection, dict[str, Any]], Awaitable[None]]
@@ -86,8 +86,7 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
     ctx.hub.add(conn)
     if conn.role is not None:
         await ctx.presence.mark(conn, True)
-        await run_in_threadpool(ctx.lifecycle.touch_seat, conn.match_id, conn.role)
-        await ctx.broadcaster.publish(conn.match_id, -1)
+        await ctx.broadcaster.publish(conn.match_id, PRESENCE)
     try:
         while True:
             message = await ws.receive()
@@ -103,8 +102,9 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
         await ctx.hub.remove(conn)
         if conn.role is not None:
             await ctx.presence.mark(conn, False)
+            # "last seen" is written when a seat leaves: while it is connected it is online
             await run_in_threadpool(ctx.lifecycle.touch_seat, conn.match_id, conn.role)
-            await ctx.broadcaster.publish(conn.match_id, -1)
+            await ctx.broadcaster.publish(conn.match_id, PRESENCE)
 
 
 async def _refuse(ws: WebSocket, err: ApiError) -> None:
