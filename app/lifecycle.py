@@ -17,7 +17,7 @@ from .clock import REALTIME_MINUTES, TURN_DAYS, rule_from_options
 from .errors import ApiError, checked_id, not_found
 from .matches import MatchService, end_on_time, out_of_time
 from .models import Match, Rematch, Seat
-from .security import new_match_id, new_seed, new_token, token_hash
+from .security import new_token, token_hash
 from .store import fresh_entry
 from .wire import MatchInfo
 
@@ -90,21 +90,12 @@ class Lifecycle:
                 raise ApiError(409, "own_offer", "Your opponent has to accept your offer.")
             if rematch.new_match_id is not None:
                 raise ApiError(409, "rematch_started", "The rematch has already started.")
-            swapped = {"editor": match.nixon_kind, "nixon": match.editor_kind}
-            new = Match(
-                id=new_match_id(),
-                seed=new_seed(),
-                rules_version=engine.RULES_VERSION,
-                options=dict(match.options or {}),
-                status="waiting",
-                version=0,
-                round=1,
-                editor_kind=swapped["editor"],
-                nixon_kind=swapped["nixon"],
-                spectator_key=secrets.token_urlsafe(16),
+            # roles swapped: each seat's kind moves to the other role
+            new = self.service.new_row(
+                dict(match.options or {}),
+                editor_kind=match.nixon_kind,
+                nixon_kind=match.editor_kind,
             )
-            if "bot" in swapped.values():
-                new.status, new.activated_at = "active", self.service.stamp()
             db.add(new)
             db.flush()
             rematch.new_match_id = new.id

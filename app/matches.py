@@ -57,16 +57,8 @@ class MatchService:
         mine: Role = secrets.choice(("editor", "nixon")) if role == "random" else role  # type: ignore[assignment]
         theirs = engine.other(mine)
         token, code = new_token(), new_invite_code() if opponent == "human" else None
-        match = Match(
-            id=new_match_id(),
-            seed=new_seed(),
-            rules_version=engine.RULES_VERSION,
-            options={"opponent": opponent, **({"clock": clock} if clock else {})},
-            spectator_key=new_invite_code(),
-            activated_at=None if opponent == "human" else self.stamp(),
-            status="waiting" if opponent == "human" else "active",
-            version=0,
-            round=1,
+        match = self.new_row(
+            {"opponent": opponent, **({"clock": clock} if clock else {})},
             editor_kind="human" if mine == "editor" or opponent == "human" else "bot",
             nixon_kind="human" if mine == "nixon" or opponent == "human" else "bot",
         )
@@ -79,6 +71,24 @@ class MatchService:
         self.store.put(fresh_entry(match.id, match.seed))
         self._infos[match.id] = MatchInfo.of(match)
         return Created(match.id, mine, token, code)
+
+    def new_row(self, options: dict[str, Any], editor_kind: str, nixon_kind: str) -> Match:
+        """A fresh match row: new id, seed and spectator key; active at once against a bot,
+        waiting for the second person otherwise."""
+        vs_bot = "bot" in (editor_kind, nixon_kind)
+        return Match(
+            id=new_match_id(),
+            seed=new_seed(),
+            rules_version=engine.RULES_VERSION,
+            options=options,
+            spectator_key=new_invite_code(),
+            activated_at=self.stamp() if vs_bot else None,
+            status="active" if vs_bot else "waiting",
+            version=0,
+            round=1,
+            editor_kind=editor_kind,
+            nixon_kind=nixon_kind,
+        )
 
     def claim(self, code: str) -> Created:
         """Seat the invited player; exactly one claim of a code succeeds."""

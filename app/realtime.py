@@ -84,7 +84,6 @@ class Hub:
 
     def __init__(self) -> None:
         self._by_match: dict[str, set[Connection]] = {}
-        self.listeners: list[Callable[[str, int], Awaitable[None]]] = []
 
     def add(self, conn: Connection) -> None:
         self._by_match.setdefault(conn.match_id, set()).add(conn)
@@ -108,11 +107,6 @@ class Hub:
     async def notify(self, match_id: str, version: int) -> None:
         for conn in list(self._by_match.get(match_id, ())):
             conn.wake(version)
-        for listener in self.listeners:
-            await listener(match_id, version)
-
-    def count(self) -> int:
-        return sum(len(c) for c in self._by_match.values())
 
 
 class LocalBroadcaster:

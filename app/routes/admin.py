@@ -182,7 +182,7 @@ async def match_stats(_: AdminDep, ctx: CtxDep) -> dict[str, Any]:
 async def abort_match(match_id: str, _: AdminDep, ctx: CtxDep) -> dict[str, str]:
     """End an active match (both seats see it was ended by the host); audited."""
     await run_in_threadpool(admin.abort, ctx.db, match_id)
-    await ctx.broadcaster.publish(match_id, -1)
+    await ctx.changed(match_id)
     return {"status": "aborted"}
 
 

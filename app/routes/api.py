@@ -49,7 +49,7 @@ async def create_match(body: CreateMatch, request: Request, ctx: CtxDep) -> Crea
 async def claim_invite(code: str, ctx: CtxDep) -> Claimed:
     """Claim the invited seat (once only) and receive its seat token."""
     made = await run_in_threadpool(ctx.service.claim, code[:128])
-    await ctx.broadcaster.publish(made.match_id, -1)  # the creator's socket learns it is on
+    await ctx.changed(made.match_id)  # the creator's socket learns the match is on
     return Claimed(match_id=made.match_id, role=made.role, seat_token=made.seat_token)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine import Action, Event, MatchState, Role, apply, legal_actions, new_match
-from engine.catalog import BAG_TOKEN_IDS, CARD_IDS, PEOPLE, SPACE_INDEX
+from engine.catalog import BAG_TOKEN_IDS, CARD_IDS, PEOPLE, PERSON_INDEX, SPACE_INDEX
 from engine.state import BoardToken, PlayD, Token
 
 
@@ -112,3 +112,21 @@ def pass_window(s: MatchState) -> tuple[MatchState, list[Event]]:
     """Let the seat facing a reaction window pass."""
     assert s.decision is not None and type(s.decision).__name__ == "ReactD", s.decision
     return act(s, s.decision.role, {"type": "pass"})
+
+
+def token(s: MatchState, handle: int) -> Token | None:
+    """The track token with this handle, if it is on the track."""
+    return next((t for t in s.track if t.handle == handle), None)
+
+
+def board(s: MatchState, space: str) -> BoardToken | None:
+    return s.board[SPACE_INDEX[space]]
+
+
+def picture(s: MatchState, person: str) -> str | None:
+    return s.pictures[PERSON_INDEX[person]]
+
+
+def choice_set(s: MatchState, role: Role, key: str) -> set[object]:
+    """The values of one field over the seat's legal actions."""
+    return {a[key] for a in legal_actions(s, role)}

@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from engine.catalog import PERSON_INDEX, SPACE_INDEX
 from engine.describe import describe
 from engine.state import CardD, FaceDownD, FallbackD, MatchState, PinD, ReactD
-from tests.engine.builders import act, acts, of_type, pass_window, position
+from tests.engine.builders import (
+    act,
+    acts,
+    board,
+    choice_set,
+    of_type,
+    pass_window,
+    picture,
+    position,
+    token,
+)
 
 OTHERS = ["N02"]  # Nixon keeps a card so that the round does not end
 YELLOW_SPACES = {"O2", "O3", "O8", "O9", "O13", "I2", "I5"}
@@ -29,22 +38,6 @@ def play_action(s: MatchState, card: str, role: str = "editor") -> MatchState:
     assert {"type": "play_action", "card": card} in acts(s, role), describe(s)
     s, _ = act(s, role, {"type": "play_action", "card": card})
     return settle(s)
-
-
-def token(s: MatchState, handle: int):
-    return next((t for t in s.track if t.handle == handle), None)
-
-
-def board(s: MatchState, space: str):
-    return s.board[SPACE_INDEX[space]]
-
-
-def picture(s: MatchState, person: str) -> str | None:
-    return s.pictures[PERSON_INDEX[person]]
-
-
-def choice_set(s: MatchState, role: str, key: str) -> set:
-    return {a[key] for a in acts(s, role)}
 
 
 def assert_removed(s: MatchState, card: str) -> None:

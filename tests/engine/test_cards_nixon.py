@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from engine.catalog import PERSON_INDEX, SPACE_INDEX
 from engine.describe import describe
 from engine.state import GambitD, MatchState, PinD, PlayD, ReactD
-from tests.engine.builders import act, acts, pass_window, position
+from tests.engine.builders import (
+    act,
+    acts,
+    board,
+    choice_set,
+    pass_window,
+    picture,
+    position,
+    token,
+)
 
 OTHERS = ["E09"]  # the Editor keeps a card so that the round does not end
 
@@ -31,22 +39,6 @@ def play_action(s: MatchState, card: str, role: str = "nixon") -> MatchState:
 def target(s: MatchState, handle: int, role: str = "nixon") -> MatchState:
     s, _ = act(s, role, {"type": "choose_target", "target": "evidence", "handle": handle})
     return settle(s)
-
-
-def token(s: MatchState, handle: int):
-    return next((t for t in s.track if t.handle == handle), None)
-
-
-def board(s: MatchState, space: str):
-    return s.board[SPACE_INDEX[space]]
-
-
-def picture(s: MatchState, person: str) -> str | None:
-    return s.pictures[PERSON_INDEX[person]]
-
-
-def choice_set(s: MatchState, role: str, key: str) -> set:
-    return {a[key] for a in acts(s, role)}
 
 
 def assert_removed(s: MatchState, card: str) -> None:
