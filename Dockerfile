@@ -14,6 +14,8 @@ COPY engine ./engine
 COPY bench ./bench
 COPY app ./app
 COPY migrations ./migrations
+COPY templates ./templates
+COPY static ./static
 RUN pip install . \
     && useradd --create-home --uid 10001 watergate
 

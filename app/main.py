@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 import anyio.to_thread
 from fastapi import FastAPI, Request
@@ -26,12 +25,12 @@ from .errors import ApiError
 from .lifecycle import Lifecycle
 from .live import Live, Presence
 from .matches import MatchService
+from .paths import STATIC
 from .realtime import Broadcaster, Hub, LocalBroadcaster, RedisBroadcaster
 from .routes import admin, admin_pages, api, health, lifecycle, pages, ws
 from .store import StateStore
 
 log = logging.getLogger("watergate")
-STATIC = Path(__file__).resolve().parent / "static"
 
 
 class BodyLimit:

@@ -4,48 +4,24 @@ embed the bootstrap data; everything during play is rendered by the browser from
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from engine.catalog import (
-    BOARD_EDGES,
-    BOARD_INFORMANTS,
-    BOARD_LAYOUT,
-    CARDS,
-    EDITOR_MOMENTUM_EFFECTS,
-    SPACES,
-)
+from engine.registry import DEFAULT_GAME, get_game
 
 from ..i18n import LOCALES, locale, pick
+from ..paths import TEMPLATES
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(Path(__file__).resolve().parent.parent / "templates"))
+templates = Jinja2Templates(directory=str(TEMPLATES))
 
 
 def meta() -> dict[str, Any]:
     """Static component data for the browser (no secrets): board map, layout and cards."""
-    return {
-        "spaces": [{"id": s.id, "color": s.color} for s in SPACES],
-        "edges": [list(e) for e in BOARD_EDGES],
-        "informants": BOARD_INFORMANTS,
-        "layout": BOARD_LAYOUT,
-        "cards": {
-            c.id: {
-                "id": c.id,
-                "faction": c.faction,
-                "kind": c.kind,
-                "value": c.value,
-                "color": c.color,
-                "reaction": c.is_reaction,
-            }
-            for c in CARDS.values()
-        },
-        "editor_momentum_spaces": sorted(EDITOR_MOMENTUM_EFFECTS),
-    }
+    return dict(get_game(DEFAULT_GAME).metadata())
 
 
 def _page(request: Request, template: str, **extra: Any) -> HTMLResponse:
@@ -61,7 +37,7 @@ def _page(request: Request, template: str, **extra: Any) -> HTMLResponse:
             "L": strings,
             "languages": [(code, locale(code)["lang_name"]) for code in LOCALES],
             "bootstrap": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/"),
-            "cards": [CARDS[c] for c in sorted(CARDS)],
+            "cards": [boot["meta"]["cards"][c] for c in sorted(boot["meta"]["cards"])],
             **extra,
         },
     )

@@ -1,0 +1,142 @@
+"""The Game protocol: the one surface through which the app, bots harness, benchmarks and admin
+console reach a game's rules (OpenSpiel's Game/State/Observer split, boardgame.io's moves).
+
+A game is a set of pure functions over an opaque state. Seats are data (`game.seats`), never
+database columns. `apply` never mutates its input. Views and event projections are the only way
+hidden information reaches a seat (`None` is a spectator); `admin_view` and `open_view` show all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, NamedTuple, Protocol, TypeVar
+
+JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
+JSONObject = dict[str, JSON]
+Seat = str  # a seat name from `Game.seats`, e.g. "editor", "nixon", "p1"
+Viewer = Seat | None  # a seat, or None for a spectator
+
+S = TypeVar("S")  # the game's state type, opaque to the app
+A = TypeVar("A")  # the game's action type
+E = TypeVar("E")  # the game's event type
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Step(NamedTuple, Generic[S, E]):
+    """What `apply` (and `start`) returns: the new state and what happened, in order."""
+
+    state: S
+    events: tuple[E, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match ended by the rules: who won and why (a stable snake_case reason)."""
+
+    winners: tuple[Seat, ...]
+    reason: str
+
+
+class Bot(Protocol[S_contra, A]):
+    """A computer player: handed only its seat's observation and legal actions, picks one."""
+
+    def decide(self, observation: S_contra, seat: Seat, legal: Sequence[A]) -> A: ...
+
+
+class Game(Protocol[S, A, E]):
+    """Everything the platform needs from a game. `id` names it in the registry and the database."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
+
+    @property
+    def rules_version(self) -> str:
+        """The rules version new matches are made with (stored with each match)."""
+        ...
+
+    @property
+    def bot_names(self) -> tuple[str, ...]:
+        """The computer players this game offers, strongest first."""
+        ...
+
+    def start(self, seed: int, rules_version: str | None = None) -> Step[S, E]:
+        """Set up a match from a seed (deterministically) up to the first decision."""
+        ...
+
+    def to_move(self, state: S) -> tuple[Seat, ...]:
+        """The seats that must decide now; empty when the match is over."""
+        ...
+
+    def legal_actions(self, state: S, seat: Seat) -> Sequence[A]:
+        """Every action `seat` may take now, computed only from what it may see."""
+        ...
+
+    def apply(self, state: S, seat: Seat, action: object) -> Step[S, E]:
+        """Apply an action (an object from `legal_actions`, or its JSON) or raise an EngineError:
+        match over, then not your decision, then malformed, then illegal."""
+        ...
+
+    def parse_action(self, obj: object) -> A:
+        """An action from its JSON, or MalformedAction."""
+        ...
+
+    def action_to_json(self, action: A) -> JSONObject: ...
+
+    def view_for(self, state: S, viewer: Viewer) -> JSONObject: ...
+
+    def events_for(self, events: Sequence[E], viewer: Viewer) -> list[JSONObject]: ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the match goes on."""
+        ...
+
+    def version(self, state: S) -> int:
+        """The number of actions applied since the start."""
+        ...
+
+    def observation_for(self, state: S, seat: Seat) -> S:
+        """The seat's information set as a state: equal for states it cannot tell apart."""
+        ...
+
+    def state_to_json(self, state: S) -> JSONObject: ...
+
+    def state_from_json(self, data: JSONObject) -> S: ...
+
+    def admin_view(self, state: S) -> JSONObject:
+        """The whole state (every secret): the admin console only."""
+        ...
+
+    def open_view(self, state: S) -> JSONObject:
+        """A view shape with everything face up: the admin console's table and finished replays."""
+        ...
+
+    def describe(self, state: S) -> str:
+        """A compact, stable text rendering for goldens, asserts and fingerprints."""
+        ...
+
+    def make_bot(
+        self, name: str, seed: int, budget_ms: int, clock: Callable[[], float] | None
+    ) -> Bot[S, A]:
+        """A computer player by name (one of `bot_names`); KeyError for an unknown name."""
+        ...
+
+    def metadata(self) -> JSONObject:
+        """Static, public component data for clients (board map, card list, track sizes)."""
+        ...
+
+
+def replay(
+    game: Game[S, A, E],
+    seed: int,
+    actions: Iterable[tuple[Seat, object]],
+    rules_version: str | None = None,
+) -> S:
+    """Rebuild a match from its seed and its ordered (seat, action) list."""
+    state = game.start(seed, rules_version).state
+    for seat, action in actions:
+        state = game.apply(state, seat, action).state
+    return state

@@ -1,0 +1,142 @@
+"""Watergate behind the Game protocol: the only object the platform holds of this game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final, cast
+
+from .. import flow, serialize, views
+from ..actions import parse_action
+from ..bots import HeuristicBot, RandomBot
+from ..bots.search import SearchBot
+from ..catalog import (
+    BOARD_EDGES,
+    BOARD_INFORMANTS,
+    BOARD_LAYOUT,
+    CARDS,
+    EDITOR_MOMENTUM_EFFECTS,
+    MOMENTUM_SPACES,
+    ROLES,
+    SPACES,
+    Role,
+)
+from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
+from ..describe import describe as _describe
+from ..observation import observation_for as _observation_for
+from ..state import JSON as StateJSON
+from ..state import RULES_VERSION, Action, Event, MatchState
+
+TRACK_REACH: Final = 5  # the research track runs from -5 (Nixon's end) to +5 (the Editor's)
+
+
+def _role(seat: Seat) -> Role:
+    if seat not in ROLES:
+        raise KeyError(f"unknown seat {seat!r}")
+    return seat
+
+
+def _viewer(viewer: Viewer) -> Role | None:
+    return None if viewer is None else _role(viewer)
+
+
+class WatergateGame:
+    """The Game protocol for Watergate: two seats, the Editor first (R5)."""
+
+    id: Final = "watergate"
+    seats: Final[tuple[Seat, ...]] = ROLES
+    rules_version: Final = RULES_VERSION
+    bot_names: Final[tuple[str, ...]] = ("search", "heuristic", "random")
+
+    def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
+        if rules_version not in (None, RULES_VERSION):
+            raise ValueError(f"Watergate rules version {rules_version!r} is not known")
+        state, events = flow.start(seed)
+        return Step(state, events)
+
+    def to_move(self, state: MatchState) -> tuple[Seat, ...]:
+        role = flow.current_role(state)
+        return () if role is None else (role,)
+
+    def legal_actions(self, state: MatchState, seat: Seat) -> Sequence[Action]:
+        return flow.legal_actions(state, _role(seat))
+
+    def apply(self, state: MatchState, seat: Seat, action: object) -> Step[MatchState, Event]:
+        new, events = flow.apply(state, _role(seat), action)
+        return Step(new, events)
+
+    def parse_action(self, obj: object) -> Action:
+        return parse_action(obj)
+
+    def action_to_json(self, action: Action) -> JSONObject:
+        return dict(action)
+
+    def view_for(self, state: MatchState, viewer: Viewer) -> JSONObject:
+        return cast(JSONObject, views.view_for(state, _viewer(viewer)))
+
+    def events_for(self, events: Sequence[Event], viewer: Viewer) -> list[JSONObject]:
+        return cast(list[JSONObject], views.events_for(list(events), _viewer(viewer)))
+
+    def outcome(self, state: MatchState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome((state.winner,), state.win_reason or "")
+
+    def version(self, state: MatchState) -> int:
+        return state.version
+
+    def observation_for(self, state: MatchState, seat: Seat) -> MatchState:
+        return _observation_for(state, _role(seat))
+
+    def state_to_json(self, state: MatchState) -> JSONObject:
+        return cast(JSONObject, serialize.state_to_json(state))
+
+    def state_from_json(self, data: JSONObject) -> MatchState:
+        return serialize.state_from_json(cast(dict[str, StateJSON], data))
+
+    def admin_view(self, state: MatchState) -> JSONObject:
+        return cast(JSONObject, views.admin_view(state))
+
+    def open_view(self, state: MatchState) -> JSONObject:
+        return cast(JSONObject, views.open_view(state))
+
+    def describe(self, state: MatchState) -> str:
+        return _describe(state)
+
+    def make_bot(
+        self, name: str, seed: int, budget_ms: int, clock: Callable[[], float] | None
+    ) -> Bot[MatchState, Action]:
+        if name == "search":
+            return cast(Bot[MatchState, Action], SearchBot(seed, budget_ms=budget_ms, clock=clock))
+        if name == "heuristic":
+            return cast(Bot[MatchState, Action], HeuristicBot(seed))
+        if name == "random":
+            return cast(Bot[MatchState, Action], RandomBot(seed))
+        raise KeyError(f"unknown Watergate bot {name!r}")
+
+    def metadata(self) -> JSONObject:
+        """The board map, its drawing layout, the card list and the track's sizes."""
+        return {
+            "game": self.id,
+            "seats": list(self.seats),
+            "spaces": [{"id": s.id, "color": s.color} for s in SPACES],
+            "edges": [list(e) for e in BOARD_EDGES],
+            "informants": cast(JSON, BOARD_INFORMANTS),
+            "layout": cast(JSON, BOARD_LAYOUT),
+            "cards": {
+                c.id: {
+                    "id": c.id,
+                    "faction": c.faction,
+                    "kind": c.kind,
+                    "value": c.value,
+                    "color": c.color,
+                    "reaction": c.is_reaction,
+                }
+                for c in CARDS.values()
+            },
+            "editor_momentum_spaces": cast(JSON, sorted(EDITOR_MOMENTUM_EFFECTS)),
+            "momentum_spaces": MOMENTUM_SPACES,
+            "track_reach": TRACK_REACH,
+        }
+
+
+GAME: Final = WatergateGame()
