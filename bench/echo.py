@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 import httpx
 import websockets
@@ -67,6 +68,50 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
 
 
+@dataclass(frozen=True)
+class EchoResult:
+    messages_per_second: float
+    p50_ms: float
+    p99_ms: float
+
+
+def measure(pairs: int, seconds: float, think_ms: int, port: int) -> EchoResult:
+    """Start the relay in a subprocess, drive `pairs` socket pairs for `seconds`, stop it."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            RELAY + "\nimport uvicorn\nuvicorn.run(app, host='127.0.0.1', "
+            f"port={port}, log_level='warning', ws_per_message_deflate=False)",
+        ],
+        env=env,
+    )
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        latencies: list[float] = []
+        deadline = time.perf_counter() + seconds
+        started = time.perf_counter()
+
+        async def run() -> None:
+            base = f"ws://127.0.0.1:{port}"
+            await asyncio.gather(
+                *(_pair(base, i, think_ms / 1000, deadline, latencies) for i in range(pairs))
+            )
+
+        asyncio.run(run())
+        elapsed = time.perf_counter() - started
+        return EchoResult(len(latencies) / elapsed, _pct(latencies, 0.5), _pct(latencies, 0.99))
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pairs", type=int, default=200)
@@ -74,47 +119,12 @@ def main() -> None:
     parser.add_argument("--think-ms", type=int, default=1000)
     parser.add_argument("--port", type=int, default=8099)
     args = parser.parse_args()
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            RELAY + "\nimport uvicorn\nuvicorn.run(app, host='127.0.0.1', "
-            f"port={args.port}, log_level='warning', ws_per_message_deflate=False)",
-        ],
-        env=env,
-    )
-    try:
-        for _ in range(100):
-            try:
-                httpx.get(f"http://127.0.0.1:{args.port}/healthz", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        latencies: list[float] = []
-        deadline = time.perf_counter() + args.seconds
-        started = time.perf_counter()
-
-        async def run() -> None:
-            await asyncio.gather(
-                *(
-                    _pair(
-                        f"ws://127.0.0.1:{args.port}", i, args.think_ms / 1000, deadline, latencies
-                    )
-                    for i in range(args.pairs)
-                )
-            )
-
-        asyncio.run(run())
-        elapsed = time.perf_counter() - started
-        print(f"pairs {args.pairs}")
-        print(f"think_ms {args.think_ms}")
-        print(f"messages_per_second {len(latencies) / elapsed:.1f}")
-        print(f"p50_ms {_pct(latencies, 0.5):.1f}")
-        print(f"p99_ms {_pct(latencies, 0.99):.1f}")
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    result = measure(args.pairs, args.seconds, args.think_ms, args.port)
+    print(f"pairs {args.pairs}")
+    print(f"think_ms {args.think_ms}")
+    print(f"messages_per_second {result.messages_per_second:.1f}")
+    print(f"p50_ms {result.p50_ms:.1f}")
+    print(f"p99_ms {result.p99_ms:.1f}")
 
 
 if __name__ == "__main__":

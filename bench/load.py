@@ -1,10 +1,12 @@
 """Load on a running server: N concurrent matches, two websocket clients each, random legal play.
 
     python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 \
-        [--think-ms 1000] [--ramp-s 5]
+        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo]
 
 Latency is measured from sending an action to the opponent socket's push of the new version.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
+`--with-echo` then drives the bare websocket relay of bench.echo with the same number of pairs,
+think time and duration, and prints its figures and `p99_over_echo` (the goal is at most 3).
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from typing import Any
 
 import httpx
 import websockets
+
+from . import echo
+
+DEFAULT_GAME = "watergate"
 
 
 @dataclass
@@ -36,7 +42,6 @@ def _ws_url(base: str, match_id: str, token: str) -> str:
 
 async def _seat(
     ws: Any,
-    role: str,
     think: float,
     sent: dict[int, float],
     stats: Stats,
@@ -73,9 +78,12 @@ async def _seat(
 
 
 async def _one_match(
-    http: httpx.AsyncClient, base: str, think: float, stats: Stats, rng: random.Random
+    http: httpx.AsyncClient, base: str, game: str, think: float, stats: Stats, rng: random.Random
 ) -> None:
-    created = (await http.post("/api/matches", json={"role": "editor", "opponent": "human"})).json()
+    body = {"role": "random", "opponent": "human"}
+    if game != DEFAULT_GAME:  # v1 servers know one game and no "game" field
+        body["game"] = game
+    created = (await http.post("/api/matches", json=body)).json()
     code = created["invite_url"].rsplit("/", 1)[1]
     claimed = (await http.post(f"/api/invites/{code}/claim")).json()
     sent: dict[int, float] = {}
@@ -85,8 +93,8 @@ async def _one_match(
         websockets.connect(_ws_url(base, claimed["match_id"], claimed["seat_token"])) as b,
     ):
         tasks = [
-            asyncio.create_task(_seat(a, "editor", think, sent, stats, rng, done)),
-            asyncio.create_task(_seat(b, "nixon", think, sent, stats, rng, done)),
+            asyncio.create_task(_seat(a, think, sent, stats, rng, done)),
+            asyncio.create_task(_seat(b, think, sent, stats, rng, done)),
         ]
         try:
             await done.wait()
@@ -100,6 +108,7 @@ async def _one_match(
 async def _slot(
     http: httpx.AsyncClient,
     base: str,
+    game: str,
     think: float,
     stats: Stats,
     deadline: float,
@@ -111,7 +120,7 @@ async def _slot(
     while time.perf_counter() < deadline:
         try:
             await asyncio.wait_for(
-                _one_match(http, base, think, stats, rng),
+                _one_match(http, base, game, think, stats, rng),
                 timeout=max(0.1, deadline - time.perf_counter()),
             )
         except TimeoutError:
@@ -122,14 +131,16 @@ async def _slot(
             stats.codes[name] = stats.codes.get(name, 0) + 1
 
 
-async def run(base: str, matches: int, seconds: float, think_ms: int, ramp_s: float) -> Stats:
+async def run(
+    base: str, game: str, matches: int, seconds: float, think_ms: int, ramp_s: float
+) -> Stats:
     stats = Stats()
     deadline = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
         await asyncio.gather(
             *(
-                _slot(http, base, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
+                _slot(http, base, game, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
                 for i in range(matches)
             )
         )
@@ -150,9 +161,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think-ms", type=int, default=1000)
     parser.add_argument("--ramp-s", type=float, default=5.0, help="spread the first matches")
+    parser.add_argument("--game", default=DEFAULT_GAME)
+    parser.add_argument("--with-echo", action="store_true", help="also measure the echo floor")
+    parser.add_argument("--echo-port", type=int, default=8099)
     args = parser.parse_args()
     started = time.perf_counter()
-    stats = asyncio.run(run(args.base, args.matches, args.seconds, args.think_ms, args.ramp_s))
+    stats = asyncio.run(
+        run(args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s)
+    )
     elapsed = time.perf_counter() - started
     print(f"matches {args.matches}")
     print(f"think_ms {args.think_ms}")
@@ -165,6 +181,11 @@ def main() -> None:
     print(f"errors {stats.errors}")
     for code, count in sorted(stats.codes.items()):
         print(f"error_{code} {count}")
+    if args.with_echo:
+        floor = echo.measure(args.matches, args.seconds, args.think_ms, args.echo_port)
+        print(f"echo_p50_ms {floor.p50_ms:.1f}")
+        print(f"echo_p99_ms {floor.p99_ms:.1f}")
+        print(f"p99_over_echo {_pct(stats.latencies, 0.99) / floor.p99_ms:.1f}")
 
 
 if __name__ == "__main__":
