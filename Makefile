@@ -1,17 +1,40 @@
 # The two commands: `make run` serves the game, `make test` runs every check and test.
+# Both install into .venv exactly what requirements/dev.txt locks (`make lock` regenerates it).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+LOCK := requirements/dev.txt
+LOCKED := $(VENV)/.locked
 STAMP := $(VENV)/.installed
+# `make lock` runs this uv; the lock it writes is installed by plain pip, so nothing else needs uv.
+UV_VERSION := 0.13.9
+# extra flags for `make lock`, e.g. ARGS='--upgrade-package starlette'; `make upgrade` takes all
+ARGS ?=
+COMPILE = $(BIN)/uv pip compile --no-config --universal --generate-hashes --python-version 3.11 \
+	--custom-compile-command 'make lock' --quiet $(ARGS)
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench lock upgrade clean
+
+define NEW_VENV
+@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+	|| { echo "Python 3.11 or newer is needed; $(PY) is older (try make PY=python3.12)" >&2; exit 1; }
+rm -rf $(VENV)
+$(PY) -m venv $(VENV)
+endef
 
 $(BIN)/python:
-	$(PY) -m venv $(VENV)
+	$(NEW_VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+# A new lock makes a new .venv, so a package dropped from the lock does not linger in it. The
+# hashes are checked, and pip refuses a dependency that the lock forgot.
+$(LOCKED): $(LOCK)
+	$(NEW_VENV)
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	touch $(LOCKED)
+
+# The project itself, editable, with the locked setuptools and no dependency resolution.
+$(STAMP): pyproject.toml $(LOCKED)
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -27,6 +50,16 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --games 2000
+
+# Rewrites both locks from pyproject.toml (and requirements/build.in), keeping every version that
+# still fits; the image's lock is the test lock's versions, cut to what the server needs.
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(COMPILE) --extra dev pyproject.toml requirements/build.in -o requirements/dev.txt
+	$(COMPILE) pyproject.toml requirements/build.in -c requirements/dev.txt -o requirements/app.txt
+
+upgrade:
+	$(MAKE) lock ARGS='--upgrade $(ARGS)'
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
