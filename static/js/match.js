@@ -7,6 +7,7 @@ import { renderHand } from "./render/hand.js";
 import { renderLog } from "./render/log.js";
 import { renderPanels } from "./render/panels.js";
 import { renderHolding, renderTrack } from "./render/track.js";
+import { SEATS, other } from "./meta.js";
 import { loadSeat, saveSeat } from "./seats.js";
 import { connect } from "./socket.js";
 
@@ -66,7 +67,7 @@ function ago(epoch) {
 
 function renderPresence(v) {
   const box = $("presence");
-  const who = spectator ? ["editor", "nixon"] : [seat.role === "editor" ? "nixon" : "editor"];
+  const who = spectator ? SEATS : [other(seat.role)];
   box.textContent = (v.presence ? who : []).map((r) => {
     const p = v.presence[r];
     const state = p.online ? t("ui.online") : p.last_seen ? t("ui.last_seen", { when: ago(p.last_seen) }) : t("ui.never_seen");
@@ -88,7 +89,7 @@ function renderClocks() {
   box.hidden = !c;
   if (!c) return;
   const spent = Date.now() - clockBase;
-  box.textContent = ["editor", "nixon"].map((r) => {
+  box.textContent = SEATS.map((r) => {
     const left = c[r].remaining_ms - (c[r].running ? spent : 0);
     return `${c[r].running ? "▶ " : ""}${roleCap(r)} ${fmt(left)}`;
   }).join(" · ");
@@ -212,7 +213,7 @@ function renderStatus(v) {
 }
 
 function render() {
-  const me = seat.role || "editor";  // a spectator sees the table from the Editor's side
+  const me = seat.role || SEATS[0];  // a spectator sees the table from the first seat's side
   root.dataset.role = me;
   renderStatus(view);
   renderTrack($("track"), view, me);

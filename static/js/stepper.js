@@ -7,6 +7,7 @@ import { renderBoard } from "./render/board.js";
 import { cardElement } from "./render/hand.js";
 import { renderPanels } from "./render/panels.js";
 import { renderHolding, renderTrack } from "./render/track.js";
+import { SEATS } from "./meta.js";
 import { loadSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +15,7 @@ const root = $("stepper");
 const matchId = root.dataset.matchId;
 const admin = root.dataset.mode === "admin";
 const seat = admin ? null : loadSeat(matchId);
+const side = SEATS[0];  // the table is seen from the first seat's side
 let steps = 0;
 let current = -1;
 let loading = null;
@@ -29,12 +31,12 @@ function el(tag, cls, text) {
 
 function render(step) {
   const view = { state: step.view, legal_actions: [], log: [], status: "finished" };
-  renderTrack($("track"), view, "editor");
+  renderTrack($("track"), view, side);
   renderHolding($("holding"), view);
-  renderBoard($("board"), view, "editor");
-  renderPanels($("panels"), view, "editor");
+  renderBoard($("board"), view, side);
+  renderPanels($("panels"), view, side);
   const hands = [];
-  for (const role of ["editor", "nixon"]) {
+  for (const role of SEATS) {
     const box = el("div", "hand-row");
     box.append(el("h3", null, L.roles_cap[role]));
     const cards = el("div", "hand");
@@ -44,14 +46,14 @@ function render(step) {
   }
   $("hands").replaceChildren(...hands);
   const hidden = [];
-  for (const role of ["editor", "nixon"]) {
+  for (const role of SEATS) {
     hidden.push(el("p", null, `${L.roles_cap[role]} — ${L.replay.deck_order}: ${step.view.deck_cards[role].map(cardName).join(", ") || "—"}`));
   }
   hidden.push(el("p", null, `${L.replay.bag}: ${step.view.bag_tokens.map((b) => b.colors.map((c) => L.colors[c]).join("/")).join(", ") || "—"}`));
   const secret = step.view.track.evidence.filter((tk) => tk.hidden_from);
   if (secret.length) hidden.push(el("p", "muted", `#${secret.map((tk) => tk.handle).join(", #")}: ${L.replay.hidden}`));
   $("hidden-info").replaceChildren(...hidden);
-  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, "editor"))));
+  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, side))));
   $("step-action").textContent = step.action ? `${step.action.seq}. ${L.roles_cap[step.action.role]}: ${actionLabel(step.action.action)}` : L.replay.setup;
   $("step-info").textContent = t("replay.step", { k: step.step, n: step.steps });
   $("slider").value = String(step.step);

@@ -1,8 +1,11 @@
-// The research track: eleven spaces, your own side on the right; tokens keyed so moves slide.
+// The research track: its spaces (as many as the game's metadata says), your own side on the
+// right; tokens keyed so moves slide.
 import { colorLetter, colorName, t } from "../i18n.js";
 import { pos } from "../labels.js";
+import { SEATS, TRACK_CELLS, TRACK_REACH } from "../meta.js";
 
-const column = (p, me) => (me === "editor" ? p + 5 : 5 - p);
+// Positions run from -reach (Nixon's end) to +reach (the Editor's); each seat sees its own end on the right.
+const column = (p, me) => (me === "editor" ? p + TRACK_REACH : TRACK_REACH - p);
 
 function tokenEl(key) {
   const el = document.createElement("button");
@@ -52,10 +55,11 @@ export function renderTrack(root, view, me) {
   const state = view.state;
   if (!root.dataset.built) {
     root.dataset.built = "1";
+    root.style.setProperty("--cells", TRACK_CELLS);
     const cells = document.createElement("div");
     cells.className = "track-cells";
-    for (let c = 0; c <= 10; c++) {
-      const p = me === "editor" ? c - 5 : 5 - c;
+    for (let c = 0; c < TRACK_CELLS; c++) {
+      const p = me === "editor" ? c - TRACK_REACH : TRACK_REACH - c;
       const cell = document.createElement("div");
       cell.className = `cell ${p === 0 ? "cell-zero" : (p > 0) === (me === "editor") ? "cell-mine" : "cell-theirs"}`;
       cell.textContent = Math.abs(p);
@@ -116,7 +120,7 @@ export function renderTrack(root, view, me) {
 
 export function renderHolding(root, view) {
   root.replaceChildren();
-  for (const role of ["editor", "nixon"]) {
+  for (const role of SEATS) {
     for (const token of view.state.holding[role]) {
       const el = tokenEl(`token:ev-${token.handle}`);
       el.dataset.target = `token:ev-${token.handle}`;
