@@ -7,6 +7,7 @@ import { L, cardName, t } from "./i18n.js";
 import { actionLabel, logSentence } from "./labels.js";
 import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
+import { el } from "./render/dom.js";
 import { cardElement } from "./render/hand.js";
 import { renderPanels } from "./render/panels.js";
 import { renderHolding, renderTrack } from "./render/track.js";
@@ -23,13 +24,6 @@ const side = SEATS[0];  // the table is seen from the first seat's side
 const store = createStore({ steps: 0, current: -1, step: null, error: "" });
 
 const url = (k) => (admin ? `/api/admin/matches/${matchId}/steps/${k}` : `/api/matches/${matchId}/replay/${k}`);
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /** Draws one step; returns what renderTrack() says entered and left. */
 function render(step) {

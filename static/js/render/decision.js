@@ -4,6 +4,7 @@
 import { cardName, cardText, colorName, roleCap, t } from "../i18n.js";
 import { actionLabel, playLabel } from "../labels.js";
 import { settlePick } from "../store.js";
+import { el } from "./dom.js";
 
 const tokenKey = (a) => (a.target === "initiative" || a.target === "momentum" ? `token:${a.target}` : a.handle !== undefined ? `token:ev-${a.handle}` : null);
 const unique = (xs) => [...new Set(xs)];
@@ -58,13 +59,6 @@ export function decisionModel(view, rawPick) {
     }
   }
   return model;
-}
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 function autoPassBox(checked, dispatch) {

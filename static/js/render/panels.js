@@ -2,13 +2,7 @@
 // both momentum cards (with the Editor's instructions), the initiative card, this round's limits.
 import { L, cardName, roleCap, t } from "../i18n.js";
 import { EDITOR_MOMENTUM, MOMENTUM_SPACES, SEATS, other } from "../meta.js";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { el } from "./dom.js";
 
 function pile(title, ids) {
   const d = el("details", "pile");

@@ -3,6 +3,7 @@
 // to `dispatch`.
 import { roleCap, t } from "../i18n.js";
 import { SEATS, other } from "../meta.js";
+import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -43,15 +44,13 @@ export function renderClocks(box, state, now) {
 function rematchRow(v, page, rematch, dispatch) {
   const me = page.role;
   const r = v.rematch;
-  const row = document.createElement("div");
-  row.className = "rematch";
+  const row = el("div", "rematch");
   if (r && r.match_id) {  // the new match exists: this seat's claim is on its way (an effect)
     if (!r.claimed[me]) row.textContent = rematch.error || t("ui.rematch_opening");
     return r.claimed[me] ? null : row;
   }
-  const b = document.createElement("button");
+  const b = el("button", "btn btn-primary");
   b.type = "button";
-  b.className = "btn btn-primary";
   const offer = (label, path) => { b.textContent = t(label); b.addEventListener("click", () => dispatch({ rematch: path })); row.append(b); };
   if (!r) offer("ui.rematch_offer", "rematch");
   else if (r.offered_by === me) row.textContent = t("ui.rematch_offered");
@@ -66,18 +65,12 @@ function renderFinal(final, state, page, dispatch) {
   if (final.hidden) return;
   const won = v.winner === me;
   final.replaceChildren();
-  const h = document.createElement("h2");
-  h.textContent = v.winner ? (won ? t("ui.you_won") : t("ui.you_lost")) : t("ui.match_ended");
-  const p = document.createElement("p");
-  p.textContent = v.winner ? `${t("ui.winner_is", { role: roleCap(v.winner) })}: ${t(`reasons.${v.win_reason}`)}.` : t("ui.match_ended");
-  const again = document.createElement("a");
-  again.className = "btn btn-primary";
+  const h = el("h2", null, v.winner ? (won ? t("ui.you_won") : t("ui.you_lost")) : t("ui.match_ended"));
+  const p = el("p", null, v.winner ? `${t("ui.winner_is", { role: roleCap(v.winner) })}: ${t(`reasons.${v.win_reason}`)}.` : t("ui.match_ended"));
+  const again = el("a", "btn btn-primary", t("ui.play_again"));
   again.href = "/";
-  again.textContent = t("ui.play_again");
-  const replay = document.createElement("a");
-  replay.className = "btn";
+  const replay = el("a", "btn", t("replay.open_replay"));
   replay.href = `/match/${page.matchId}/replay`;
-  replay.textContent = t("replay.open_replay");
   if (v.ended_by === "host") p.textContent = t("ui.ended_by_host");
   if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
   if (page.spectator) h.textContent = t("ui.match_ended");
