@@ -21,9 +21,9 @@ function momentumCard(role, count) {
   for (let k = 1; k <= MOMENTUM_SPACES; k++) {
     const li = el("li", k <= count ? "mc-space filled" : "mc-space");
     li.append(el("span", "mc-num", String(k)));
-    const text = role === "editor" && EDITOR_MOMENTUM.has(String(k)) ? L.momentum_spaces[String(k)] : null;  // the Editor's instructions
-    if (text !== null) li.append(el("span", "mc-text", text));
-    li.setAttribute("aria-label", `${k}: ${k <= count ? "●" : "○"}${text !== null ? ` ${text}` : ""}`);
+    const text = role === "editor" && EDITOR_MOMENTUM.has(String(k)) ? L.momentum_spaces[String(k)] : "";  // the Editor's instructions
+    if (text) li.append(el("span", "mc-text", text));
+    li.setAttribute("aria-label", `${k}: ${k <= count ? "●" : "○"}${text ? ` ${text}` : ""}`);
     row.append(li);
   }
   box.append(row);
