@@ -1,40 +1,39 @@
 // Step through a stored match with everything shown: admins (any match) and players (their
-// finished match). Each step is the server's replay of the first k actions.
+// finished match). Each step is the server's replay of the first k actions. The store holds the
+// step shown and the one asked for; render() draws a step; go() and the admin tools fetch.
 import { api } from "./api.js";
+import { settleTokens } from "./effects.js";
 import { L, cardName, t } from "./i18n.js";
 import { actionLabel, logSentence } from "./labels.js";
+import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
+import { el } from "./render/dom.js";
 import { cardElement } from "./render/hand.js";
 import { renderPanels } from "./render/panels.js";
 import { renderHolding, renderTrack } from "./render/track.js";
 import { loadSeat } from "./seats.js";
+import { createStore } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("stepper");
 const matchId = root.dataset.matchId;
 const admin = root.dataset.mode === "admin";
 const seat = admin ? null : loadSeat(matchId);
-let steps = 0;
-let current = -1;
-let loading = null;
+const side = SEATS[0];  // the table is seen from the first seat's side
+// steps: how many there are; current: the step asked for last; step: the one shown
+const store = createStore({ steps: 0, current: -1, step: null, error: "" });
 
 const url = (k) => (admin ? `/api/admin/matches/${matchId}/steps/${k}` : `/api/matches/${matchId}/replay/${k}`);
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
+/** Draws one step; returns what renderTrack() says entered and left. */
 function render(step) {
   const view = { state: step.view, legal_actions: [], log: [], status: "finished" };
-  renderTrack($("track"), view, "editor");
+  const moved = renderTrack($("track"), view, side);
   renderHolding($("holding"), view);
-  renderBoard($("board"), view, "editor");
-  renderPanels($("panels"), view, "editor");
+  renderBoard($("board"), view, side);
+  renderPanels($("panels"), view, side);
   const hands = [];
-  for (const role of ["editor", "nixon"]) {
+  for (const role of SEATS) {
     const box = el("div", "hand-row");
     box.append(el("h3", null, L.roles_cap[role]));
     const cards = el("div", "hand");
@@ -44,48 +43,57 @@ function render(step) {
   }
   $("hands").replaceChildren(...hands);
   const hidden = [];
-  for (const role of ["editor", "nixon"]) {
+  for (const role of SEATS) {
     hidden.push(el("p", null, `${L.roles_cap[role]} — ${L.replay.deck_order}: ${step.view.deck_cards[role].map(cardName).join(", ") || "—"}`));
   }
   hidden.push(el("p", null, `${L.replay.bag}: ${step.view.bag_tokens.map((b) => b.colors.map((c) => L.colors[c]).join("/")).join(", ") || "—"}`));
   const secret = step.view.track.evidence.filter((tk) => tk.hidden_from);
   if (secret.length) hidden.push(el("p", "muted", `#${secret.map((tk) => tk.handle).join(", #")}: ${L.replay.hidden}`));
   $("hidden-info").replaceChildren(...hidden);
-  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, "editor"))));
+  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, side))));
   $("step-action").textContent = step.action ? `${step.action.seq}. ${L.roles_cap[step.action.role]}: ${actionLabel(step.action.action)}` : L.replay.setup;
   $("step-info").textContent = t("replay.step", { k: step.step, n: step.steps });
+  $("slider").max = String(step.steps);
   $("slider").value = String(step.step);
+  return moved;
 }
 
+function showError(message) {
+  const box = $("match-error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+store.subscribe((s, prev) => {
+  if (s.step !== prev.step) settleTokens(render(s.step));
+  if (s.error !== prev.error && s.error) showError(s.error);
+});
+
 async function go(k) {
+  const { steps, current } = store.get();
   k = Math.max(0, Math.min(k, steps || k));
   if (k === current) return;
-  current = k;
-  const request = api(url(k), { token: seat?.token });
-  loading = request;
+  store.set({ current: k });
   try {
-    const step = await request;
-    if (loading !== request) return;  // a newer step was asked for meanwhile
-    steps = step.steps;
-    $("slider").max = String(steps);
-    render(step);
+    const step = await api(url(k), { token: seat?.token });
+    if (store.get().current !== k) return;  // a newer step was asked for meanwhile
+    store.set({ steps: step.steps, step });
   } catch (err) {
     if (admin && err.status === 401) window.location.assign("/admin/login");
-    const box = $("match-error");
-    box.textContent = err.message;
-    box.hidden = false;
+    store.set({ error: err.message });
   }
 }
 
+const current = () => store.get().current;
 $("first").addEventListener("click", () => go(0));
-$("back").addEventListener("click", () => go(current - 1));
-$("forward").addEventListener("click", () => go(current + 1));
-$("last").addEventListener("click", () => go(steps));
+$("back").addEventListener("click", () => go(current() - 1));
+$("forward").addEventListener("click", () => go(current() + 1));
+$("last").addEventListener("click", () => go(store.get().steps));
 $("slider").addEventListener("input", () => go(Number($("slider").value)));
 document.addEventListener("keydown", (event) => {
   if (event.target.tagName === "INPUT" && event.target.type !== "range") return;
-  if (event.key === "ArrowLeft") { event.preventDefault(); go(current - 1); }
-  if (event.key === "ArrowRight") { event.preventDefault(); go(current + 1); }
+  if (event.key === "ArrowLeft") { event.preventDefault(); go(current() - 1); }
+  if (event.key === "ArrowRight") { event.preventDefault(); go(current() + 1); }
 });
 
 async function adminTools() {
@@ -114,7 +122,7 @@ async function adminTools() {
 }
 
 (async () => {
-  if (!admin && !seat) { $("match-error").textContent = t("ui.not_found"); $("match-error").hidden = false; return; }
+  if (!admin && !seat) { store.set({ error: t("ui.not_found") }); return; }
   const total = admin ? await adminTools() : 0;
   await go(admin ? total : 0);
 })();

@@ -1,9 +1,12 @@
 // The evidence board as SVG: threads, coloured evidence spaces, informants, Nixon in the centre.
 // Nixon sees it from the other side of the table (rotated half a turn; text stays upright).
 import { META, colorLetter, colorName, personName, t } from "../i18n.js";
+import { CENTRE, POINTS as pts } from "../meta.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const pts = META.layout.points;
+const [cx, cy] = pts[CENTRE];  // Nixon's picture
+const [vx, vy, vw, vh] = META.layout.viewbox;
+const turn = `rotate(180 ${vx + vw / 2} ${vy + vh / 2})`;  // half a turn about the drawing's middle
 const spaceColor = Object.fromEntries(META.spaces.map((s) => [s.id, s.color]));
 const personAt = Object.fromEntries(META.informants.map((i) => [i.space, i.person]));
 
@@ -25,16 +28,16 @@ function build(root, me) {
   svg("rect", { width: 8, height: 8, fill: "#3b362f" }, hatch);
   svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#8a8273", "stroke-width": 3 }, hatch);
   const g = svg("g", { class: "board-root" }, s);
-  if (me === "nixon") g.setAttribute("transform", "rotate(180 500 500)");
+  if (me === "nixon") g.setAttribute("transform", turn);
   const threads = svg("g", { class: "threads" }, g);
   for (const [a, b] of META.edges) {
     svg("line", { x1: pts[a][0], y1: pts[a][1], x2: pts[b][0], y2: pts[b][1], class: "thread", "data-a": a, "data-b": b }, threads);
   }
   const centre = svg("g", { class: "nixon-picture" }, g);
-  svg("circle", { cx: 500, cy: 500, r: 62 }, centre);
-  const label = svg("text", { x: 500, y: 512, "text-anchor": "middle", class: "centre-label" }, centre);
+  svg("circle", { cx, cy, r: 62 }, centre);
+  const label = svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "centre-label" }, centre);
   label.textContent = "RN";
-  upright(label, 500, 500, me);
+  upright(label, cx, cy, me);
   for (const space of META.spaces) {
     const [x, y] = pts[space.id];
     const node = svg("g", { class: `space space-${space.color}`, "data-space": space.id, "data-target": `space:${space.id}`, tabindex: "-1", role: "button" }, g);
@@ -109,7 +112,7 @@ export function renderBoard(root, view, me) {
   }
   for (const line of s.querySelectorAll(".thread")) {
     const { a, b } = line.dataset;
-    const on = (n) => lit.has(n) || n === "N" || Boolean(personAt[n] && connected.has(personAt[n]));
+    const on = (n) => lit.has(n) || n === CENTRE || Boolean(personAt[n] && connected.has(personAt[n]));
     line.classList.toggle("lit", Boolean(on(a) && on(b) && (lit.has(a) || lit.has(b))));
   }
 }

@@ -1,124 +1,115 @@
 // The decision area: turns the server's legal_actions into prompts, buttons and clickable pieces.
 // It never invents an action: every button and every clickable piece sends an offered object.
-import { BOOT, cardName, cardText, colorName, roleCap, t } from "../i18n.js";
+// Pure: decisionModel() says what is offered (with each offer's intent), renderDecision() draws it.
+import { cardName, cardText, colorName, roleCap, t } from "../i18n.js";
 import { actionLabel, playLabel } from "../labels.js";
+import { settlePick } from "../store.js";
+import { el } from "./dom.js";
 
 const tokenKey = (a) => (a.target === "initiative" || a.target === "momentum" ? `token:${a.target}` : a.handle !== undefined ? `token:ev-${a.handle}` : null);
-const AUTO_PASS = "wg.autopass";
+const unique = (xs) => [...new Set(xs)];
 
-function button(label, onClick, cls = "btn") {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = cls;
-  b.textContent = label;
-  b.addEventListener("click", onClick);
-  return b;
+function prompt(decision) {
+  const against = decision.against || {};
+  return t(`decision.${decision.kind}`, {
+    role: roleCap(decision.role), card: cardName(decision.card || against.card), color: colorName(decision.color),
+  });
 }
 
-export function createDecision(root, { send, me }) {
-  let selectedCard = null;
-  let selectedPin = null;
-  let view = null;
-  let autoPassTimer = null;
+/** What the decision area offers for `view` and the pending selection: its prompt, its
+ * options ({label, intent, cls}) and `targets` (data-target key -> intent) for the pieces on the
+ * table. An intent is {send: action} or {pick: {card} | {pin}}. */
+export function decisionModel(view, rawPick) {
   const targets = new Map();
+  const decision = view?.state.decision;
+  if (!decision || view.status !== "active") return { hidden: true, targets, chosen: null };
+  const legal = view.legal_actions || [];
+  const pick = settlePick(view, rawPick);
+  const model = { prompt: prompt(decision), waiting: !legal.length, options: [], targets, chosen: null };
+  if (decision.against && decision.against.mode !== "value") model.against = cardText(decision.against.card);  // what the reaction would answer, in full
+  if (model.waiting) return model;
+  const kind = decision.kind;
+  const offer = (a, key, cls = "btn") => {
+    const intent = { send: a };
+    model.options.push({ label: kind === "play" ? playLabel(a) : actionLabel(a), intent, cls });
+    if (key) targets.set(key, intent);
+  };
+  if (kind === "play") {
+    const cards = unique(legal.map((a) => a.card));
+    for (const c of cards) targets.set(`card:${c}`, { pick: { card: c } });
+    if (!pick.card) model.hint = t("ui.pick_card");
+    else {
+      model.title = cardName(pick.card);
+      for (const a of legal.filter((x) => x.card === pick.card)) offer(a, a.type === "play_value" ? tokenKey(a) : null, a.type === "play_action" ? "btn btn-primary" : "btn");
+      if (cards.length > 1) model.options.push({ label: t("ui.cancel"), intent: { pick: { card: null } }, cls: "btn btn-quiet" });
+      model.chosen = `card:${pick.card}`;
+    }
+  } else if (kind === "pin") {
+    for (const h of unique(legal.map((a) => a.handle))) targets.set(`token:ev-${h}`, { pick: { pin: h } });
+    for (const a of legal.filter((x) => pick.pin === null || x.handle === pick.pin)) offer(a, pick.pin === null ? null : `space:${a.space}`);
+    if (pick.pin !== null) model.chosen = `token:ev-${pick.pin}`;
+  } else {
+    for (const a of legal) {
+      const key = a.type === "choose_space" ? `space:${a.space}` : a.type === "choose_picture" ? `picture:${a.person}` : (a.type === "choose_token" || a.type === "choose_target") ? tokenKey(a) : null;
+      offer(a, key, a.type === "react" ? "btn btn-primary" : "btn");
+    }
+    if (kind === "react") {
+      model.autoPassBox = true;
+      if (legal.length === 1) model.autoPass = legal[0];  // R18: what auto-pass would answer
+    }
+  }
+  return model;
+}
 
-  function prompt(decision) {
-    const against = decision.against || {};
-    return t(`decision.${decision.kind}`, {
-      role: roleCap(decision.role), card: cardName(decision.card || against.card), color: colorName(decision.color),
+function autoPassBox(checked, dispatch) {
+  const label = el("label", "auto-pass");
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.checked = checked;
+  box.addEventListener("change", () => dispatch({ setting: { autoPass: box.checked } }));
+  label.append(box, ` ${t("ui.auto_pass")}`);
+  return label;
+}
+
+/** Draws `model` into `root`; a click on an option hands its intent to `dispatch`. */
+export function renderDecision(root, model, settings, dispatch) {
+  if (model.hidden) { root.replaceChildren(); root.hidden = true; return; }
+  root.hidden = false;
+  const head = el("p", "decision-prompt", model.prompt);
+  const parts = [head];
+  if (model.against) parts.push(el("p", "against-text muted", model.against));
+  if (model.waiting) {
+    head.classList.add("waiting");
+    root.replaceChildren(...parts);
+    return;
+  }
+  if (model.hint) parts.push(el("p", "muted", model.hint));
+  if (model.title) parts.push(el("p", "selected-card", model.title));
+  const list = el("div", "decision-options");
+  for (const o of model.options) {
+    const b = el("button", o.cls, o.label);
+    b.type = "button";
+    b.addEventListener("click", () => dispatch(o.intent));
+    list.append(b);
+  }
+  if (model.autoPassBox) parts.push(autoPassBox(settings.autoPass, dispatch));
+  parts.push(list);
+  root.replaceChildren(...parts);
+}
+
+/** Marks the table's pieces that `model` offers (is-target) and the one selected (is-selected). */
+export function renderTargets(model) {
+  const svg = (el) => el.namespaceURI === "http://www.w3.org/2000/svg";
+  document.querySelectorAll(".is-target").forEach((el) => {
+    el.classList.remove("is-target");
+    if (svg(el)) el.setAttribute("tabindex", "-1");
+  });
+  for (const key of model.targets.keys()) {
+    document.querySelectorAll(`[data-target="${CSS.escape(key)}"]`).forEach((el) => {
+      el.classList.add("is-target");
+      if (svg(el)) el.setAttribute("tabindex", "0");
     });
   }
-
-  function autoPassBox() {
-    const label = document.createElement("label");
-    label.className = "auto-pass";
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.checked = localStorage.getItem(AUTO_PASS) === "1";
-    box.addEventListener("change", () => { localStorage.setItem(AUTO_PASS, box.checked ? "1" : "0"); render(view); });
-    label.append(box, ` ${t("ui.auto_pass")}`);
-    return label;
-  }
-
-  function render(next) {
-    view = next;
-    targets.clear();
-    clearTimeout(autoPassTimer);
-    const legal = view.legal_actions || [];
-    const decision = view.state.decision;
-    const parts = [];
-    if (!decision || view.status !== "active") { root.replaceChildren(); root.hidden = true; return targets; }
-    root.hidden = false;
-    const head = document.createElement("p");
-    head.className = "decision-prompt";
-    head.textContent = prompt(decision);
-    parts.push(head);
-    if (decision.against) {  // what the reaction would answer, in full
-      const what = document.createElement("p");
-      what.className = "against-text muted";
-      what.textContent = decision.against.mode === "value" ? "" : cardText(decision.against.card);
-      if (what.textContent) parts.push(what);
-    }
-    if (!legal.length) {
-      head.classList.add("waiting");
-      root.replaceChildren(...parts);
-      selectedCard = selectedPin = null;
-      return targets;
-    }
-    const kind = decision.kind;
-    const list = document.createElement("div");
-    list.className = "decision-options";
-    const offer = (a, key, cls) => {
-      list.append(button(kind === "play" ? playLabel(a) : actionLabel(a), () => send(a), cls));
-      if (key) targets.set(key, () => send(a));
-    };
-    if (kind === "play") {
-      const cards = [...new Set(legal.map((a) => a.card))];
-      if (cards.length === 1) selectedCard = cards[0];
-      if (!cards.includes(selectedCard)) selectedCard = null;
-      for (const c of cards) targets.set(`card:${c}`, () => { selectedCard = c; render(view); });
-      if (!selectedCard) {
-        const hint = document.createElement("p");
-        hint.className = "muted";
-        hint.textContent = t("ui.pick_card");
-        parts.push(hint);
-      } else {
-        const mine = legal.filter((a) => a.card === selectedCard);
-        const title = document.createElement("p");
-        title.className = "selected-card";
-        title.textContent = cardName(selectedCard);
-        parts.push(title);
-        for (const a of mine) offer(a, a.type === "play_value" ? tokenKey(a) : null, a.type === "play_action" ? "btn btn-primary" : "btn");
-        if (cards.length > 1) list.append(button(t("ui.cancel"), () => { selectedCard = null; render(view); }, "btn btn-quiet"));
-      }
-    } else if (kind === "pin") {
-      const handles = [...new Set(legal.map((a) => a.handle))];
-      if (handles.length === 1) selectedPin = handles[0];
-      if (!handles.includes(selectedPin)) selectedPin = null;
-      for (const h of handles) targets.set(`token:ev-${h}`, () => { selectedPin = h; render(view); });
-      for (const a of legal.filter((x) => selectedPin === null || x.handle === selectedPin)) {
-        offer(a, selectedPin === null ? null : `space:${a.space}`);
-      }
-    } else {
-      for (const a of legal) {
-        const key = a.type === "choose_space" ? `space:${a.space}` : a.type === "choose_picture" ? `picture:${a.person}` : (a.type === "choose_token" || a.type === "choose_target") ? tokenKey(a) : null;
-        offer(a, key, a.type === "react" ? "btn btn-primary" : "btn");
-      }
-      if (kind === "react") {
-        parts.push(autoPassBox());
-        if (legal.length === 1 && localStorage.getItem(AUTO_PASS) === "1") {
-          // R18: answered here, after a short random delay, so timing tells the opponent nothing
-          autoPassTimer = setTimeout(() => send(legal[0]), 700 + Math.random() * 1100);
-        }
-      }
-    }
-    parts.push(list);
-    root.replaceChildren(...parts);
-    document.querySelectorAll(".is-selected").forEach((el) => el.classList.remove("is-selected"));
-    const chosen = kind === "play" ? selectedCard && `card:${selectedCard}` : kind === "pin" && selectedPin !== null ? `token:ev-${selectedPin}` : null;
-    if (chosen) document.querySelectorAll(`[data-target="${chosen}"]`).forEach((el) => el.classList.add("is-selected"));
-    return targets;
-  }
-
-  return { render, targets, activate(key) { const f = targets.get(key); if (f) { f(); return true; } return false; }, boot: BOOT };
+  document.querySelectorAll(".is-selected").forEach((el) => el.classList.remove("is-selected"));
+  if (model.chosen) document.querySelectorAll(`[data-target="${CSS.escape(model.chosen)}"]`).forEach((el) => el.classList.add("is-selected"));
 }

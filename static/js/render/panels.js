@@ -1,13 +1,8 @@
 // Counts and public piles: the opponent's hand, decks, bag, discard piles, removed cards,
 // both momentum cards (with the Editor's instructions), the initiative card, this round's limits.
 import { L, cardName, roleCap, t } from "../i18n.js";
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { EDITOR_MOMENTUM, MOMENTUM_SPACES, SEATS, other } from "../meta.js";
+import { el } from "./dom.js";
 
 function pile(title, ids) {
   const d = el("details", "pile");
@@ -23,11 +18,12 @@ function momentumCard(role, count) {
   const box = el("div", `momentum-card momentum-${role}`);
   box.append(el("div", "mc-title", `${t("ui.momentum_card")} — ${roleCap(role)}`));
   const row = el("ol", "mc-spaces");
-  for (let k = 1; k <= 5; k++) {
+  for (let k = 1; k <= MOMENTUM_SPACES; k++) {
     const li = el("li", k <= count ? "mc-space filled" : "mc-space");
     li.append(el("span", "mc-num", String(k)));
-    if (role === "editor") li.append(el("span", "mc-text", L.momentum_spaces[String(k)]));
-    li.setAttribute("aria-label", `${k}: ${k <= count ? "●" : "○"}${role === "editor" ? ` ${L.momentum_spaces[String(k)]}` : ""}`);
+    const text = role === "editor" && EDITOR_MOMENTUM.has(String(k)) ? L.momentum_spaces[String(k)] : "";  // the Editor's instructions
+    if (text) li.append(el("span", "mc-text", text));
+    li.setAttribute("aria-label", `${k}: ${k <= count ? "●" : "○"}${text ? ` ${text}` : ""}`);
     row.append(li);
   }
   box.append(row);
@@ -36,7 +32,7 @@ function momentumCard(role, count) {
 
 export function renderPanels(root, view, me) {
   const s = view.state;
-  const opp = me === "editor" ? "nixon" : "editor";
+  const opp = other(me);
   const counts = el("div", "counts");
   const stat = (label, value) => {
     const d = el("div", "stat");
@@ -44,24 +40,22 @@ export function renderPanels(root, view, me) {
     return d;
   };
   const held = (r) => (Array.isArray(s.hands[r]) ? s.hands[r].length : s.hands[r]);
-  const seats = view.role ? [opp] : ["editor", "nixon"];  // a spectator counts both hands
+  const seats = view.role ? [opp] : SEATS;  // a spectator counts both hands
   counts.append(
     ...seats.map((r) => stat(`${roleCap(r)} — ${t("ui.cards")}`, held(r))),
-    stat(`${t("ui.deck")} ${roleCap("editor")}`, s.decks.editor),
-    stat(`${t("ui.deck")} ${roleCap("nixon")}`, s.decks.nixon),
+    ...SEATS.map((r) => stat(`${t("ui.deck")} ${roleCap(r)}`, s.decks[r])),
     stat(t("ui.bag"), s.bag),
     stat(t("ui.supply"), s.momentum.supply),
     stat(t("ui.initiative"), roleCap(s.initiative)),
   );
   const piles = el("div", "piles");
   piles.append(
-    pile(`${t("ui.discard")} — ${roleCap("editor")}`, s.discards.editor),
-    pile(`${t("ui.discard")} — ${roleCap("nixon")}`, s.discards.nixon),
+    ...SEATS.map((r) => pile(`${t("ui.discard")} — ${roleCap(r)}`, s.discards[r])),
     pile(t("ui.removed"), s.removed),
   );
   if (s.in_play.length) piles.append(pile(t("ui.in_play"), s.in_play));
   const cards = el("div", "momentum-cards");
-  cards.append(momentumCard("nixon", s.momentum.nixon), momentumCard("editor", s.momentum.editor));
+  cards.append(...[...SEATS].reverse().map((r) => momentumCard(r, s.momentum[r])));  // Nixon's card first
   const parts = [counts, cards, piles];
   if (s.restrictions.length) {
     const r = el("div", "restrictions");

@@ -1,8 +1,11 @@
-// The research track: eleven spaces, your own side on the right; tokens keyed so moves slide.
+// The research track: its spaces (as many as the game's metadata says), your own side on the
+// right; tokens keyed so moves slide. Pure: what enters and leaves is returned for effects.js.
 import { colorLetter, colorName, t } from "../i18n.js";
 import { pos } from "../labels.js";
+import { SEATS, TRACK_CELLS, TRACK_REACH } from "../meta.js";
 
-const column = (p, me) => (me === "editor" ? p + 5 : 5 - p);
+// Positions run from -reach (Nixon's end) to +reach (the Editor's); each seat sees its own end on the right.
+const column = (p, me) => (me === "editor" ? p + TRACK_REACH : TRACK_REACH - p);
 
 function tokenEl(key) {
   const el = document.createElement("button");
@@ -48,14 +51,17 @@ function describe(token) {
   return parts.join(", ");
 }
 
+/** Draws the track; returns {entered, left}: the token elements that appeared and those to
+ * remove once their leaving animation is over (settleTokens() in effects.js does both). */
 export function renderTrack(root, view, me) {
   const state = view.state;
   if (!root.dataset.built) {
     root.dataset.built = "1";
+    root.style.setProperty("--cells", TRACK_CELLS);
     const cells = document.createElement("div");
     cells.className = "track-cells";
-    for (let c = 0; c <= 10; c++) {
-      const p = me === "editor" ? c - 5 : 5 - c;
+    for (let c = 0; c < TRACK_CELLS; c++) {
+      const p = me === "editor" ? c - TRACK_REACH : TRACK_REACH - c;
       const cell = document.createElement("div");
       cell.className = `cell ${p === 0 ? "cell-zero" : (p > 0) === (me === "editor") ? "cell-mine" : "cell-theirs"}`;
       cell.textContent = Math.abs(p);
@@ -67,11 +73,13 @@ export function renderTrack(root, view, me) {
     root.append(cells, layer);
   }
   const layer = root.querySelector(".track-tokens");
-  const existing = new Map([...layer.children].map((el) => [el.dataset.key, el]));
+  const leaving = (el) => el.classList.contains("tk-leave");  // already on its way out
+  const existing = new Map([...layer.children].filter((el) => !leaving(el)).map((el) => [el.dataset.key, el]));
   const stacks = new Map();
+  const entered = [];
   const place = (key, p, setup) => {
     let el = existing.get(key);
-    if (!el) { el = tokenEl(key); el.classList.add("tk-enter"); layer.append(el); }
+    if (!el) { el = tokenEl(key); el.classList.add("tk-enter"); layer.append(el); entered.push(el); }
     existing.delete(key);
     setup(el);
     const col = column(p, me);
@@ -106,17 +114,14 @@ export function renderTrack(root, view, me) {
   }
   const rows = Math.max(3, ...stacks.values());
   root.style.setProperty("--rows", rows);
-  for (const el of existing.values()) {
-    el.classList.add("tk-leave");
-    el.addEventListener("animationend", () => el.remove(), { once: true });
-    setTimeout(() => el.remove(), 600);
-  }
-  requestAnimationFrame(() => layer.querySelectorAll(".tk-enter").forEach((el) => el.classList.remove("tk-enter")));
+  const left = [...existing.values()];
+  for (const el of left) el.classList.add("tk-leave");
+  return { entered, left };
 }
 
 export function renderHolding(root, view) {
   root.replaceChildren();
-  for (const role of ["editor", "nixon"]) {
+  for (const role of SEATS) {
     for (const token of view.state.holding[role]) {
       const el = tokenEl(`token:ev-${token.handle}`);
       el.dataset.target = `token:ev-${token.handle}`;

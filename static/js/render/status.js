@@ -1,0 +1,125 @@
+// The match page around the table: status bar, presence, clocks, invite and spectator links,
+// the final screen with its rematch row. Pure: state in, DOM patched; buttons hand their intent
+// to `dispatch`.
+import { roleCap, t } from "../i18n.js";
+import { SEATS, other } from "../meta.js";
+import { el } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+
+function ago(seconds) {
+  const minutes = Math.max(0, Math.round(seconds / 60));
+  return minutes < 60 ? `${minutes} min` : minutes < 2880 ? `${Math.round(minutes / 60)} h` : `${Math.round(minutes / 1440)} d`;
+}
+
+function renderPresence(box, v, page, now) {
+  const who = page.spectator ? SEATS : [other(page.role)];
+  box.textContent = (v.presence ? who : []).map((r) => {
+    const p = v.presence[r];
+    const state = p.online ? t("ui.online") : p.last_seen ? t("ui.last_seen", { when: ago(now / 1000 - p.last_seen) }) : t("ui.never_seen");
+    return `${roleCap(r)}: ${state}`;
+  }).join(" · ");
+  box.className = `presence ${who.every((r) => v.presence?.[r]?.online) ? "on" : "off"}`;
+}
+
+function fmt(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** The clocks as they stand `now`: the running one has lost the time since the view came. */
+export function renderClocks(box, state, now) {
+  const c = state.view?.clocks;
+  box.hidden = !c;
+  if (!c) return;
+  const spent = now - state.receivedAt;
+  box.textContent = SEATS.map((r) => {
+    const left = c[r].remaining_ms - (c[r].running ? spent : 0);
+    return `${c[r].running ? "▶ " : ""}${roleCap(r)} ${fmt(left)}`;
+  }).join(" · ");
+}
+
+function rematchRow(v, page, rematch, dispatch) {
+  const me = page.role;
+  const r = v.rematch;
+  const row = el("div", "rematch");
+  if (r && r.match_id) {  // the new match exists: this seat's claim is on its way (an effect)
+    if (!r.claimed[me]) row.textContent = rematch.error || t("ui.rematch_opening");
+    return r.claimed[me] ? null : row;
+  }
+  const b = el("button", "btn btn-primary");
+  b.type = "button";
+  const offer = (label, path) => { b.textContent = t(label); b.addEventListener("click", () => dispatch({ rematch: path })); row.append(b); };
+  if (!r) offer("ui.rematch_offer", "rematch");
+  else if (r.offered_by === me) row.textContent = t("ui.rematch_offered");
+  else offer("ui.rematch_accept", "rematch/accept");
+  return row;
+}
+
+function renderFinal(final, state, page, dispatch) {
+  const v = state.view;
+  const me = page.role;
+  final.hidden = v.status !== "finished";
+  if (final.hidden) return;
+  const won = v.winner === me;
+  final.replaceChildren();
+  const h = el("h2", null, v.winner ? (won ? t("ui.you_won") : t("ui.you_lost")) : t("ui.match_ended"));
+  const p = el("p", null, v.winner ? `${t("ui.winner_is", { role: roleCap(v.winner) })}: ${t(`reasons.${v.win_reason}`)}.` : t("ui.match_ended"));
+  const again = el("a", "btn btn-primary", t("ui.play_again"));
+  again.href = "/";
+  const replay = el("a", "btn", t("replay.open_replay"));
+  replay.href = `/match/${page.matchId}/replay`;
+  if (v.ended_by === "host") p.textContent = t("ui.ended_by_host");
+  if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
+  if (page.spectator) h.textContent = t("ui.match_ended");
+  final.append(h, p, again);
+  if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
+    final.append(replay);
+    const row = rematchRow(v, page, state.rematch, dispatch);
+    if (row) final.append(row);
+  }
+  final.className = `final ${won ? "won" : "lost"}`;
+}
+
+/** Everything outside the table that follows the view. */
+export function renderStatus(state, page, now, dispatch) {
+  const v = state.view;
+  const me = page.role;
+  const d = v.state.decision;
+  const mine = v.legal_actions.length > 0;
+  renderPresence($("presence"), v, page, now);
+  renderClocks($("clocks"), state, now);
+  $("resign").hidden = page.spectator || v.status !== "active";
+  const spectate = $("spectate-box");
+  spectate.hidden = page.spectator || !v.spectate_path;
+  if (!spectate.hidden) $("spectate-url").value = `${location.origin}${v.spectate_path}`;
+  $("whoami").textContent = page.spectator ? t("ui.spectating")
+    : `${t("ui.you_are")}: ${roleCap(me)} · ${t("ui.opponent_is")}: ${t(`ui.${v.opponent || "human"}`)}`;
+  $("round").textContent = `${t("ui.round")} ${v.state.round}`;
+  const turn = $("turn-indicator");
+  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : mine ? t("ui.your_turn") : t("ui.waiting_for", { role: roleCap(d ? d.role : "") });
+  turn.className = `turn-indicator ${mine ? "mine" : "theirs"}`;
+  turn.hidden = !turn.textContent;
+  document.body.classList.toggle("my-turn", mine);
+  document.title = `${mine ? "● " : ""}${t("ui.title")}`;
+  $("favicon").href = mine ? "/static/img/favicon-turn.svg" : "/static/img/favicon.svg";
+  const invite = $("invite-box");
+  invite.hidden = !(v.status === "waiting" && page.inviteUrl);
+  if (!invite.hidden) $("invite-url").value = page.inviteUrl;
+  renderFinal($("final"), state, page, dispatch);
+}
+
+/** The error line, the busy shade, the connection state and the settings' checkboxes. */
+export function renderChrome(state, root) {
+  const box = $("match-error");
+  box.textContent = state.error;
+  box.hidden = !state.error;
+  root.classList.toggle("busy", state.busy);
+  const conn = $("conn");
+  if (state.conn) { conn.textContent = t(`ui.${state.conn}`); conn.className = `conn conn-${state.conn}`; }
+  $("sound").checked = state.settings.sound;
+  $("skip-anim").checked = state.settings.noAnim;
+  document.body.classList.toggle("no-anim", state.settings.noAnim);
+}

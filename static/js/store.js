@@ -1,0 +1,63 @@
+// The client's state in one place: the latest view (never an older one), the pending selection,
+// UI settings. Renderers read it; controllers change it; subscribers hear of every change.
+
+/** A store of one state object; set() merges a patch and tells every subscriber. A subscriber
+ * gets (state, prev), prev being the state it saw last, so a set() made by a subscriber reaches
+ * every subscriber too, in order, without one of them seeing a stale state. */
+export function createStore(initial) {
+  let state = initial;
+  let notifying = false;
+  let again = false;
+  const subscribers = [];
+
+  function notify() {
+    if (notifying) { again = true; return; }
+    notifying = true;
+    try {
+      do {
+        again = false;
+        for (const sub of subscribers) {
+          if (sub.seen === state) continue;
+          const prev = sub.seen;
+          sub.seen = state;
+          sub.fn(state, prev);
+        }
+      } while (again);
+    } finally { notifying = false; }
+  }
+
+  return {
+    get: () => state,
+    set(patch) { state = { ...state, ...patch }; notify(); },
+    subscribe(fn) { subscribers.push({ fn, seen: state }); },
+  };
+}
+
+// UI settings and the localStorage keys they are kept under in this browser.
+export const SETTING_KEYS = { sound: "wg.sound", noAnim: "wg.noanim", autoPass: "wg.autopass" };
+
+export function loadSettings() {
+  return Object.fromEntries(Object.entries(SETTING_KEYS).map(([name, key]) => [name, localStorage.getItem(key) === "1"]));
+}
+
+const unique = (xs) => [...new Set(xs)];
+
+/** The pending selection (a hand card to play, a held token to pin) kept valid for `view`:
+ * the only choice is selected by itself, a choice no longer offered is dropped. */
+export function settlePick(view, pick) {
+  const decision = view.state.decision;
+  const legal = view.legal_actions || [];
+  if (!decision || view.status !== "active") return pick;
+  if (!legal.length) return { card: null, pin: null };
+  const keep = (offered, chosen) => (offered.length === 1 ? offered[0] : offered.includes(chosen) ? chosen : null);
+  if (decision.kind === "play") return { ...pick, card: keep(unique(legal.map((a) => a.card)), pick.card) };
+  if (decision.kind === "pin") return { ...pick, pin: keep(unique(legal.map((a) => a.handle)), pick.pin) };
+  return pick;
+}
+
+/** The patch that takes `next` in, or null when it is older than the view held (a push
+ * overtaken by a newer one). */
+export function acceptView(state, next, now) {
+  if (state.view && next.version < state.view.version) return null;
+  return { view: next, receivedAt: now, busy: false, pick: settlePick(next, state.pick) };
+}
