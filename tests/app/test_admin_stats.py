@@ -21,10 +21,10 @@ from sqlalchemy import create_engine, func, insert, select, text
 from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
 
-import app.matches
+import app.services.matches
 import engine
-from app.db import driver_url
-from app.models import Invite, Match, MatchAction, Seat
+from app.persistence.db import driver_url
+from app.persistence.models import Invite, Match, MatchAction, Seat
 from engine.bots import RandomBot
 
 from . import test_admin_console as console
@@ -44,7 +44,7 @@ DEADLINE = 10.0  # seconds: a guard against a push that never comes, never a way
 @pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = itertools.count(9001)
-    monkeypatch.setattr(app.matches, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(app.services.matches, "new_seed", lambda: next(seeds))
 
 
 def receive(ws: WebSocketTestSession) -> dict[str, Any]:

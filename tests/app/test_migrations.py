@@ -18,9 +18,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
 
-from app import models  # noqa: F401  (registers every table on Base.metadata)
 from app.__main__ import ROOT, migrate
-from app.db import Base, driver_url
+from app.persistence import models  # noqa: F401  (registers every table on Base.metadata)
+from app.persistence.db import Base, driver_url
 from tests.app.conftest import _postgres_server
 
 APP_TABLES = {"matches", "seats", "invites", "match_actions"}  # architecture.md 3.2

@@ -1,0 +1,98 @@
+"""A viewer's frame: the wire view (product.md, contract v1) as JSON text. The game's view and
+legal actions come serialised from the cached entry, so a frame only splices strings together
+and dumps a few small facts; the live facts (presence, clocks, rematch) are computed once per
+render and shared by every viewer."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from engine.core.game import Viewer
+from engine.registry import get_game
+
+from ..clocks import clocks_view
+from ..persistence.cache import Entry
+from ..persistence.records import MatchInfo
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """Facts about a match at one moment that are not part of its stored state."""
+
+    online: frozenset[str]
+    clocks: dict[str, object] | None
+
+
+def other_seat(info: MatchInfo, seat: str) -> str:
+    """The opponent of `seat` in a two-seat match (the first other seat otherwise)."""
+    return next(s.name for s in info.seats if s.name != seat)
+
+
+def status_of(info: MatchInfo, entry: Entry) -> str:
+    """What the wire calls the status: finished once the rules or the row say it ended."""
+    if get_game(entry.game).outcome(entry.state) is not None:
+        return "finished"
+    return "finished" if info.status == "abandoned" else info.status
+
+
+def live_at(info: MatchInfo, entry: Entry, online: frozenset[str], now: float) -> Live:
+    return Live(online, clocks_view(info, entry, now))
+
+
+def frame(
+    info: MatchInfo, entry: Entry, viewer: Viewer, live: Live, message_type: str | None = None
+) -> str:
+    """The whole view for `viewer` (None: a spectator) as JSON text; `message_type` adds
+    {"type": …} first, as websocket messages carry it."""
+    outcome = get_game(entry.game).outcome(entry.state)
+    status = status_of(info, entry)
+    view_json, legal_json = entry.part(viewer)
+    head: dict[str, object] = {} if message_type is None else {"type": message_type}
+    head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
+    tail: dict[str, object] = {
+        "winner": (outcome.winners[0] if outcome and outcome.winners else None) or info.winner,
+        "win_reason": (outcome.reason if outcome else None) or info.win_reason,
+        "opponent": info.kind(other_seat(info, viewer)) if viewer else None,
+        "ended_by": info.ended_by,
+        "clock": info.options.get("clock"),
+        "presence": {
+            s.name: {
+                "online": s.name in live.online,
+                # "last seen" matters only while a seat is away
+                "last_seen": None if s.name in live.online else s.last_seen,
+            }
+            for s in info.seats
+        },
+        "clocks": live.clocks,
+    }
+    if viewer is not None:
+        tail["rematch"] = info.rematch.wire() if info.rematch else None
+        if info.spectator_key:
+            tail["spectate_path"] = f"/watch/{info.match_id}?key={info.spectator_key}"
+    log = entry.log_json[viewer]
+    if info.ended_by and outcome is None:  # resigned, out of time, aborted, abandoned
+        ended = {
+            "type": "match_ended",
+            "reason": info.win_reason or info.ended_by,
+            "role": info.ended_by,
+            "winner": info.winner,
+        }
+        log = (*log, _dumps(ended))
+    legal = legal_json if status == "active" and viewer else "[]"
+    return (
+        _dumps(head)[:-1]
+        + ',"state":'
+        + view_json
+        + ',"legal_actions":'
+        + legal
+        + ","
+        + _dumps(tail)[1:-1]
+        + ',"log":['
+        + ",".join(log)
+        + "]}"
+    )
