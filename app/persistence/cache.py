@@ -7,17 +7,17 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from engine.core.game import Viewer
-from engine.registry import DEFAULT_GAME as GAME
 from engine.registry import get_game
 
 from . import repository as repo
-from .models import Match
+from .models import Match, Seat
 from .records import MatchInfo, info_of
 
 AnyState = Any  # a game's state: opaque to the app
@@ -190,7 +190,15 @@ class MatchCache:
 def read_info(db: Session, match: Match) -> MatchInfo:
     """The match row's facts, with its seats and rematch, from the database."""
     rematch = repo.get_rematch(db, match.id) if match.status == "finished" else None
-    return info_of(match, repo.seats_of(db, match.id), rematch, get_game(GAME).seats)
+    new_seats = repo.seats_of(db, rematch.new_match_id) if rematch and rematch.new_match_id else []
+    seats = sorted(repo.seats_of(db, match.id), key=_seat_order(match.game))
+    return info_of(match, seats, rematch, new_seats)
+
+
+def _seat_order(game_id: str) -> Callable[[Seat], int]:
+    """Seats in the game's order (views and clocks list them so)."""
+    names = get_game(game_id).seats
+    return lambda seat: names.index(seat.name) if seat.name in names else len(names)
 
 
 def catch_up(

@@ -1,4 +1,5 @@
-"""ORM rows: a match is its seed, options, rules version and ordered actions; seats and invites."""
+"""ORM rows: a match is its game, seed, options, rules version and ordered actions; one row per
+seat (who plays it, its token hash once claimed); invites point at a seat."""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ class Match(Base):
     __tablename__ = "matches"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), default="watergate", server_default="watergate")
     seed: Mapped[int] = mapped_column(BigInteger)
     rules_version: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -57,20 +59,23 @@ class Match(Base):
     ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # host | editor | nixon
     spectator_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
     activated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    editor_kind: Mapped[str] = mapped_column(String(8))  # human | bot
-    nixon_kind: Mapped[str] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
 
 
 class Seat(Base):
+    """One seat of a match, by the game's seat name. A person's seat has its token's hash once
+    claimed (null while the invite or rematch waits); a computer seat never has one."""
+
     __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("match_id", "role"),)
+    __table_args__ = (UniqueConstraint("match_id", "name"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
-    role: Mapped[str] = mapped_column(String(8))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the seat token
+    name: Mapped[str] = mapped_column(String(16))  # a seat of the match's game: editor, nixon, p1
+    kind: Mapped[str] = mapped_column(String(8))  # human | bot
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    player: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a later players feature
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
@@ -80,7 +85,7 @@ class Invite(Base):
 
     code: Mapped[str] = mapped_column(String(64), primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
-    role: Mapped[str] = mapped_column(String(8))
+    seat: Mapped[str] = mapped_column(String(16))  # the seat the invited person takes
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
@@ -111,7 +116,8 @@ class AdminAudit(Base):
 
 
 class Rematch(Base):
-    """A rematch offered after a match; once accepted each old seat claims its new seat once."""
+    """A rematch offered after a match. Once accepted, each old seat claims its new seat once: the
+    per-seat claimed flag is the new match's seat row (its token hash is set when claimed)."""
 
     __tablename__ = "rematches"
 
@@ -121,5 +127,3 @@ class Rematch(Base):
     offered_by: Mapped[str] = mapped_column(String(8))
     offered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     new_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    claimed_editor: Mapped[bool] = mapped_column(default=False)  # old Editor seat took its new seat
-    claimed_nixon: Mapped[bool] = mapped_column(default=False)

@@ -80,32 +80,31 @@ def refreshed(info: MatchInfo, match: Match) -> MatchInfo:
 
 
 def info_of(
-    match: Match, seats: list[Seat], rematch: Rematch | None, names: tuple[str, ...]
+    match: Match, seats: list[Seat], rematch: Rematch | None, new_seats: list[Seat]
 ) -> MatchInfo:
-    """The record of a match row, its seat rows and its rematch row."""
-    held = {s.role: s for s in seats}
-    seen = {s.role: s.last_seen_at.timestamp() for s in seats if s.last_seen_at is not None}
-    kinds = {"editor": match.editor_kind, "nixon": match.nixon_kind}
+    """The record of a match row, its seat rows, and its rematch with the new match's seats (an
+    old seat has claimed its new seat once the new match's other seat holds a token)."""
     infos = tuple(
         SeatInfo(
-            name,
-            kinds.get(name, "human"),
-            name in held and held[name].token_hash is not None,
-            seen.get(name),
+            s.name,
+            s.kind,
+            s.token_hash is not None,
+            s.last_seen_at.timestamp() if s.last_seen_at is not None else None,
         )
-        for name in names
+        for s in seats
     )
     offer = None
     if rematch is not None and match.status == "finished":
-        flags = {"editor": rematch.claimed_editor, "nixon": rematch.claimed_nixon}
+        taken = {s.name for s in new_seats if s.token_hash is not None}
+        names = [s.name for s in infos]
         offer = RematchInfo(
             rematch.offered_by,
             rematch.new_match_id,
-            tuple((name, bool(flags.get(name, False))) for name in names),
+            tuple((name, _swapped(names, name) in taken) for name in names),
         )
     return MatchInfo(
         match.id,
-        "watergate",
+        match.game,
         match.seed,
         match.status,
         infos,
@@ -117,3 +116,8 @@ def info_of(
         match.spectator_key,
         offer,
     )
+
+
+def _swapped(names: list[str], name: str) -> str:
+    """The seat an old seat takes in the rematch: the other one (roles swap)."""
+    return next((n for n in names if n != name), name)

@@ -34,11 +34,14 @@ def delete_match(db: Session, match: Match) -> None:
     db.delete(match)
 
 
+def _with_bot() -> Any:
+    """The ids of matches with a computer seat (a subquery)."""
+    return select(Seat.match_id).where(Seat.kind == "bot")
+
+
 def bot_matches_active(db: Session) -> list[str]:
     """Active matches with a computer seat."""
-    query = select(Match.id).where(
-        Match.status == "active", (Match.editor_kind == "bot") | (Match.nixon_kind == "bot")
-    )
+    query = select(Match.id).where(Match.status == "active", Match.id.in_(_with_bot()))
     return list(db.scalars(query).all())
 
 
@@ -47,8 +50,7 @@ def idle_human_matches(db: Session, cutoff: datetime) -> list[Match]:
     query = select(Match).where(
         Match.status.in_(("waiting", "active")),
         Match.updated_at < cutoff,
-        Match.editor_kind == "human",
-        Match.nixon_kind == "human",
+        Match.id.not_in(_with_bot()),
     )
     return list(db.scalars(query).all())
 
@@ -60,14 +62,31 @@ def active_matches(db: Session) -> list[Match]:
 # ---- seats and invites ---------------------------------------------------------------------------
 
 
-def add_seat(db: Session, match_id: str, seat: str, digest: str | None, kind: str) -> None:
-    """Seat `seat` of the match is now held by the token with this hash."""
-    db.add(Seat(match_id=match_id, role=seat, token_hash=digest))
+def add_seats(db: Session, match_id: str, kinds: dict[str, str], held: dict[str, str]) -> None:
+    """A row per seat of a new match: its kind, and the token hash of the seats already taken."""
+    for name, kind in kinds.items():
+        db.add(Seat(match_id=match_id, name=name, kind=kind, token_hash=held.get(name)))
+    db.flush()
+
+
+def claim_seat(db: Session, match_id: str, seat: str, digest: str) -> bool:
+    """Give a person's free seat to the token with this hash; false when it was taken first."""
+    claimed = db.execute(
+        update(Seat)
+        .where(
+            Seat.match_id == match_id,
+            Seat.name == seat,
+            Seat.kind == "human",
+            Seat.token_hash.is_(None),
+        )
+        .values(token_hash=digest)
+    )
+    return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
 
 
 def seat_by_token(db: Session, digest: str) -> tuple[str, str] | None:
     """(match id, seat name) of the seat holding the token with this hash."""
-    row = db.execute(select(Seat.match_id, Seat.role).where(Seat.token_hash == digest)).first()
+    row = db.execute(select(Seat.match_id, Seat.name).where(Seat.token_hash == digest)).first()
     return None if row is None else (str(row[0]), str(row[1]))
 
 
@@ -75,20 +94,14 @@ def seats_of(db: Session, match_id: str) -> list[Seat]:
     return list(db.scalars(select(Seat).where(Seat.match_id == match_id)).all())
 
 
-def seat_tokens(db: Session, match_id: str) -> list[tuple[str, str]]:
-    """(token hash, seat name) of every claimed seat of the match."""
-    rows = db.execute(select(Seat.token_hash, Seat.role).where(Seat.match_id == match_id)).all()
-    return [(str(h), str(r)) for h, r in rows if h is not None]
-
-
 def touch_seat(db: Session, match_id: str, seat: str, when: datetime) -> None:
     db.execute(
-        update(Seat).where(Seat.match_id == match_id, Seat.role == seat).values(last_seen_at=when)
+        update(Seat).where(Seat.match_id == match_id, Seat.name == seat).values(last_seen_at=when)
     )
 
 
 def add_invite(db: Session, code: str, match_id: str, seat: str) -> None:
-    db.add(Invite(code=code, match_id=match_id, role=seat))
+    db.add(Invite(code=code, match_id=match_id, seat=seat))
 
 
 def get_invite(db: Session, code: str) -> Invite | None:
@@ -134,17 +147,6 @@ def add_rematch(db: Session, old_match_id: str, offered_by: str) -> None:
     db.add(Rematch(old_match_id=old_match_id, offered_by=offered_by))
 
 
-def claim_rematch_seat(db: Session, old_match_id: str, seat: str) -> bool:
-    """Mark the old seat's place in the rematch taken; false when it was taken already."""
-    flag = Rematch.claimed_editor if seat == "editor" else Rematch.claimed_nixon
-    won = db.execute(
-        update(Rematch)
-        .where(Rematch.old_match_id == old_match_id, flag.is_(False))
-        .values({flag: True})
-    )
-    return bool(won.rowcount == 1)  # type: ignore[attr-defined]
-
-
 # ---- admin ---------------------------------------------------------------------------------------
 
 
@@ -168,9 +170,9 @@ def find_matches(db: Session, f: MatchFilter) -> tuple[list[Match], int]:
     if f.winner:
         query = query.where(Match.winner == f.winner)
     if f.opponent == "bot":
-        query = query.where((Match.editor_kind == "bot") | (Match.nixon_kind == "bot"))
+        query = query.where(Match.id.in_(_with_bot()))
     elif f.opponent == "human":
-        query = query.where(Match.editor_kind == "human", Match.nixon_kind == "human")
+        query = query.where(Match.id.not_in(_with_bot()))
     if f.id_prefix:
         query = query.where(Match.id.startswith(f.id_prefix))
     total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
@@ -181,8 +183,11 @@ def find_matches(db: Session, f: MatchFilter) -> tuple[list[Match], int]:
 
 def seat_kinds(db: Session, match_ids: Sequence[str]) -> dict[str, dict[str, str]]:
     """match id -> {seat name: kind} for the listed matches."""
-    rows = db.scalars(select(Match).where(Match.id.in_(list(match_ids)))).all()
-    return {m.id: {"editor": m.editor_kind, "nixon": m.nixon_kind} for m in rows}
+    kinds: dict[str, dict[str, str]] = {m: {} for m in match_ids}
+    query = select(Seat.match_id, Seat.name, Seat.kind).where(Seat.match_id.in_(list(match_ids)))
+    for match_id, name, kind in db.execute(query).all():
+        kinds[match_id][name] = kind
+    return kinds
 
 
 @dataclass(frozen=True)

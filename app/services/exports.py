@@ -35,7 +35,7 @@ def stored(database: Database, match_id: str) -> Stored:
         rows = repo.actions_between(db, match.id, 0, None)
         return Stored(
             match.id,
-            DEFAULT_GAME,
+            match.game,
             match.seed,
             match.rules_version,
             dict(match.options or {}),

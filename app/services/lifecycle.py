@@ -99,9 +99,10 @@ class Lifecycle:
             kinds = {_other(s.name): s.kind for s in old.seats}
             new = new_row(self.core, dict(match.options or {}), kinds)
             repo.add_match(db, new)
+            repo.add_seats(db, new.id, kinds, {})
             rematch.new_match_id = new.id
             offered_by = rematch.offered_by
-        self.core.cache.put_entry(fresh_entry(new.id, DEFAULT_GAME, new.seed, new.rules_version))
+        self.core.cache.put_entry(fresh_entry(new.id, new.game, new.seed, new.rules_version))
         self.core.cache.drop_info(match_id)
         return self._claim(match_id, offered_by if by_bot else seat)
 
@@ -118,13 +119,13 @@ class Lifecycle:
             rematch = repo.get_rematch(db, checked_id(match_id))
             if rematch is None or rematch.new_match_id is None:
                 raise ApiError(404, "not_found", "No rematch has started.")
-            if not repo.claim_rematch_seat(db, match_id, seat):
-                raise ApiError(409, "rematch_claimed", "This seat of the rematch is already taken.")
             new_seat = _other(seat)
-            repo.add_seat(db, rematch.new_match_id, new_seat, token_hash(token), "human")
+            if not repo.claim_seat(db, rematch.new_match_id, new_seat, token_hash(token)):
+                raise ApiError(409, "rematch_claimed", "This seat of the rematch is already taken.")
             new = repo.get_match(db, rematch.new_match_id, lock=True)
             assert new is not None
-            if new.status == "waiting" and all(s.claimed for s in read_info(db, new).seats):
+            people = [s for s in read_info(db, new).seats if s.kind == "human"]
+            if new.status == "waiting" and all(s.claimed for s in people):
                 new.status = "active"
                 new.activated_at = new.updated_at = self.core.stamp()
             info = read_info(db, new)

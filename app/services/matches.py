@@ -36,6 +36,7 @@ def new_row(core: Core, options: dict[str, Any], kinds: dict[str, str]) -> Match
     game = get_game(DEFAULT_GAME)
     return Match(
         id=new_match_id(),
+        game=game.id,
         seed=new_seed(),
         rules_version=game.rules_version,
         options=options,
@@ -44,8 +45,6 @@ def new_row(core: Core, options: dict[str, Any], kinds: dict[str, str]) -> Match
         status="active" if vs_bot else "waiting",
         version=0,
         round=1,
-        editor_kind=kinds["editor"],
-        nixon_kind=kinds["nixon"],
     )
 
 
@@ -69,13 +68,13 @@ class Matches:
         match = new_row(self.core, options, kinds)
         with self.core.db.write() as db:
             repo.add_match(db, match)
-            repo.add_seat(db, match.id, mine, token_hash(token), kinds[mine])
+            repo.add_seats(db, match.id, kinds, {mine: token_hash(token)})
             if code is not None:
                 repo.add_invite(db, code, match.id, theirs)
             info = read_info(db, match)
         self.core.cache.put_info(info)
         self.core.cache.put_entry(
-            fresh_entry(match.id, DEFAULT_GAME, match.seed, match.rules_version).warm()
+            fresh_entry(match.id, match.game, match.seed, match.rules_version).warm()
         )
         self.core.cache.put_token(match.id, token_hash(token), mine)
         return SeatTaken(match.id, mine, token, code)
@@ -94,13 +93,14 @@ class Matches:
                 raise not_found("invite")
             if not repo.claim_invite(db, code, self.core.stamp()):
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
-            repo.add_seat(db, invite.match_id, invite.role, token_hash(token), "human")
+            if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token)):
+                raise ApiError(409, "invite_claimed", "This invite link has already been used.")
             match = repo.get_match(db, invite.match_id, lock=True)
             assert match is not None
             if match.status == "waiting":
                 match.status = "active"
                 match.updated_at = match.activated_at = self.core.stamp()
-            seat, info = invite.role, read_info(db, match)
+            seat, info = invite.seat, read_info(db, match)
         self.core.cache.put_info(info)
         self.core.cache.put_token(info.match_id, token_hash(token), seat)
         return SeatTaken(info.match_id, seat, token)

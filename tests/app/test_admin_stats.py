@@ -192,6 +192,12 @@ def insert_rows(url: str, rows: list[dict[str, Any]]) -> None:
     db = create_engine(driver_url(url))
     with Session(db) as session, session.begin():
         session.execute(insert(Match), rows)
+        seats = [
+            {"match_id": row["id"], "name": name, "kind": "human", "created_at": row["created_at"]}
+            for row in rows
+            for name in ("editor", "nixon")
+        ]
+        session.execute(insert(Seat), seats)
     db.dispose()
 
 
@@ -208,8 +214,7 @@ def match_row(i: int, status: str, winner: str | None, reason: str | None, round
         "winner": winner,
         "win_reason": reason,
         "ended_by": "host" if status == "finished" and winner is None else None,
-        "editor_kind": "human",
-        "nixon_kind": "human",
+        "game": "watergate",
         "created_at": created,
         # a waiting or active match was touched just now (an old one would be marked abandoned)
         "updated_at": datetime.now(UTC)
