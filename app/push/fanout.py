@@ -39,10 +39,15 @@ class Fanout:
             self._task = asyncio.create_task(self._listen())
 
     async def publish(self, change: Change) -> None:
-        """Called by services after their commit."""
+        """Called by services after their commit. The change is already committed: Redis being
+        away must not turn the answer into an error, so a failed publish is only logged (the
+        other processes catch up from the database on their next read)."""
         self.deliver(change, remote=False)
         if self.redis is not None:
-            await self.redis.publish(CHANNEL, encode(change, self.origin))
+            try:
+                await self.redis.publish(CHANNEL, encode(change, self.origin))
+            except Exception:
+                log.exception("fan-out of %r failed", change)
 
     def deliver(self, change: Change, *, remote: bool) -> None:
         """Bring the cache up to date with the change, then wake the match's sockets. The
@@ -63,17 +68,32 @@ class Fanout:
                 self.hub.gone(match_id)
 
     async def _listen(self) -> None:
+        """Receive the other processes' changes; a lost connection is retried with backoff
+        rather than ending the listener for good."""
         assert self._pubsub is not None
-        async for message in self._pubsub.listen():
-            if message.get("type") != "message":
-                continue
+        backoff = 0.5
+        while True:
             try:
-                change, origin = decode(message["data"])
-            except (ValueError, KeyError, TypeError):
-                log.exception("bad fan-out message %r", message.get("data"))
-                continue
-            if origin != self.origin:
-                self.deliver(change, remote=True)
+                async for message in self._pubsub.listen():
+                    backoff = 0.5
+                    self._receive(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("fan-out listener failed; retrying in %.1f s", backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "message":
+            return
+        try:
+            change, origin = decode(message["data"])
+        except (ValueError, KeyError, TypeError):
+            log.exception("bad fan-out message %r", message.get("data"))
+            return
+        if origin != self.origin:
+            self.deliver(change, remote=True)
 
     async def close(self) -> None:
         if self._task is not None:

@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from engine.core.game import Viewer
+from engine.core.game import Outcome, Viewer
 from engine.registry import get_game
 
 from ..clocks import clocks_view
 from ..persistence.cache import Entry
 from ..persistence.records import MatchInfo
+
+JSONObj = dict[str, object]
 
 
 def _dumps(obj: object) -> str:
@@ -44,17 +46,9 @@ def live_at(info: MatchInfo, entry: Entry, online: frozenset[str], now: float) -
     return Live(online, clocks_view(info, entry, now))
 
 
-def frame(
-    info: MatchInfo, entry: Entry, viewer: Viewer, live: Live, message_type: str | None = None
-) -> str:
-    """The whole view for `viewer` (None: a spectator) as JSON text; `message_type` adds
-    {"type": …} first, as websocket messages carry it."""
-    outcome = get_game(entry.game).outcome(entry.state)
-    status = status_of(info, entry)
-    view_json, legal_json = entry.part(viewer)
-    head: dict[str, object] = {} if message_type is None else {"type": message_type}
-    head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
-    tail: dict[str, object] = {
+def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live) -> JSONObj:
+    """Everything after the legal actions and before the log, in the contract's order."""
+    facts: JSONObj = {
         "winner": (outcome.winners[0] if outcome and outcome.winners else None) or info.winner,
         "win_reason": (outcome.reason if outcome else None) or info.win_reason,
         "opponent": info.kind(other_seat(info, viewer)) if viewer else None,
@@ -71,9 +65,14 @@ def frame(
         "clocks": live.clocks,
     }
     if viewer is not None:
-        tail["rematch"] = info.rematch.wire() if info.rematch else None
+        facts["rematch"] = info.rematch.wire() if info.rematch else None
         if info.spectator_key:
-            tail["spectate_path"] = f"/watch/{info.match_id}?key={info.spectator_key}"
+            facts["spectate_path"] = f"/watch/{info.match_id}?key={info.spectator_key}"
+    return facts
+
+
+def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer) -> str:
+    """The viewer's log entries as a JSON array, with how the match ended outside the rules."""
     log = entry.log_json[viewer]
     if info.ended_by and outcome is None:  # resigned, out of time, aborted, abandoned
         ended = {
@@ -83,16 +82,23 @@ def frame(
             "winner": info.winner,
         }
         log = (*log, _dumps(ended))
+    return "[" + ",".join(log) + "]"
+
+
+def frame(
+    info: MatchInfo, entry: Entry, viewer: Viewer, live: Live, message_type: str | None = None
+) -> str:
+    """The whole view for `viewer` (None: a spectator) as JSON text; `message_type` adds
+    {"type": …} first, as websocket messages carry it."""
+    outcome = get_game(entry.game).outcome(entry.state)
+    status = status_of(info, entry)
+    view_json, legal_json = entry.part(viewer)
+    head: JSONObj = {} if message_type is None else {"type": message_type}
+    head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
     legal = legal_json if status == "active" and viewer else "[]"
     return (
-        _dumps(head)[:-1]
-        + ',"state":'
-        + view_json
-        + ',"legal_actions":'
-        + legal
-        + ","
-        + _dumps(tail)[1:-1]
-        + ',"log":['
-        + ",".join(log)
-        + "]}"
+        f"{_dumps(head)[:-1]},"
+        f'"state":{view_json},"legal_actions":{legal},'
+        f"{_dumps(_facts(info, outcome, viewer, live))[1:-1]},"
+        f'"log":{_log(info, entry, outcome, viewer)}}}'
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.errors import EngineError
@@ -68,52 +69,63 @@ class Play:
         self, match_id: str, seat: str, action: Any, expected: int | None, now: float
     ) -> tuple[MatchInfo, Entry]:
         """The transaction (in a worker thread); raises ApiError."""
-        timed_out = False
         try:
             with self.core.db.write() as db:
-                match = repo.get_match(db, checked_id(match_id), lock=True)
-                if match is None:
-                    raise unauthorized()  # the seat's match was deleted
-                if match.status == "waiting":
-                    raise ApiError(409, "match_not_started", "The opponent has not joined yet.")
-                if match.status != "active":
-                    raise ApiError(422, "match_over", "The match has ended.")
-                if expected is not None and expected != match.version:
-                    raise ApiError(
-                        409,
-                        "stale_version",
-                        f"The match is at version {match.version}, not {expected}.",
-                    )
+                match = self._locked(db, match_id, expected)
                 known = self.core.cache.info(match.id)
                 info = refreshed(known, match) if known else read_info(db, match)
                 entry = catch_up(
                     db, self.core.cache, match.id, info.game, match.seed,
                     match.rules_version, match.version,
                 )  # fmt: skip
-                game = get_game(info.game)
+                new = None
                 if out_of_time(info, entry, now) == seat:
-                    end_on_time(match, seat, game.seats, now)
-                    timed_out = True
+                    end_on_time(match, seat, get_game(info.game).seats, now)
                 else:
-                    try:
-                        step = game.apply(entry.state, seat, action)
-                    except EngineError as err:
-                        raise from_engine(err) from None
-                    new = entry.extended(step.state, tuple(step.events), now, seat)
-                    stored = game.action_to_json(game.parse_action(action))
-                    repo.add_action(db, match.id, new.version, seat, stored, utc(now))
-                    match.version = new.version
-                    match.round = _round(info.game, new)
-                    match.updated_at = utc(now)
-                    if (outcome := game.outcome(new.state)) is not None:
-                        match.status = "finished"
-                        match.winner = outcome.winners[0] if outcome.winners else None
-                        match.win_reason = outcome.reason
+                    new = self._accept(db, match, entry, seat, action, now)
                 info = refreshed(info, match)
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
         self.core.cache.put_info(info)
-        if timed_out:
+        if new is None:
             raise ApiError(422, "match_over", "Your time ran out: the match is over.")
         self.core.cache.put_entry(new.warm())
         return info, new
+
+    @staticmethod
+    def _locked(db: Session, match_id: str, expected: int | None) -> Match:
+        """The match row under its lock, if an action may be played on it at `expected`."""
+        match = repo.get_match(db, checked_id(match_id), lock=True)
+        if match is None:
+            raise unauthorized()  # the seat's match was deleted
+        if match.status == "waiting":
+            raise ApiError(409, "match_not_started", "The opponent has not joined yet.")
+        if match.status != "active":
+            raise ApiError(422, "match_over", "The match has ended.")
+        if expected is not None and expected != match.version:
+            raise ApiError(
+                409, "stale_version", f"The match is at version {match.version}, not {expected}."
+            )
+        return match
+
+    @staticmethod
+    def _accept(
+        db: Session, match: Match, entry: Entry, seat: str, action: Any, now: float
+    ) -> Entry:
+        """Run the rules, store the action at seq = version + 1 and move the row on."""
+        game = get_game(entry.game)
+        try:
+            step = game.apply(entry.state, seat, action)
+        except EngineError as err:
+            raise from_engine(err) from None
+        new = entry.extended(step.state, tuple(step.events), now, seat)
+        stored = game.action_to_json(game.parse_action(action))
+        repo.add_action(db, match.id, new.version, seat, stored, utc(now))
+        match.version = new.version
+        match.round = _round(entry.game, new)
+        match.updated_at = utc(now)
+        if (outcome := game.outcome(new.state)) is not None:
+            match.status = "finished"
+            match.winner = outcome.winners[0] if outcome.winners else None
+            match.win_reason = outcome.reason
+        return new
