@@ -18,7 +18,7 @@ from engine.registry import get_game
 
 from . import repository as repo
 from .models import Match, Seat
-from .records import MatchInfo, info_of
+from .records import MatchInfo, info_of, refreshed
 
 AnyState = Any  # a game's state: opaque to the app
 AnyEvent = Any
@@ -193,6 +193,13 @@ def read_info(db: Session, match: Match) -> MatchInfo:
     new_seats = repo.seats_of(db, rematch.new_match_id) if rematch and rematch.new_match_id else []
     seats = sorted(repo.seats_of(db, match.id), key=_seat_order(match.game))
     return info_of(match, seats, rematch, new_seats)
+
+
+def row_info(db: Session, cache: MatchCache, match: Match) -> MatchInfo:
+    """The facts of a row just read (or locked): the cached seats and rematch with the row's own
+    columns, without reading the seats again (their names and kinds never change)."""
+    known = cache.info(match.id)
+    return refreshed(known, match) if known is not None else read_info(db, match)
 
 
 def _seat_order(game_id: str) -> Callable[[Seat], int]:

@@ -8,13 +8,13 @@ from datetime import timedelta
 
 from starlette.concurrency import run_in_threadpool
 
-from engine.registry import DEFAULT_GAME, get_game
+from engine.registry import get_game
 
 from ..auth import new_token, token_hash
 from ..clocks import out_of_time, rule_from_options
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
-from ..persistence.cache import catch_up, fresh_entry, read_info
+from ..persistence.cache import catch_up, fresh_entry, read_info, row_info
 from ..push.changes import MatchChanged, PresenceChanged
 from ..push.hub import Connection
 from .access import seat_for
@@ -25,8 +25,9 @@ from .play import end_on_time
 ABANDON_AFTER = timedelta(days=30)
 
 
-def _other(seat: str) -> str:
-    return next(s for s in get_game(DEFAULT_GAME).seats if s != seat)
+def _other(game_id: str, seat: str) -> str:
+    """The other seat of a two-seat game (a rematch swaps them)."""
+    return next(s for s in get_game(game_id).seats if s != seat)
 
 
 class Lifecycle:
@@ -48,7 +49,7 @@ class Lifecycle:
             if match.status not in ("active", "waiting"):
                 raise ApiError(422, "match_over", "The match has already ended.")
             match.status = "finished"
-            match.winner = _other(seat)
+            match.winner = _other(match.game, seat)
             match.win_reason = "resigned"
             match.ended_by = seat
             match.updated_at = self.core.stamp()
@@ -73,9 +74,9 @@ class Lifecycle:
             if repo.get_rematch(db, match_id) is not None:
                 raise ApiError(409, "rematch_offered", "A rematch has already been offered.")
             repo.add_rematch(db, match_id, seat)
-            vs_bot = read_info(db, match).has_bot()
+            vs_bot, other = read_info(db, match).has_bot(), _other(match.game, seat)
         self.core.cache.drop_info(match_id)
-        return self._accept(match_id, _other(seat), by_bot=True) if vs_bot else None
+        return self._accept(match_id, other, by_bot=True) if vs_bot else None
 
     async def accept_rematch(self, token: str | None, match_id: str) -> SeatTaken:
         """Accept the other seat's offer: a new match with roles swapped; my new seat."""
@@ -96,8 +97,8 @@ class Lifecycle:
                 raise ApiError(409, "rematch_started", "The rematch has already started.")
             old = read_info(db, match)
             # roles swapped: each seat's kind moves to the other seat
-            kinds = {_other(s.name): s.kind for s in old.seats}
-            new = new_row(self.core, dict(match.options or {}), kinds)
+            kinds = {_other(old.game, s.name): s.kind for s in old.seats}
+            new = new_row(self.core, match.game, dict(match.options or {}), kinds)
             repo.add_match(db, new)
             repo.add_seats(db, new.id, kinds, {})
             rematch.new_match_id = new.id
@@ -119,11 +120,11 @@ class Lifecycle:
             rematch = repo.get_rematch(db, checked_id(match_id))
             if rematch is None or rematch.new_match_id is None:
                 raise ApiError(404, "not_found", "No rematch has started.")
-            new_seat = _other(seat)
-            if not repo.claim_seat(db, rematch.new_match_id, new_seat, token_hash(token)):
-                raise ApiError(409, "rematch_claimed", "This seat of the rematch is already taken.")
             new = repo.get_match(db, rematch.new_match_id, lock=True)
             assert new is not None
+            new_seat = _other(new.game, seat)
+            if not repo.claim_seat(db, rematch.new_match_id, new_seat, token_hash(token)):
+                raise ApiError(409, "rematch_claimed", "This seat of the rematch is already taken.")
             people = [s for s in read_info(db, new).seats if s.kind == "human"]
             if new.status == "waiting" and all(s.claimed for s in people):
                 new.status = "active"
@@ -156,7 +157,7 @@ class Lifecycle:
             for match in repo.active_matches(db):
                 if rule_from_options(match.options) is None:
                     continue
-                info = read_info(db, match)
+                info = row_info(db, self.core.cache, match)
                 entry = catch_up(
                     db, self.core.cache, match.id, info.game, match.seed,
                     match.rules_version, match.version,

@@ -29,11 +29,11 @@ class SeatTaken:
     invite_code: str | None = None
 
 
-def new_row(core: Core, options: dict[str, Any], kinds: dict[str, str]) -> Match:
+def new_row(core: Core, game_id: str, options: dict[str, Any], kinds: dict[str, str]) -> Match:
     """A fresh match row: new id, seed and spectator key; active at once against a bot,
     waiting for the second person otherwise."""
     vs_bot = "bot" in kinds.values()
-    game = get_game(DEFAULT_GAME)
+    game = get_game(game_id)
     return Match(
         id=new_match_id(),
         game=game.id,
@@ -65,7 +65,7 @@ class Matches:
         kinds = {s: "human" if s == mine or opponent == "human" else "bot" for s in game.seats}
         token, code = new_token(), new_invite_code() if opponent == "human" else None
         options = {"opponent": opponent, **({"clock": clock} if clock else {})}
-        match = new_row(self.core, options, kinds)
+        match = new_row(self.core, game.id, options, kinds)
         with self.core.db.write() as db:
             repo.add_match(db, match)
             repo.add_seats(db, match.id, kinds, {mine: token_hash(token)})

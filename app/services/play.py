@@ -16,7 +16,7 @@ from engine.registry import get_game
 from ..clocks import out_of_time
 from ..errors import ApiError, checked_id, from_engine, unauthorized
 from ..persistence import repository as repo
-from ..persistence.cache import Entry, catch_up, read_info
+from ..persistence.cache import Entry, catch_up, row_info
 from ..persistence.models import Match
 from ..persistence.records import MatchInfo, refreshed
 from ..push.changes import MatchChanged, Moved
@@ -72,8 +72,7 @@ class Play:
         try:
             with self.core.db.write() as db:
                 match = self._locked(db, match_id, expected)
-                known = self.core.cache.info(match.id)
-                info = refreshed(known, match) if known else read_info(db, match)
+                info = row_info(db, self.core.cache, match)
                 entry = catch_up(
                     db, self.core.cache, match.id, info.game, match.seed,
                     match.rules_version, match.version,
