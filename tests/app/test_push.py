@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
 
+from app.push.changes import Deleted, MatchChanged, Moved, PresenceChanged, decode, encode
+
 from .conftest import ADMIN_TOKEN
 from .test_ws import receive, view_at
 
@@ -70,6 +72,11 @@ def check_deleted_everywhere(a: TestClient, b: TestClient) -> None:
         assert_told_and_closed(on_a)
         if b.app.state.ctx.fanout.redis is not None:  # type: ignore[attr-defined]
             assert_told_and_closed(on_b)  # the other process heard of it through Redis
+        else:  # B never hears of it without Redis, but its socket can no longer play
+            on_b.send_json({"type": "action", "action": {"type": "pass"}})
+            while (message := receive(on_b))["type"] == "view":
+                pass
+            assert (message["type"], message["code"]) == ("error", "unauthorized")
     with (
         pytest.raises(WebSocketDisconnect) as refused,
         b.websocket_connect(f"/ws/matches/{match_id}?token={tokens['nixon']}") as again,
@@ -91,6 +98,19 @@ def test_a_deleted_match_s_sockets_are_closed_on_every_process_through_redis(
     a = make_client(any_db_url, redis_url=redis_url)
     b = make_client(any_db_url, redis_url=redis_url)
     check_deleted_everywhere(a, b)
+
+
+def test_changes_cross_redis_as_they_were_published() -> None:
+    for change in (
+        Moved("m1", 7),
+        MatchChanged("m1"),
+        PresenceChanged("m1", "nixon"),
+        PresenceChanged("m1", "editor", 1796000000.25),
+        Deleted("m1"),
+    ):
+        assert decode(encode(change, "process-a")) == (change, "process-a")
+    with pytest.raises(ValueError):
+        decode('{"origin": "a", "kind": "teleported", "match_id": "m1"}')
 
 
 def test_a_push_after_an_action_reads_nothing_from_the_database(
