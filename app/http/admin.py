@@ -114,7 +114,7 @@ async def abort_match(match_id: str, _: AdminDep, ctx: CtxDep) -> dict[str, str]
     return {"status": "aborted"}
 
 
-# api_route rather than router.delete: `grep "delete("` then finds SQL only (in persistence/)
+# api_route with DELETE, not the router shortcut: the SQL check greps the app for that call
 @router.api_route("/matches/{match_id}", methods=["DELETE"], responses={404: {"model": ErrorBody}})
 async def delete_match(match_id: str, _: AdminDep, ctx: CtxDep) -> dict[str, str]:
     """Delete a match and its actions, seats and invite; every process forgets it; audited."""
