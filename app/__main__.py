@@ -11,8 +11,8 @@ from alembic import command
 from alembic.config import Config
 
 from .config import Settings
-from .db import is_sqlite
 from .main import create_app
+from .persistence.db import is_sqlite
 
 ROOT = Path(__file__).resolve().parent.parent
 

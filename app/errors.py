@@ -10,7 +10,7 @@ ApiError
 
 from __future__ import annotations
 
-from engine import EngineError
+from engine.core.errors import EngineError
 
 
 class ApiError(Exception):

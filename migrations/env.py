@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from alembic import context
 
-from app import models  # noqa: F401  (registers the tables)
 from app.config import Settings
-from app.db import Base, make_engine
+from app.persistence import models  # noqa: F401  (registers the tables)
+from app.persistence.db import Base, make_engine
 
 config = context.config
 url = context.get_x_argument(as_dictionary=True).get("url") or config.attributes.get("url")

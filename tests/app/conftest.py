@@ -13,8 +13,8 @@ from sqlalchemy import create_engine, text
 
 from app.__main__ import migrate
 from app.config import Settings
-from app.db import driver_url
 from app.main import create_app
+from app.persistence.db import driver_url
 
 ADMIN_TOKEN = "test-admin-token-" + "x" * 16
 IN_CI = os.environ.get("CI") == "true"

@@ -4,8 +4,8 @@ without it; step-through equal to a direct replay of every prefix; export → ve
 tamper detection; players' replays of their finished matches. The match list, the statistics and
 the audited actions (abort, delete) are in test_admin_stats.py.
 
-Match seeds are fixed (app.matches.new_seed is replaced) and moves are chosen by seeded RandomBots,
-so every run plays the same matches."""
+Match seeds are fixed (app.services.matches.new_seed is replaced) and moves are chosen by seeded
+RandomBots, so every run plays the same matches."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from typing import Any, cast
 import pytest
 from fastapi.testclient import TestClient
 
-import app.matches
+import app.services.matches
 import engine
 from app.__main__ import migrate
-from app.admin import SESSION_SECONDS, new_session
+from app.auth import SESSION_SECONDS, new_session
 from app.main import create_app
 from engine import Role
 from engine.bots import RandomBot
@@ -39,7 +39,7 @@ PAGES = ("/admin", "/admin/stats", "/admin/matches/{id}")
 @pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = itertools.count(7001)
-    monkeypatch.setattr(app.matches, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(app.services.matches, "new_seed", lambda: next(seeds))
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def played(
         pytest.MonkeyPatch.context() as patch,
         TestClient(create_app(make_settings(url))) as client,
     ):
-        patch.setattr(app.matches, "new_seed", lambda: 6001)
+        patch.setattr(app.services.matches, "new_seed", lambda: 6001)
         match_id, tokens, _, _ = finished(client, seed=3)
         detail = client.get(f"/api/admin/matches/{match_id}", headers=ADMIN).json()
         yield client, match_id, tokens, detail

@@ -21,10 +21,10 @@ from sqlalchemy import create_engine, func, insert, select, text
 from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
 
-import app.matches
+import app.services.matches
 import engine
-from app.db import driver_url
-from app.models import Invite, Match, MatchAction, Seat
+from app.persistence.db import driver_url
+from app.persistence.models import Invite, Match, MatchAction, Seat
 from engine.bots import RandomBot
 
 from . import test_admin_console as console
@@ -44,7 +44,7 @@ DEADLINE = 10.0  # seconds: a guard against a push that never comes, never a way
 @pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = itertools.count(9001)
-    monkeypatch.setattr(app.matches, "new_seed", lambda: next(seeds))
+    monkeypatch.setattr(app.services.matches, "new_seed", lambda: next(seeds))
 
 
 def receive(ws: WebSocketTestSession) -> dict[str, Any]:
@@ -192,6 +192,12 @@ def insert_rows(url: str, rows: list[dict[str, Any]]) -> None:
     db = create_engine(driver_url(url))
     with Session(db) as session, session.begin():
         session.execute(insert(Match), rows)
+        seats = [
+            {"match_id": row["id"], "name": name, "kind": "human", "created_at": row["created_at"]}
+            for row in rows
+            for name in ("editor", "nixon")
+        ]
+        session.execute(insert(Seat), seats)
     db.dispose()
 
 
@@ -208,8 +214,7 @@ def match_row(i: int, status: str, winner: str | None, reason: str | None, round
         "winner": winner,
         "win_reason": reason,
         "ended_by": "host" if status == "finished" and winner is None else None,
-        "editor_kind": "human",
-        "nixon_kind": "human",
+        "game": "watergate",
         "created_at": created,
         # a waiting or active match was touched just now (an old one would be marked abandoned)
         "updated_at": datetime.now(UTC)

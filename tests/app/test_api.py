@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from app.db import driver_url
 from app.main import create_app
+from app.persistence.db import driver_url
 from engine.bots import RandomBot
 
 from .conftest import make_settings

@@ -7,10 +7,11 @@ import logging
 
 import pytest
 
-from app import bots
+from app.services import bots
 from engine import legal_actions, new_match
 from engine.bots import HeuristicBot
 from engine.bots.search import SearchBot
+from engine.registry import get_game
 
 
 def test_a_crashing_search_bot_falls_back_to_the_heuristic(
@@ -22,7 +23,7 @@ def test_a_crashing_search_bot_falls_back_to_the_heuristic(
     monkeypatch.setattr(SearchBot, "decide", crash)
     s = new_match(3)
     with caplog.at_level(logging.ERROR, logger="watergate.bots"):
-        action = bots.choose_move(s, "editor", "search", 50)
+        action = bots.choose_move(get_game("watergate"), s, "editor", s.seed, "search", 50)
     assert action in legal_actions(s, "editor")
     assert any("search bot failed" in r.getMessage() for r in caplog.records)
 
@@ -37,7 +38,7 @@ def test_when_every_clever_bot_fails_the_random_one_still_moves(
     monkeypatch.setattr(HeuristicBot, "decide", lambda *_: {"type": "not-an-action"})
     s = new_match(4)
     with caplog.at_level(logging.ERROR, logger="watergate.bots"):
-        action = bots.choose_move(s, "editor", "search", 50)
+        action = bots.choose_move(get_game("watergate"), s, "editor", s.seed, "search", 50)
     assert action in legal_actions(s, "editor")
     messages = [r.getMessage() for r in caplog.records]
     assert any("search bot failed" in m for m in messages)

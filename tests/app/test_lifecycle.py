@@ -22,9 +22,9 @@ from sqlalchemy import update
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from app.clock import Clock
+from app.clocks import Clock
 from app.main import create_app, sweep_once
-from app.models import Match, utcnow
+from app.persistence.models import Match, utcnow
 from engine import apply, current_role, other
 from engine.flow import start
 from engine.views import events_for, view_for
@@ -379,7 +379,7 @@ def token_ids(data: object) -> list[object]:
 def test_the_spectator_view_shows_public_information_only(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("app.matches.new_seed", lambda: PEEK_SEED)
+    monkeypatch.setattr("app.services.matches.new_seed", lambda: PEEK_SEED)
     match_id, tokens = started(client)
     opening = start(PEEK_SEED)
     s, events = opening.state, list(opening.events)

@@ -18,9 +18,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
 
-from app import models  # noqa: F401  (registers every table on Base.metadata)
 from app.__main__ import ROOT, migrate
-from app.db import Base, driver_url
+from app.persistence import models  # noqa: F401  (registers every table on Base.metadata)
+from app.persistence.db import Base, driver_url
 from tests.app.conftest import _postgres_server
 
 APP_TABLES = {"matches", "seats", "invites", "match_actions"}  # architecture.md 3.2
@@ -119,9 +119,9 @@ def test_migrating_at_every_start_keeps_the_data(empty_url: str) -> None:
         with engine.begin() as conn:
             conn.execute(
                 text(
-                    "insert into matches (id, seed, rules_version, options, status, version,"
-                    " round, editor_kind, nixon_kind, created_at, updated_at) values ('m1', 7,"
-                    " '1', '{}', 'active', 0, 1, 'human', 'human', :now, :now)"
+                    "insert into matches (id, game, seed, rules_version, options, status, version,"
+                    " round, created_at, updated_at) values ('m1', 'watergate', 7,"
+                    " '1', '{}', 'active', 0, 1, :now, :now)"
                 ),
                 {"now": "2026-01-02 03:04:05+00:00"},
             )

@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 import engine
-from app.db import driver_url
-from app.models import Invite, Match, MatchAction
+from app.persistence.db import driver_url
+from app.persistence.models import Invite, Match, MatchAction
 from engine.bots import RandomBot
 from engine.serialize import dumps, state_to_json
 from engine.views import view_for
@@ -135,7 +135,7 @@ def canonical(state: engine.MatchState) -> str:
 
 
 def cached_state(client: TestClient, match_id: str) -> str:
-    entry = client.app.state.ctx.service.store.get(match_id)  # type: ignore[attr-defined]
+    entry = client.app.state.ctx.cache.entry(match_id)  # type: ignore[attr-defined]
     assert entry is not None
     return canonical(entry.state)
 
@@ -267,18 +267,18 @@ def test_stored_actions_replay_to_the_served_state(
 
 def test_cache_miss_rebuilds_the_identical_state(any_db_url: str, make_client: MakeClient) -> None:
     client = make_client(any_db_url)
-    store = client.app.state.ctx.service.store  # type: ignore[attr-defined]
+    store = client.app.state.ctx.cache  # type: ignore[attr-defined]
     duel = Duel.start(client)
     bot = RandomBot(8)
     duel.play(bot, 9)
     views = duel.views()
-    state, events = cached_state(client, duel.match_id), store.get(duel.match_id).events
+    state, events = cached_state(client, duel.match_id), store.entry(duel.match_id).events
 
     store.forget(duel.match_id)
-    assert store.get(duel.match_id) is None
+    assert store.entry(duel.match_id) is None
     assert duel.views() == views  # a read after the miss
     assert cached_state(client, duel.match_id) == state
-    assert store.get(duel.match_id).events == events  # the full log too
+    assert store.entry(duel.match_id).events == events  # the full log too
 
     store.forget(duel.match_id)  # a submit after the miss
     assert duel.step(bot) is not None

@@ -9,10 +9,11 @@ is compared with the engine's true state at that moment:
 * a spectator (the spectator link: HTTP view and socket) receives public information only;
 * refusals read the same whether the named card is in the opponent's hand or in a deck;
 * non-interference at the wire: from the server's cached state we build variants that differ only
-  in what a seat cannot see, and `app.wire.view_json` must give that seat the very same text.
+  in what a seat cannot see, and `app.push.frames.frame` must give that seat the very same text.
 
-The match seeds are fixed (app.matches.new_seed is replaced for the test) so that the matches, and
-the situations they reach (peeks, Howard Hunt's hidden drawn card), are the same on every run."""
+The match seeds are fixed (app.services.matches.new_seed is replaced for the test) so that the
+matches, and the situations they reach (peeks, Howard Hunt's hidden drawn card), are the same on
+every run."""
 
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-import app.matches
-from app.wire import view_json
+import app.services.matches
+from app.push.frames import Live, frame
+from app.services.access import current
 from engine import ROLES, MatchState, Role, apply, current_role, legal_actions, new_match, other
 from engine.bots import RandomBot
 from engine.catalog import TOKENS
@@ -204,7 +206,7 @@ def receive_text(ws: WebSocketTestSession) -> str:
 def seeds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Seeds handed to the next matches the server creates, in order."""
     queue: list[int] = []
-    monkeypatch.setattr(app.matches, "new_seed", lambda: queue.pop(0))
+    monkeypatch.setattr(app.services.matches, "new_seed", lambda: queue.pop(0))
     return queue
 
 
@@ -236,15 +238,18 @@ def probe_refusals(client: TestClient, url: str, token: str, s: MatchState) -> N
 def check_non_interference(
     client: TestClient, match_id: str, s: MatchState, rnd: random.Random, tally: Counter[str]
 ) -> None:
-    info, entry = client.app.state.ctx.service.current(match_id)  # type: ignore[attr-defined]
+    found = current(client.app.state.ctx.core, match_id)  # type: ignore[attr-defined]
+    assert found is not None
+    info, entry = found
+    live = Live(frozenset(), None)
     assert entry.state == s, "the server's cached state is the engine's true state"
     for viewer in VIEWERS:
-        sent = view_json(info, entry, viewer)
+        sent = frame(info, entry, viewer, live)
         for _ in range(2):
             variant = indistinguishable(entry.state, viewer, rnd)
             tally["variants differing"] += state_to_json(variant) != state_to_json(entry.state)
             tally["variants"] += 1
-            again = view_json(info, dataclasses.replace(entry, state=variant), viewer)
+            again = frame(info, dataclasses.replace(entry, state=variant), viewer, live)
             assert again == sent, f"{viewer} can tell apart two states at v{s.version}"
 
 

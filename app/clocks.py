@@ -1,0 +1,136 @@
+"""Match clocks, kept outside the engine: the rules know nothing of time.
+
+A clock is never stored as a running counter. It is recomputed from what is stored anyway: when
+the match became active and when each action was accepted (and by whom). Between two accepted
+actions exactly the seat that made the second one was deciding, so its time ran; since the last
+action, the seat that must decide now is using its time. This survives restarts exactly.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.registry import get_game
+
+from .errors import ApiError
+from .persistence.cache import Entry
+from .persistence.records import MatchInfo
+
+REALTIME_MINUTES = (15, 30)
+TURN_DAYS = (1, 3)
+INCREMENT_SECONDS = 10
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds since the epoch."""
+        ...
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+
+@dataclass(frozen=True)
+class ClockRule:
+    kind: str  # realtime | turn
+    initial_s: float = 0.0  # realtime: each player's bank
+    increment_s: float = 0.0  # realtime: added after each of the player's decisions
+    per_move_s: float = 0.0  # turn: time for each decision
+
+
+def rule_from_options(options: dict[str, Any] | None) -> ClockRule | None:
+    clock = (options or {}).get("clock")
+    if not isinstance(clock, dict):
+        return None
+    if clock.get("kind") == "realtime":
+        return ClockRule(
+            "realtime",
+            initial_s=60.0 * clock["minutes"],
+            increment_s=float(clock.get("increment_s", INCREMENT_SECONDS)),
+        )
+    if clock.get("kind") == "turn":
+        return ClockRule("turn", per_move_s=86400.0 * clock["days"])
+    return None
+
+
+def remaining(
+    rule: ClockRule,
+    activated_at: float,
+    stamps: tuple[float, ...],
+    actors: tuple[str, ...],
+    decider: str | None,
+    now: float,
+    seats: Sequence[str],
+) -> dict[str, float]:
+    """Seconds left for each seat at `now` (negative once it has run out)."""
+    last = stamps[-1] if stamps else activated_at
+    running = max(0.0, now - last) if decider is not None else 0.0
+    if rule.kind == "turn":
+        return {seat: rule.per_move_s - (running if seat == decider else 0.0) for seat in seats}
+    used = dict.fromkeys(seats, 0.0)
+    moves = dict.fromkeys(seats, 0)
+    start = activated_at
+    for stamp, actor in zip(stamps, actors, strict=True):
+        used[actor] += max(0.0, stamp - start)
+        moves[actor] += 1
+        start = stamp
+    if decider is not None:
+        used[decider] += running
+    return {seat: rule.initial_s + rule.increment_s * moves[seat] - used[seat] for seat in seats}
+
+
+def clock_option(kind: str | None, amount: int | None) -> dict[str, Any] | None:
+    """Validate the clock chosen at creation: none, realtime 15/30 min, or turn-based 1/3 days."""
+    if kind in (None, "", "none"):
+        return None
+    if kind == "realtime" and amount in REALTIME_MINUTES:
+        return {"kind": "realtime", "minutes": amount, "increment_s": INCREMENT_SECONDS}
+    if kind == "turn" and amount in TURN_DAYS:
+        return {"kind": "turn", "days": amount}
+    raise ApiError(
+        422, "invalid_clock", "Clocks: realtime with 15 or 30 minutes, or turn with 1 or 3 days."
+    )
+
+
+def decider(entry: Entry) -> str | None:
+    """The seat whose time runs now (the first to move; None when the game is over)."""
+    seats = get_game(entry.game).to_move(entry.state)
+    return seats[0] if seats else None
+
+
+def out_of_time(info: MatchInfo, entry: Entry, now: float) -> str | None:
+    """The deciding seat if its clock has run out at `now` (clocked, active matches only)."""
+    rule = rule_from_options(info.options)
+    seat = decider(entry)
+    if rule is None or info.status != "active" or info.activated_at is None or seat is None:
+        return None
+    names = [s.name for s in info.seats]
+    left = remaining(rule, info.activated_at, entry.stamps, entry.actors, seat, now, names)
+    return seat if left[seat] <= 0 else None
+
+
+def clocks_view(info: MatchInfo, entry: Entry, now: float) -> dict[str, object] | None:
+    """Each seat's time left at `now` and whether it is running (the view's "clocks")."""
+    rule = rule_from_options(info.options)
+    if rule is None:
+        return None
+    names = [s.name for s in info.seats]
+    running = decider(entry) if info.status == "active" else None
+    if info.activated_at is None:
+        left = dict.fromkeys(names, rule.initial_s or rule.per_move_s)
+    else:
+        left = remaining(rule, info.activated_at, entry.stamps, entry.actors, running, now, names)
+    if info.win_reason == "timeout" and info.ended_by in left:
+        left[info.ended_by] = 0.0  # the seat that ran out of time
+    return {
+        "kind": rule.kind,
+        **{
+            seat: {"remaining_ms": max(0, int(left[seat] * 1000)), "running": seat == running}
+            for seat in names
+        },
+    }

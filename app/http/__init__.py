@@ -1,0 +1,1 @@
+"""Routes only: parse the request, call one service, shape the reply."""

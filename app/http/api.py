@@ -1,0 +1,69 @@
+"""Player endpoints: create a match, claim an invite, read a seat's view, submit an action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from ..clocks import clock_option
+from .deps import CtxDep, TokenDep
+from .schemas import Claimed, Created, CreateMatch, ErrorBody, MatchView, SubmitAction
+
+router = APIRouter(prefix="/api")
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "Missing or unknown seat token"},
+    403: {"model": ErrorBody, "description": "The token belongs to another match"},
+    404: {"model": ErrorBody, "description": "No such match"},
+}
+
+
+def json_text(text: str, status: int = 200) -> Response:
+    return Response(content=text, status_code=status, media_type="application/json")
+
+
+@router.post("/matches", status_code=201, response_model=Created)
+async def create_match(body: CreateMatch, request: Request, ctx: CtxDep) -> Created:
+    """Create a match and take a seat; against a friend you get an invite link for the other."""
+    clock = clock_option(*body.clock_choice())
+    made = await ctx.matches.create(body.role, body.opponent, clock)
+    invite_url = None
+    if made.invite_code is not None:
+        base = ctx.settings.base_url or str(request.base_url)
+        invite_url = base.rstrip("/") + "/invite/" + made.invite_code
+    return Created(
+        match_id=made.match_id, role=made.seat, seat_token=made.seat_token, invite_url=invite_url
+    )
+
+
+@router.post(
+    "/invites/{code}/claim",
+    response_model=Claimed,
+    responses={404: ERRORS[404], 409: {"model": ErrorBody, "description": "Already claimed"}},
+)
+async def claim_invite(code: str, ctx: CtxDep) -> Claimed:
+    """Claim the invited seat (once only) and receive its seat token."""
+    made = await ctx.matches.claim(code[:128])
+    return Claimed(match_id=made.match_id, role=made.seat, seat_token=made.seat_token)
+
+
+@router.get("/matches/{match_id}", response_model=MatchView, responses=ERRORS)
+async def get_view(match_id: str, ctx: CtxDep, token: TokenDep) -> Response:
+    """The match as this seat sees it, with its legal actions and its log."""
+    return json_text(await ctx.views.seat_view(token, match_id))
+
+
+@router.post(
+    "/matches/{match_id}/actions",
+    response_model=MatchView,
+    responses={
+        **ERRORS,
+        409: {"model": ErrorBody, "description": "Stale expected_version or match not started"},
+        422: {"model": ErrorBody, "description": "Not a legal action now, or malformed"},
+    },
+)
+async def submit_action(
+    match_id: str, body: SubmitAction, ctx: CtxDep, token: TokenDep
+) -> Response:
+    """Play one action taken from legal_actions; both seats get the new view pushed."""
+    return json_text(await ctx.play.submit(token, match_id, body.action, body.expected_version))

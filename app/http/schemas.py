@@ -1,0 +1,77 @@
+"""Wire shapes of requests and responses (pydantic); never ORM rows."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class CreateMatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["editor", "nixon", "random"] = "random"
+    opponent: Literal["human", "bot"] = "human"
+    clock: Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"] = "none"
+
+    def clock_choice(self) -> tuple[str | None, int | None]:
+        """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""
+        if self.clock == "none":
+            return None, None
+        kind, amount = self.clock.split("-")
+        return kind, int(amount)
+
+
+class Created(BaseModel):
+    match_id: str
+    role: str  # a seat name of the match's game
+    seat_token: str
+    invite_url: str | None
+
+
+class Claimed(BaseModel):
+    match_id: str
+    role: str  # a seat name of the match's game
+    seat_token: str
+
+
+class SubmitAction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: Any = Field(description="One object taken from legal_actions, as given.")
+    expected_version: int | None = Field(default=None, ge=0, le=1_000_000)
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class MatchView(BaseModel):
+    """A seat's view (documentation only: the server writes it as JSON text)."""
+
+    match_id: str
+    role: str | None
+    status: Literal["waiting", "active", "finished"]
+    version: int
+    state: dict[str, Any]
+    legal_actions: list[dict[str, Any]]
+    log: list[dict[str, Any]]
+    winner: str | None
+
+
+class AdminMatchRow(BaseModel):
+    match_id: str
+    status: str
+    version: int
+    round: int
+    winner: str | None
+    win_reason: str | None
+    editor_kind: str
+    nixon_kind: str
+    created_at: str
+    updated_at: str
+
+
+class Health(BaseModel):
+    status: str

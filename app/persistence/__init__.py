@@ -1,0 +1,1 @@
+"""Storage: the database, its rows, every SQL statement, and the cache of match states."""

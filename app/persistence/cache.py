@@ -1,0 +1,238 @@
+"""The one in-memory cache of matches: per match its row facts, its state at a version (with each
+viewer's log and view already serialised) and its seats' token hashes. Bounded by match count; the
+database is the truth and the cache is only ever behind it."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from engine.core.game import Viewer
+from engine.registry import get_game
+
+from . import repository as repo
+from .models import Match, Seat
+from .records import MatchInfo, info_of, refreshed
+
+AnyState = Any  # a game's state: opaque to the app
+AnyEvent = Any
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A match's game state at one version, with each viewer's log entries already projected and
+    serialised, and (filled on first use) each viewer's view and legal actions as JSON text."""
+
+    match_id: str
+    game: str
+    version: int
+    state: AnyState
+    events: tuple[AnyEvent, ...]  # the full log (admin)
+    log_json: dict[Viewer, tuple[str, ...]]
+    stamps: tuple[float, ...] = ()  # when each action was accepted (epoch seconds), for clocks
+    actors: tuple[str, ...] = ()  # who made each action
+    parts: dict[Viewer, tuple[str, str]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )  # not carried over by dataclasses.replace: a new state needs its own
+
+    def extended(
+        self, state: AnyState, new: tuple[AnyEvent, ...], stamp: float | None, actor: str | None
+    ) -> Entry:
+        game = get_game(self.game)
+        logs = {
+            viewer: self.log_json[viewer] + tuple(_dumps(e) for e in game.events_for(new, viewer))
+            for viewer in self.log_json
+        }
+        return Entry(
+            self.match_id,
+            self.game,
+            game.version(state),
+            state,
+            self.events + new,
+            logs,
+            self.stamps if stamp is None else (*self.stamps, stamp),
+            self.actors if actor is None else (*self.actors, actor),
+        )
+
+    def part(self, viewer: Viewer) -> tuple[str, str]:
+        """(view JSON, legal actions JSON) for the viewer, serialised once per version."""
+        found = self.parts.get(viewer)
+        if found is None:
+            game = get_game(self.game)
+            legal = (
+                [game.action_to_json(a) for a in game.legal_actions(self.state, viewer)]
+                if viewer is not None
+                else []
+            )
+            found = self.parts[viewer] = (_dumps(game.view_for(self.state, viewer)), _dumps(legal))
+        return found
+
+    def warm(self) -> Entry:
+        """Serialise every viewer's part now (in a worker thread, off the event loop)."""
+        for viewer in self.log_json:
+            self.part(viewer)
+        return self
+
+
+def fresh_entry(match_id: str, game_id: str, seed: int, rules_version: str | None) -> Entry:
+    game = get_game(game_id)
+    step = game.start(seed, rules_version)
+    empty = Entry(match_id, game_id, 0, step.state, (), dict.fromkeys((*game.seats, None), ()))
+    return empty.extended(step.state, tuple(step.events), None, None)
+
+
+@dataclass
+class _Slot:
+    info: MatchInfo | None = None
+    entry: Entry | None = None
+    tokens: dict[str, str] = field(default_factory=dict)  # token hash -> seat name
+
+
+class MatchCache:
+    """A bounded LRU of matches, safe to use from many threads."""
+
+    def __init__(self, capacity: int) -> None:
+        self._capacity = max(1, capacity)
+        self._slots: OrderedDict[str, _Slot] = OrderedDict()
+        self._by_token: dict[str, str] = {}  # token hash -> match id, for cached slots only
+        self._lock = threading.Lock()
+
+    def _slot(self, match_id: str) -> _Slot:
+        slot = self._slots.get(match_id)
+        if slot is None:
+            slot = self._slots[match_id] = _Slot()
+            while len(self._slots) > self._capacity:
+                _, old = self._slots.popitem(last=False)
+                self._drop_tokens(old)
+        self._slots.move_to_end(match_id)
+        return slot
+
+    def _drop_tokens(self, slot: _Slot) -> None:
+        for digest in slot.tokens:
+            self._by_token.pop(digest, None)
+
+    def info(self, match_id: str) -> MatchInfo | None:
+        with self._lock:
+            slot = self._slots.get(match_id)
+            return None if slot is None else slot.info
+
+    def entry(self, match_id: str) -> Entry | None:
+        with self._lock:
+            slot = self._slots.get(match_id)
+            return None if slot is None else slot.entry
+
+    def get(self, match_id: str) -> tuple[MatchInfo, Entry] | None:
+        with self._lock:
+            slot = self._slots.get(match_id)
+            if slot is None or slot.info is None or slot.entry is None:
+                return None
+            self._slots.move_to_end(match_id)
+            return slot.info, slot.entry
+
+    def put_info(self, info: MatchInfo) -> None:
+        with self._lock:
+            self._slot(info.match_id).info = info
+
+    def put_entry(self, entry: Entry) -> None:
+        """Keep the newer of the cached and the given entry."""
+        with self._lock:
+            slot = self._slot(entry.match_id)
+            if slot.entry is None or slot.entry.version < entry.version:
+                slot.entry = entry
+
+    def drop_info(self, match_id: str) -> None:
+        """The row changed elsewhere: read it again next time (the game state stays good)."""
+        with self._lock:
+            slot = self._slots.get(match_id)
+            if slot is not None:
+                slot.info = None
+
+    def seen(self, match_id: str, seat: str, when: float) -> None:
+        with self._lock:
+            slot = self._slots.get(match_id)
+            if slot is not None and slot.info is not None:
+                slot.info = slot.info.seen(seat, when)
+
+    def put_token(self, match_id: str, digest: str, seat: str) -> None:
+        with self._lock:
+            self._slot(match_id).tokens[digest] = seat
+            self._by_token[digest] = match_id
+
+    def token(self, digest: str) -> tuple[str, str] | None:
+        """(match id, seat) of a token this process has seen, if the match is still cached."""
+        with self._lock:
+            match_id = self._by_token.get(digest)
+            if match_id is None:
+                return None
+            return match_id, self._slots[match_id].tokens[digest]
+
+    def forget(self, match_id: str) -> None:
+        """Drop everything about the match, its seat tokens included (deleted)."""
+        with self._lock:
+            slot = self._slots.pop(match_id, None)
+            if slot is not None:
+                self._drop_tokens(slot)
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+
+def read_info(db: Session, match: Match) -> MatchInfo:
+    """The match row's facts, with its seats and rematch, from the database."""
+    rematch = repo.get_rematch(db, match.id) if match.status == "finished" else None
+    new_seats = repo.seats_of(db, rematch.new_match_id) if rematch and rematch.new_match_id else []
+    seats = sorted(repo.seats_of(db, match.id), key=_seat_order(match.game))
+    return info_of(match, seats, rematch, new_seats)
+
+
+def row_info(db: Session, cache: MatchCache, match: Match) -> MatchInfo:
+    """The facts of a row just read (or locked): the cached seats and rematch with the row's own
+    columns, without reading the seats again (their names and kinds never change)."""
+    known = cache.info(match.id)
+    return refreshed(known, match) if known is not None else read_info(db, match)
+
+
+def _seat_order(game_id: str) -> Callable[[Seat], int]:
+    """Seats in the game's order (views and clocks list them so)."""
+    names = get_game(game_id).seats
+    return lambda seat: names.index(seat.name) if seat.name in names else len(names)
+
+
+def catch_up(
+    db: Session, cache: MatchCache, match_id: str, game_id: str, seed: int, rules: str, upto: int
+) -> Entry:
+    """The entry at version `upto`, replaying the stored actions the cache does not hold yet."""
+    entry = cache.entry(match_id)
+    if entry is None or entry.version > upto:
+        entry = fresh_entry(match_id, game_id, seed, rules)
+    if entry.version < upto:
+        game = get_game(game_id)
+        for row in repo.actions_between(db, match_id, entry.version, upto):
+            step = game.apply(entry.state, row.role, row.action)
+            entry = entry.extended(
+                step.state, tuple(step.events), row.created_at.timestamp(), row.role
+            )
+    cache.put_entry(entry)
+    return entry
+
+
+def load(db: Session, cache: MatchCache, match_id: str) -> tuple[MatchInfo, Entry] | None:
+    """The match as stored now, into the cache (None: no such match, and none is cached)."""
+    match = repo.get_match(db, match_id)
+    if match is None:
+        cache.forget(match_id)
+        return None
+    info = read_info(db, match)
+    cache.put_info(info)
+    entry = catch_up(db, cache, match_id, info.game, match.seed, match.rules_version, match.version)
+    return info, entry

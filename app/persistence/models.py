@@ -1,0 +1,129 @@
+"""ORM rows: a match is its game, seed, options, rules version and ordered actions; one row per
+seat (who plays it, its token hash once claimed); invites point at a seat."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import Base
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timezone-aware UTC timestamps on every database (SQLite stores them naive)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), default="watergate", server_default="watergate")
+    seed: Mapped[int] = mapped_column(BigInteger)
+    rules_version: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | active | finished
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    round: Mapped[int] = mapped_column(Integer, default=1)
+    winner: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    win_reason: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    ended_by: Mapped[str | None] = mapped_column(String(16), nullable=True)  # host | editor | nixon
+    spectator_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    activated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class Seat(Base):
+    """One seat of a match, by the game's seat name. A person's seat has its token's hash once
+    claimed (null while the invite or rematch waits); a computer seat never has one."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(16))  # a seat of the match's game: editor, nixon, p1
+    kind: Mapped[str] = mapped_column(String(8))  # human | bot
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    player: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a later players feature
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class Invite(Base):
+    __tablename__ = "invites"
+
+    code: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(16))  # the seat the invited person takes
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class MatchAction(Base):
+    __tablename__ = "match_actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3 …: the match version after this action
+    role: Mapped[str] = mapped_column(String(8))
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class AdminAudit(Base):
+    """Every admin action that changes data: who, what, when."""
+
+    __tablename__ = "admin_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    actor: Mapped[str] = mapped_column(String(32))
+    action: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class Rematch(Base):
+    """A rematch offered after a match. Once accepted, each old seat claims its new seat once: the
+    per-seat claimed flag is the new match's seat row (its token hash is set when claimed)."""
+
+    __tablename__ = "rematches"
+
+    old_match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    offered_by: Mapped[str] = mapped_column(String(8))
+    offered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    new_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

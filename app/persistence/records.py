@@ -1,0 +1,123 @@
+"""Typed records of what the app knows about a match outside its game state: the row's facts,
+its seats and the rematch offer. Built from rows here; rows never leave the persistence layer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .models import Match, Rematch, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat of a match: who plays it (a person or the computer), and when it was last seen."""
+
+    name: str
+    kind: str  # human | bot
+    claimed: bool = False  # a person holds its token (bots never do)
+    last_seen: float | None = None  # epoch seconds the seat's last socket closed
+
+
+@dataclass(frozen=True, slots=True)
+class RematchInfo:
+    offered_by: str
+    match_id: str | None  # the new match, once accepted
+    claimed: tuple[tuple[str, bool], ...]  # (old seat, took its new seat), in seat order
+
+    def wire(self) -> dict[str, object]:
+        return {
+            "offered_by": self.offered_by,
+            "match_id": self.match_id,
+            "claimed": dict(self.claimed),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    """The match row's facts, as last read or written by this process."""
+
+    match_id: str
+    game: str
+    seed: int  # secret: bots' seeding and the admin only
+    status: str  # waiting | active | finished | abandoned
+    seats: tuple[SeatInfo, ...]
+    ended_by: str | None = None  # host (aborted) | the seat that resigned or ran out of time
+    winner: str | None = None  # set when the match ended outside the rules (resign, time)
+    win_reason: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    activated_at: float | None = None
+    spectator_key: str | None = None
+    rematch: RematchInfo | None = None
+
+    def seat(self, name: str) -> SeatInfo:
+        return next(s for s in self.seats if s.name == name)
+
+    def kind(self, name: str) -> str:
+        return self.seat(name).kind
+
+    def has_bot(self) -> bool:
+        return any(s.kind == "bot" for s in self.seats)
+
+    def seen(self, name: str, when: float) -> MatchInfo:
+        """The same facts with the seat's last-seen moment moved on."""
+        seats = tuple(replace(s, last_seen=when) if s.name == name else s for s in self.seats)
+        return replace(self, seats=seats)
+
+
+def refreshed(info: MatchInfo, match: Match) -> MatchInfo:
+    """The facts with the row's own columns read again (seats and rematch kept as known)."""
+    return replace(
+        info,
+        status=match.status,
+        ended_by=match.ended_by,
+        winner=match.winner,
+        win_reason=match.win_reason,
+        options=dict(match.options or {}),
+        activated_at=match.activated_at.timestamp() if match.activated_at else None,
+        spectator_key=match.spectator_key,
+    )
+
+
+def info_of(
+    match: Match, seats: list[Seat], rematch: Rematch | None, new_seats: list[Seat]
+) -> MatchInfo:
+    """The record of a match row, its seat rows, and its rematch with the new match's seats (an
+    old seat has claimed its new seat once the new match's other seat holds a token)."""
+    infos = tuple(
+        SeatInfo(
+            s.name,
+            s.kind,
+            s.token_hash is not None,
+            s.last_seen_at.timestamp() if s.last_seen_at is not None else None,
+        )
+        for s in seats
+    )
+    offer = None
+    if rematch is not None and match.status == "finished":
+        taken = {s.name for s in new_seats if s.token_hash is not None}
+        names = [s.name for s in infos]
+        offer = RematchInfo(
+            rematch.offered_by,
+            rematch.new_match_id,
+            tuple((name, _swapped(names, name) in taken) for name in names),
+        )
+    return MatchInfo(
+        match.id,
+        match.game,
+        match.seed,
+        match.status,
+        infos,
+        match.ended_by,
+        match.winner,
+        match.win_reason,
+        dict(match.options or {}),
+        match.activated_at.timestamp() if match.activated_at else None,
+        match.spectator_key,
+        offer,
+    )
+
+
+def _swapped(names: list[str], name: str) -> str:
+    """The seat an old seat takes in the rematch: the other one (roles swap)."""
+    return next((n for n in names if n != name), name)

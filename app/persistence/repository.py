@@ -1,0 +1,246 @@
+"""Every SQL statement of the app, as small functions over a session the caller's transaction
+owns. Services call these; nothing else in the app writes SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Float, case, cast, delete, func, select, update
+from sqlalchemy.orm import Session
+
+from .models import AdminAudit, Invite, Match, MatchAction, Rematch, Seat
+
+SORTS = {"created": Match.created_at, "activity": Match.updated_at}
+
+
+# ---- matches -------------------------------------------------------------------------------------
+
+
+def get_match(db: Session, match_id: str, *, lock: bool = False) -> Match | None:
+    """The match row; `lock` takes the row lock (PostgreSQL; SQLite holds the database lock)."""
+    return db.get(Match, match_id, with_for_update=lock)
+
+
+def add_match(db: Session, match: Match) -> None:
+    db.add(match)
+    db.flush()
+
+
+def delete_match(db: Session, match: Match) -> None:
+    db.execute(delete(MatchAction).where(MatchAction.match_id == match.id))
+    db.delete(match)
+
+
+def _with_bot() -> Any:
+    """The ids of matches with a computer seat (a subquery)."""
+    return select(Seat.match_id).where(Seat.kind == "bot")
+
+
+def bot_matches_active(db: Session) -> list[str]:
+    """Active matches with a computer seat."""
+    query = select(Match.id).where(Match.status == "active", Match.id.in_(_with_bot()))
+    return list(db.scalars(query).all())
+
+
+def idle_human_matches(db: Session, cutoff: datetime) -> list[Match]:
+    """Waiting or active matches between people with no activity since `cutoff`."""
+    query = select(Match).where(
+        Match.status.in_(("waiting", "active")),
+        Match.updated_at < cutoff,
+        Match.id.not_in(_with_bot()),
+    )
+    return list(db.scalars(query).all())
+
+
+def active_matches(db: Session) -> list[Match]:
+    return list(db.scalars(select(Match).where(Match.status == "active")).all())
+
+
+# ---- seats and invites ---------------------------------------------------------------------------
+
+
+def add_seats(db: Session, match_id: str, kinds: dict[str, str], held: dict[str, str]) -> None:
+    """A row per seat of a new match: its kind, and the token hash of the seats already taken."""
+    for name, kind in kinds.items():
+        db.add(Seat(match_id=match_id, name=name, kind=kind, token_hash=held.get(name)))
+    db.flush()
+
+
+def claim_seat(db: Session, match_id: str, seat: str, digest: str) -> bool:
+    """Give a person's free seat to the token with this hash; false when it was taken first."""
+    claimed = db.execute(
+        update(Seat)
+        .where(
+            Seat.match_id == match_id,
+            Seat.name == seat,
+            Seat.kind == "human",
+            Seat.token_hash.is_(None),
+        )
+        .values(token_hash=digest)
+    )
+    return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def seat_by_token(db: Session, digest: str) -> tuple[str, str] | None:
+    """(match id, seat name) of the seat holding the token with this hash."""
+    row = db.execute(select(Seat.match_id, Seat.name).where(Seat.token_hash == digest)).first()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def seats_of(db: Session, match_id: str) -> list[Seat]:
+    return list(db.scalars(select(Seat).where(Seat.match_id == match_id)).all())
+
+
+def touch_seat(db: Session, match_id: str, seat: str, when: datetime) -> None:
+    db.execute(
+        update(Seat).where(Seat.match_id == match_id, Seat.name == seat).values(last_seen_at=when)
+    )
+
+
+def add_invite(db: Session, code: str, match_id: str, seat: str) -> None:
+    db.add(Invite(code=code, match_id=match_id, seat=seat))
+
+
+def get_invite(db: Session, code: str) -> Invite | None:
+    return db.get(Invite, code)
+
+
+def claim_invite(db: Session, code: str, when: datetime) -> bool:
+    """Mark the invite claimed; false when someone claimed it first."""
+    claimed = db.execute(
+        update(Invite)
+        .where(Invite.code == code, Invite.claimed_at.is_(None))
+        .values(claimed_at=when)
+    )
+    return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+
+
+# ---- actions -------------------------------------------------------------------------------------
+
+
+def actions_between(db: Session, match_id: str, after: int, upto: int | None) -> list[MatchAction]:
+    """The stored actions with after < seq <= upto (all after `after` when upto is None)."""
+    query = select(MatchAction).where(MatchAction.match_id == match_id, MatchAction.seq > after)
+    if upto is not None:
+        query = query.where(MatchAction.seq <= upto)
+    return list(db.scalars(query.order_by(MatchAction.seq)).all())
+
+
+def add_action(
+    db: Session, match_id: str, seq: int, seat: str, action: Any, when: datetime
+) -> None:
+    """The (match_id, seq) unique constraint refuses a second action at the same version."""
+    db.add(MatchAction(match_id=match_id, seq=seq, role=seat, action=action, created_at=when))
+
+
+# ---- rematches -----------------------------------------------------------------------------------
+
+
+def get_rematch(db: Session, old_match_id: str, *, lock: bool = False) -> Rematch | None:
+    return db.get(Rematch, old_match_id, with_for_update=lock)
+
+
+def add_rematch(db: Session, old_match_id: str, offered_by: str) -> None:
+    db.add(Rematch(old_match_id=old_match_id, offered_by=offered_by))
+
+
+# ---- admin ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchFilter:
+    status: str | None
+    winner: str | None
+    opponent: str | None  # bot | human
+    id_prefix: str
+    sort: str
+    descending: bool
+    limit: int
+    offset: int
+
+
+def find_matches(db: Session, f: MatchFilter) -> tuple[list[Match], int]:
+    """One page of matches and the number of all that match the filter."""
+    query = select(Match)
+    if f.status:
+        query = query.where(Match.status == f.status)
+    if f.winner:
+        query = query.where(Match.winner == f.winner)
+    if f.opponent == "bot":
+        query = query.where(Match.id.in_(_with_bot()))
+    elif f.opponent == "human":
+        query = query.where(Match.id.not_in(_with_bot()))
+    if f.id_prefix:
+        query = query.where(Match.id.startswith(f.id_prefix))
+    total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
+    column = SORTS.get(f.sort, Match.updated_at)
+    query = query.order_by(column.desc() if f.descending else column.asc(), Match.id)
+    return list(db.scalars(query.limit(f.limit).offset(f.offset)).all()), total
+
+
+def seat_kinds(db: Session, match_ids: Sequence[str]) -> dict[str, dict[str, str]]:
+    """match id -> {seat name: kind} for the listed matches."""
+    kinds: dict[str, dict[str, str]] = {m: {} for m in match_ids}
+    query = select(Seat.match_id, Seat.name, Seat.kind).where(Seat.match_id.in_(list(match_ids)))
+    for match_id, name, kind in db.execute(query).all():
+        kinds[match_id][name] = kind
+    return kinds
+
+
+@dataclass(frozen=True)
+class Totals:
+    per_day: list[tuple[str, int]]
+    by_status: dict[str, int]
+    decided: int
+    wins: dict[str, int]
+    avg_rounds: float | None
+    avg_seconds: float | None
+    reasons: dict[str, int]
+
+
+def totals(db: Session, sqlite: bool, seats: Sequence[str]) -> Totals:
+    """Aggregates over every stored match, computed by the database (UTC days on both)."""
+    day = (
+        func.date(Match.created_at) if sqlite else func.date(func.timezone("UTC", Match.created_at))
+    )
+    seconds = (
+        (func.julianday(Match.updated_at) - func.julianday(Match.created_at)) * 86400.0
+        if sqlite
+        else func.extract("epoch", Match.updated_at - Match.created_at)
+    )
+    per_day = db.execute(select(day.label("day"), func.count()).group_by("day").order_by("day"))
+    by_status = db.execute(select(Match.status, func.count()).group_by(Match.status)).all()
+    finished = Match.status == "finished"
+    row = db.execute(
+        select(
+            func.count(),
+            func.avg(cast(Match.round, Float)),
+            func.avg(cast(seconds, Float)),
+            *(func.sum(case((Match.winner == seat, 1), else_=0)) for seat in seats),
+        ).where(finished, Match.winner.is_not(None))
+    ).one()
+    reasons = db.execute(
+        select(Match.win_reason, func.count())
+        .where(finished, Match.win_reason.is_not(None))
+        .group_by(Match.win_reason)
+    ).all()
+    return Totals(
+        per_day=[(str(d), int(n)) for d, n in per_day.all()],
+        by_status={str(s): int(n) for s, n in by_status},
+        decided=int(row[0] or 0),
+        wins={seat: int(row[3 + i] or 0) for i, seat in enumerate(seats)},
+        avg_rounds=float(row[1]) if row[1] is not None else None,
+        avg_seconds=float(row[2]) if row[2] is not None else None,
+        reasons={str(k): int(v) for k, v in reasons},
+    )
+
+
+def add_audit(db: Session, action: str, match_id: str | None, detail: dict[str, Any]) -> None:
+    db.add(AdminAudit(actor="admin", action=action, match_id=match_id, detail=detail))
+
+
+def audit_log(db: Session, limit: int = 100) -> list[AdminAudit]:
+    return list(db.scalars(select(AdminAudit).order_by(AdminAudit.id.desc()).limit(limit)).all())

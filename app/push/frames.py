@@ -1,0 +1,104 @@
+"""A viewer's frame: the wire view (product.md, contract v1) as JSON text. The game's view and
+legal actions come serialised from the cached entry, so a frame only splices strings together
+and dumps a few small facts; the live facts (presence, clocks, rematch) are computed once per
+render and shared by every viewer."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from engine.core.game import Outcome, Viewer
+from engine.registry import get_game
+
+from ..clocks import clocks_view
+from ..persistence.cache import Entry
+from ..persistence.records import MatchInfo
+
+JSONObj = dict[str, object]
+
+
+def _dumps(obj: object) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+@dataclass(frozen=True, slots=True)
+class Live:
+    """Facts about a match at one moment that are not part of its stored state."""
+
+    online: frozenset[str]
+    clocks: dict[str, object] | None
+
+
+def other_seat(info: MatchInfo, seat: str) -> str:
+    """The opponent of `seat` in a two-seat match (the first other seat otherwise)."""
+    return next(s.name for s in info.seats if s.name != seat)
+
+
+def status_of(info: MatchInfo, entry: Entry) -> str:
+    """What the wire calls the status: finished once the rules or the row say it ended."""
+    if get_game(entry.game).outcome(entry.state) is not None:
+        return "finished"
+    return "finished" if info.status == "abandoned" else info.status
+
+
+def live_at(info: MatchInfo, entry: Entry, online: frozenset[str], now: float) -> Live:
+    return Live(online, clocks_view(info, entry, now))
+
+
+def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live) -> JSONObj:
+    """Everything after the legal actions and before the log, in the contract's order."""
+    facts: JSONObj = {
+        "winner": (outcome.winners[0] if outcome and outcome.winners else None) or info.winner,
+        "win_reason": (outcome.reason if outcome else None) or info.win_reason,
+        "opponent": info.kind(other_seat(info, viewer)) if viewer else None,
+        "ended_by": info.ended_by,
+        "clock": info.options.get("clock"),
+        "presence": {
+            s.name: {
+                "online": s.name in live.online,
+                # "last seen" matters only while a seat is away
+                "last_seen": None if s.name in live.online else s.last_seen,
+            }
+            for s in info.seats
+        },
+        "clocks": live.clocks,
+    }
+    if viewer is not None:
+        facts["rematch"] = info.rematch.wire() if info.rematch else None
+        if info.spectator_key:
+            facts["spectate_path"] = f"/watch/{info.match_id}?key={info.spectator_key}"
+    return facts
+
+
+def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer) -> str:
+    """The viewer's log entries as a JSON array, with how the match ended outside the rules."""
+    log = entry.log_json[viewer]
+    if info.ended_by and outcome is None:  # resigned, out of time, aborted, abandoned
+        ended = {
+            "type": "match_ended",
+            "reason": info.win_reason or info.ended_by,
+            "role": info.ended_by,
+            "winner": info.winner,
+        }
+        log = (*log, _dumps(ended))
+    return "[" + ",".join(log) + "]"
+
+
+def frame(
+    info: MatchInfo, entry: Entry, viewer: Viewer, live: Live, message_type: str | None = None
+) -> str:
+    """The whole view for `viewer` (None: a spectator) as JSON text; `message_type` adds
+    {"type": …} first, as websocket messages carry it."""
+    outcome = get_game(entry.game).outcome(entry.state)
+    status = status_of(info, entry)
+    view_json, legal_json = entry.part(viewer)
+    head: JSONObj = {} if message_type is None else {"type": message_type}
+    head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
+    legal = legal_json if status == "active" and viewer else "[]"
+    return (
+        f"{_dumps(head)[:-1]},"
+        f'"state":{view_json},"legal_actions":{legal},'
+        f"{_dumps(_facts(info, outcome, viewer, live))[1:-1]},"
+        f'"log":{_log(info, entry, outcome, viewer)}}}'
+    )

@@ -1,0 +1,180 @@
+"""This process's sockets, per match. A room per match renders each viewer's frame once per
+change and hands it to every socket of that viewer; each socket's sender sends only the newest
+frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from engine.core.game import Viewer
+
+from ..errors import ApiError
+
+log = logging.getLogger("watergate.push")
+
+# (match id, the viewers wanted, the newest version announced) -> a frame per viewer, or None
+# when the match no longer exists
+Render = Callable[[str, set[Viewer], int], Awaitable[dict[Viewer, str] | None]]
+GONE = '{"type":"error","code":"not_found","message":"No such match."}'
+CLOSE_GONE = 4404
+
+
+class Connection:
+    """One seat's (or a spectator's) socket and its sender task."""
+
+    def __init__(self, ws: WebSocket, match_id: str, viewer: Viewer) -> None:
+        self.ws, self.match_id, self.viewer = ws, match_id, viewer
+        self.id = uuid.uuid4().hex
+        self.last_text = ""
+        self._latest = ""
+        self._close: int | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._sender())
+
+    def offer(self, text: str, close: int | None = None) -> None:
+        """The newest frame for this socket (and, with `close`, then close it with that code)."""
+        self._latest, self._close = text, close
+        self._wake.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def send_text(self, text: str) -> None:
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            await self.ws.send_text(text)
+
+    async def _sender(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                if self._latest != self.last_text:
+                    self.last_text = self._latest
+                    await self.send_text(self._latest)
+                if self._close is not None:
+                    await self.ws.close(code=self._close)
+                    return
+            except WebSocketDisconnect:
+                return  # the client left; the endpoint cleans up
+            except Exception:  # a broken socket ends this sender; the endpoint cleans up
+                log.exception("push to %s/%s failed", self.match_id, self.viewer)
+                return
+
+
+class Room:
+    """The sockets of one match in this process, and the task that renders their frames."""
+
+    def __init__(self, match_id: str, render: Render) -> None:
+        self.match_id, self.render = match_id, render
+        self.conns: set[Connection] = set()
+        self.fresh: set[Connection] = set()  # sockets still waiting for their first frame
+        self.dirty = False  # every socket needs a new frame
+        self.wanted = 0  # the newest version announced for this match
+        self._wake = asyncio.Event()
+        self._task = asyncio.create_task(self._run())
+
+    def add(self, conn: Connection) -> None:
+        self.conns.add(conn)
+        self.fresh.add(conn)
+        self._wake.set()
+
+    def wake(self, version: int = 0) -> None:
+        self.wanted = max(self.wanted, version)
+        self.dirty = True
+        self._wake.set()
+
+    def gone(self) -> None:
+        for conn in self.conns:
+            conn.offer(GONE, close=CLOSE_GONE)
+
+    async def stop(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            targets = set(self.conns) if self.dirty else set(self.fresh)
+            self.dirty = False
+            self.fresh.clear()
+            if targets:
+                await self._push(targets)
+
+    async def _push(self, targets: set[Connection]) -> None:
+        try:
+            frames = await self.render(self.match_id, {c.viewer for c in targets}, self.wanted)
+        except ApiError as err:
+            for conn in targets:
+                conn.offer(json.dumps({"type": "error", **err.body()}))
+            return
+        except Exception:
+            log.exception("rendering %s failed", self.match_id)
+            return
+        for conn in targets:
+            if frames is None:
+                conn.offer(GONE, close=CLOSE_GONE)
+            else:
+                conn.offer(frames[conn.viewer])
+
+
+class Hub:
+    """This process's rooms."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, Room] = {}
+        self.render: Render | None = None  # set by the app once the renderer exists
+
+    def add(self, conn: Connection) -> None:
+        assert self.render is not None
+        room = self._rooms.get(conn.match_id)
+        if room is None:
+            room = self._rooms[conn.match_id] = Room(conn.match_id, self.render)
+        conn.start()
+        room.add(conn)
+
+    async def remove(self, conn: Connection) -> None:
+        room = self._rooms.get(conn.match_id)
+        if room is not None:
+            room.conns.discard(conn)
+            room.fresh.discard(conn)
+            if not room.conns:
+                del self._rooms[conn.match_id]
+                await room.stop()
+        await conn.stop()
+
+    def wake(self, match_id: str, version: int = 0) -> None:
+        room = self._rooms.get(match_id)
+        if room is not None:
+            room.wake(version)
+
+    def gone(self, match_id: str) -> None:
+        room = self._rooms.get(match_id)
+        if room is not None:
+            room.gone()
+
+    def local_seats(self, match_id: str) -> set[str]:
+        """Seats of this match with a socket open on this process."""
+        room = self._rooms.get(match_id)
+        return {c.viewer for c in room.conns if c.viewer is not None} if room else set()
+
+    def connections(self) -> list[Connection]:
+        return [c for room in self._rooms.values() for c in room.conns]
+
+    async def close(self) -> None:
+        for room in list(self._rooms.values()):
+            await room.stop()

@@ -1,0 +1,52 @@
+"""Rendering the frames of a match's sockets: from the cache when it holds the announced version
+(the usual case, and always on the process that accepted the action), else caught up from the
+database once per process, in a worker thread."""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+
+from engine.core.game import Viewer
+
+from ..clocks import Clock
+from ..persistence import cache as cached
+from ..persistence.cache import Entry, MatchCache
+from ..persistence.db import Database
+from ..persistence.records import MatchInfo
+from .frames import frame, live_at
+from .presence import Presence
+
+
+class Renderer:
+    def __init__(self, db: Database, cache: MatchCache, presence: Presence, clock: Clock) -> None:
+        self.db, self.cache, self.presence, self.clock = db, cache, presence, clock
+
+    def _load(self, match_id: str) -> tuple[MatchInfo, Entry] | None:
+        with self.db.reader() as db:
+            found = cached.load(db, self.cache, match_id)
+        if found is not None:
+            found[1].warm()
+        return found
+
+    async def match(self, match_id: str, version: int) -> tuple[MatchInfo, Entry] | None:
+        """The match at `version` or later: from memory, or read once from the database."""
+        found = self.cache.get(match_id)
+        if found is None or found[1].version < version:
+            found = await run_in_threadpool(self._load, match_id)
+        return found
+
+    async def frames(
+        self, match_id: str, viewers: set[Viewer], version: int
+    ) -> dict[Viewer, str] | None:
+        """One websocket frame per viewer (the Hub's Render)."""
+        found = await self.match(match_id, version)
+        if found is None:
+            return None
+        info, entry = found
+        live = live_at(info, entry, await self.presence.online(match_id), self.clock.now())
+        return {viewer: frame(info, entry, viewer, live, "view") for viewer in viewers}
+
+    async def view(self, info: MatchInfo, entry: Entry, viewer: Viewer) -> str:
+        """An HTTP answer's view: the same text as a frame, without the message type."""
+        live = live_at(info, entry, await self.presence.online(info.match_id), self.clock.now())
+        return frame(info, entry, viewer, live)

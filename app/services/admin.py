@@ -1,0 +1,198 @@
+"""Admin use cases: finding matches, one match in full, statistics in SQL, and the audited
+actions (abort, delete) that tell every process through the fan-out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from engine.registry import DEFAULT_GAME, get_game
+
+from ..errors import ApiError, checked_id, not_found
+from ..persistence import repository as repo
+from ..persistence.cache import load
+from ..persistence.db import is_sqlite
+from ..persistence.models import Match
+from ..push.changes import Deleted, MatchChanged
+from . import exports
+from .access import seat_and_match
+from .core import Core
+
+STATUSES = ("waiting", "active", "finished", "abandoned")
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One line of the admin's match list."""
+
+    match_id: str
+    status: str
+    version: int
+    round: int
+    winner: str | None
+    win_reason: str | None
+    kinds: dict[str, str]  # seat name -> human | bot
+    created_at: str
+    updated_at: str
+
+
+def _row(m: Match, kinds: dict[str, str]) -> MatchRow:
+    return MatchRow(
+        m.id,
+        m.status,
+        m.version,
+        m.round,
+        m.winner,
+        m.win_reason,
+        kinds,
+        m.created_at.isoformat(),
+        m.updated_at.isoformat(),
+    )
+
+
+class Admin:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.db = core.db
+
+    async def page(self, f: repo.MatchFilter) -> tuple[list[MatchRow], int]:
+        """One page of matches and the total count."""
+
+        def run() -> tuple[list[MatchRow], int]:
+            with self.db.reader() as db:
+                rows, total = repo.find_matches(db, f)
+                kinds = repo.seat_kinds(db, [m.id for m in rows])
+                return [_row(m, kinds[m.id]) for m in rows], total
+
+        return await run_in_threadpool(run)
+
+    async def detail(self, match_id: str) -> dict[str, Any]:
+        """Everything about one match: full hidden state, seed, and the ordered command list."""
+        return await run_in_threadpool(self._detail, match_id)
+
+    def _detail(self, match_id: str) -> dict[str, Any]:
+        with self.db.reader() as db:
+            match = repo.get_match(db, checked_id(match_id))
+            found = load(db, self.core.cache, match_id) if match is not None else None
+            if match is None or found is None:
+                raise not_found()
+            _, entry = found
+            row = _row(match, repo.seat_kinds(db, [match.id])[match.id])
+            actions = repo.actions_between(db, match.id, 0, None)
+            game = get_game(entry.game)
+            return {
+                "match": row,
+                "seed": match.seed,
+                "seed_text": str(match.seed),  # exact even where JSON numbers are doubles
+                "rules_version": match.rules_version,
+                "options": match.options,
+                "ended_by": match.ended_by,
+                "state": game.admin_view(entry.state),
+                "view": game.open_view(entry.state),
+                "actions": [
+                    {
+                        "seq": a.seq,
+                        "role": a.role,
+                        "action": a.action,
+                        "created_at": a.created_at.isoformat(),
+                    }
+                    for a in actions
+                ],
+                "log": exports.full_log(entry.events),
+            }
+
+    async def step(self, match_id: str, k: int) -> dict[str, Any]:
+        """The match after its first k actions, everything shown."""
+        return await run_in_threadpool(lambda: exports.step(exports.stored(self.db, match_id), k))
+
+    async def replay(self, token: str | None, match_id: str, k: int) -> dict[str, Any]:
+        """A seat of a finished match steps through it with everything revealed."""
+
+        def run() -> dict[str, Any]:
+            _, info, _ = seat_and_match(self.core, token, match_id)
+            if info.status != "finished":
+                raise ApiError(409, "match_not_finished", "Replays open when the match has ended.")
+            return exports.step(exports.stored(self.db, match_id), k)
+
+        return await run_in_threadpool(run)
+
+    async def export(self, match_id: str) -> dict[str, Any]:
+        return await run_in_threadpool(lambda: exports.export(exports.stored(self.db, match_id)))
+
+    async def verify(self, data: dict[str, Any]) -> dict[str, Any]:
+        return await run_in_threadpool(exports.verify, data)
+
+    async def stats(self) -> dict[str, Any]:
+        """Aggregates over every stored match, computed by the database."""
+        seats = get_game(DEFAULT_GAME).seats
+
+        def run() -> repo.Totals:
+            with self.db.reader() as db:
+                return repo.totals(db, is_sqlite(self.db.url), seats)
+
+        t = await run_in_threadpool(run)
+        first, second = seats[0], seats[1]
+        return {
+            "matches_per_day": [{"day": day, "count": n} for day, n in t.per_day],
+            "by_status": {status: t.by_status.get(status, 0) for status in STATUSES},
+            "decided": t.decided,
+            f"{first}_wins": t.wins[first],
+            f"{second}_wins": t.wins[second],
+            f"{first}_win_rate": (t.wins[first] / t.decided) if t.decided else None,
+            "avg_rounds": t.avg_rounds,
+            "avg_duration_seconds": t.avg_seconds,
+            "end_reasons": t.reasons,
+        }
+
+    async def abort(self, match_id: str) -> None:
+        """End a waiting or active match; both seats see that the host ended it."""
+        await run_in_threadpool(self._abort, match_id)
+        self.core.cache.drop_info(match_id)
+        await self.core.publish(MatchChanged(match_id))
+
+    def _abort(self, match_id: str) -> None:
+        with self.db.write() as db:
+            match = repo.get_match(db, checked_id(match_id), lock=True)
+            if match is None:
+                raise not_found()
+            if match.status not in ("waiting", "active"):
+                raise ApiError(409, "not_active", "Only a waiting or active match can be aborted.")
+            match.status = "finished"
+            match.ended_by = "host"
+            match.updated_at = self.core.stamp()
+            repo.add_audit(db, "abort", match_id, {})
+
+    async def remove(self, match_id: str) -> None:
+        """Delete a match and everything stored about it; every process forgets it."""
+        await run_in_threadpool(self._remove, match_id)
+        await self.core.publish(Deleted(match_id))
+
+    def _remove(self, match_id: str) -> None:
+        with self.db.write() as db:
+            match = repo.get_match(db, checked_id(match_id))
+            if match is None:
+                raise not_found()
+            detail = {"status": match.status, "version": match.version}
+            repo.delete_match(db, match)
+            repo.add_audit(db, "delete", match_id, detail)
+
+    async def audit(self) -> list[dict[str, Any]]:
+        """The newest admin actions."""
+
+        def run() -> list[dict[str, Any]]:
+            with self.db.reader() as db:
+                return [
+                    {
+                        "id": a.id,
+                        "actor": a.actor,
+                        "action": a.action,
+                        "match_id": a.match_id,
+                        "detail": a.detail,
+                        "created_at": a.created_at.isoformat(),
+                    }
+                    for a in repo.audit_log(db)
+                ]
+
+        return await run_in_threadpool(run)

@@ -1,0 +1,132 @@
+"""Computer seats in the server: after every change, if a bot seat must decide, it answers after a
+short human-like pause, off the event loop, through the same submit path as a person."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from engine.registry import AnyGame, get_game
+
+from ..errors import ApiError
+from ..persistence import repository as repo
+from ..push.changes import Change, MatchChanged, Moved
+from .access import current
+from .core import Core
+from .play import Play
+
+log = logging.getLogger("watergate.bots")
+
+
+def choose_move(game: AnyGame, state: Any, seat: str, seed: int, kind: str, budget_ms: int) -> Any:
+    """The bot's move from its seat's observation only; a crashing bot falls back to the next
+    (the chosen one first, then the game's weaker bots in its order)."""
+    legal = game.legal_actions(state, seat)
+    observation = game.observation_for(state, seat)
+    version = game.version(state)
+    seed = (seed * 31 + version) & ((1 << 63) - 1)
+    names = game.bot_names
+    chain = names[names.index(kind) :] if kind in names else names[-1:]
+    for name in chain:
+        bot = game.make_bot(name, seed, budget_ms, time.perf_counter)
+        started = time.perf_counter()
+        try:
+            action = bot.decide(observation, seat, legal)
+        except Exception:
+            log.exception("%s bot failed at version %d; falling back", name, version)
+            continue
+        if action in legal:
+            spent = time.perf_counter() - started
+            if spent > 3 * budget_ms / 1000:
+                log.warning("%s bot took %.0f ms at version %d", name, spent * 1000, version)
+            return action
+        log.error("%s bot chose an action that is not legal; falling back", name)
+    return legal[0]
+
+
+class BotRunner:
+    """At most one bot task per match in this process; the database version check makes a second
+    process's duplicate move fail harmlessly."""
+
+    def __init__(self, core: Core, play: Play) -> None:
+        self.core, self.play = core, play
+        settings = core.settings
+        self.delay = settings.bot_delay_ms / 1000
+        self.kind = settings.bot_kind
+        self.budget_ms = settings.bot_budget_ms
+        self._closing = False
+        self._poked: set[str] = set()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def on_change(self, change: Change) -> None:
+        """A listener of this process's published changes."""
+        if isinstance(change, Moved | MatchChanged):
+            self.poke(change.match_id)
+
+    def poke(self, match_id: str) -> None:
+        """Make sure a bot that must decide in this match will do so."""
+        if self._closing:
+            return
+        known = self.core.cache.info(match_id)
+        if known is not None and not known.has_bot():
+            return  # people only: nothing for a bot to do (the kinds of a match never change)
+        self._poked.add(match_id)  # a running task looks again before it stops
+        task = self._tasks.get(match_id)
+        if task is None or task.done():
+            self._tasks[match_id] = asyncio.create_task(self._play(match_id))
+
+    async def _play(self, match_id: str) -> None:
+        while not self._closing:
+            self._poked.discard(match_id)
+            found = await run_in_threadpool(current, self.core, match_id)
+            if found is None:
+                self._tasks.pop(match_id, None)
+                return
+            info, entry = found
+            game = get_game(entry.game)
+            seats = game.to_move(entry.state)
+            seat = seats[0] if seats else None
+            if seat is None or info.status != "active" or info.kind(seat) != "bot":
+                if match_id in self._poked:  # the match moved on while we were reading it
+                    continue
+                self._tasks.pop(match_id, None)
+                return
+            started = time.perf_counter()
+            action = await run_in_threadpool(
+                choose_move, game, entry.state, seat, info.seed, self.kind, self.budget_ms
+            )
+            # a human-like pause, counting the thinking time already spent
+            await asyncio.sleep(max(0.0, self.delay - (time.perf_counter() - started)))
+            if self._closing:
+                return
+            try:
+                await self.play.act(match_id, seat, game.action_to_json(action), entry.version)
+            except ApiError as err:  # another process moved first: look again
+                log.info("bot move in %s not taken: %s", match_id, err.code)
+                continue
+            except Exception:
+                log.exception("bot failed in match %s", match_id)
+                return
+
+    async def resume_all(self) -> None:
+        for match_id in await run_in_threadpool(self._bot_matches):
+            self.poke(match_id)
+
+    def _bot_matches(self) -> list[str]:
+        with self.core.db.reader() as db:
+            return repo.bot_matches_active(db)
+
+    async def close(self) -> None:
+        """Let bot work already in a worker thread finish (it holds a database connection), then
+        stop: cancelling the task would not stop the thread."""
+        self._closing = True
+        pending = [t for t in self._tasks.values() if not t.done()]
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=5)
+            for task in late:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)

@@ -1,0 +1,35 @@
+"""Use cases that read: a seat's view, a spectator's view, and opening either kind of socket."""
+
+from __future__ import annotations
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket
+
+from ..push.hub import Connection
+from .access import seat_and_match, spectated
+from .core import Core
+
+
+class Views:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def seat_view(self, token: str | None, match_id: str) -> str:
+        """The match as this seat sees it, as JSON text."""
+        seat, info, entry = await run_in_threadpool(seat_and_match, self.core, token, match_id)
+        return await self.core.renderer.view(info, entry, seat)
+
+    async def spectator_view(self, match_id: str, key: str | None) -> str:
+        """The match as a spectator sees it: public information only."""
+        info, entry = await run_in_threadpool(spectated, self.core, match_id, key)
+        return await self.core.renderer.view(info, entry, None)
+
+    async def seat_socket(self, ws: WebSocket, token: str | None, match_id: str) -> Connection:
+        """A seat's socket, once its token is checked (raises ApiError)."""
+        seat, _, _ = await run_in_threadpool(seat_and_match, self.core, token, match_id)
+        return Connection(ws, match_id, seat)
+
+    async def spectator_socket(self, ws: WebSocket, match_id: str, key: str | None) -> Connection:
+        """A spectator's socket, once its key is checked (raises ApiError)."""
+        await run_in_threadpool(spectated, self.core, match_id, key)
+        return Connection(ws, match_id, None)

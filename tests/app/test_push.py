@@ -1,0 +1,152 @@
+"""The push layer: typed changes through the fan-out. A deleted match's seat tokens stop working
+at once on every process and its sockets are told and closed (two apps on one database, with the
+local fan-out and with Redis); a push after an action reads nothing from the database; the match
+cache is bounded.
+
+Synchronisation is by blocking receives only (tests.app.test_ws.receive has a deadline)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+from starlette.websockets import WebSocketDisconnect
+
+from app.push.changes import Deleted, MatchChanged, Moved, PresenceChanged, decode, encode
+
+from .conftest import ADMIN_TOKEN
+from .test_ws import receive, view_at
+
+MakeClient = Callable[..., TestClient]
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def duel(creator: TestClient, joiner: TestClient) -> tuple[str, dict[str, str]]:
+    """A match created on one app and claimed on the other."""
+    made = creator.post("/api/matches", json={"role": "editor", "opponent": "human"}).json()
+    code = made["invite_url"].rsplit("/invite/", 1)[1]
+    claimed = joiner.post(f"/api/invites/{code}/claim").json()
+    return made["match_id"], {"editor": made["seat_token"], "nixon": claimed["seat_token"]}
+
+
+def assert_told_and_closed(ws: Any) -> None:
+    """The socket gets a not_found error, then the server closes it."""
+    while (message := receive(ws))["type"] == "view":
+        pass
+    assert (message["type"], message["code"]) == ("error", "not_found")
+    with pytest.raises(WebSocketDisconnect) as closed:
+        receive(ws)
+    assert closed.value.code == 4404
+
+
+def check_deleted_everywhere(a: TestClient, b: TestClient) -> None:
+    match_id, tokens = duel(a, b)
+    for app in (a, b):  # both processes have seen (and cached) both seats
+        for token in tokens.values():
+            assert app.get(f"/api/matches/{match_id}", headers=bearer(token)).status_code == 200
+    with (
+        a.websocket_connect(f"/ws/matches/{match_id}?token={tokens['editor']}") as on_a,
+        b.websocket_connect(f"/ws/matches/{match_id}?token={tokens['nixon']}") as on_b,
+    ):
+        view_at(on_a, 0)
+        view_at(on_b, 0)
+        assert a.delete(f"/api/admin/matches/{match_id}", headers=ADMIN).status_code == 200
+        for app in (a, b):
+            for token in tokens.values():
+                for path in ("", "/replay/0"):
+                    got = app.get(f"/api/matches/{match_id}{path}", headers=bearer(token))
+                    assert (got.status_code, got.json()["code"]) == (401, "unauthorized")
+                move = app.post(
+                    f"/api/matches/{match_id}/actions",
+                    headers=bearer(token),
+                    json={"action": {"type": "pass"}},
+                )
+                assert move.status_code == 401, move.text
+        assert_told_and_closed(on_a)
+        if b.app.state.ctx.fanout.redis is not None:  # type: ignore[attr-defined]
+            assert_told_and_closed(on_b)  # the other process heard of it through Redis
+        else:  # B never hears of it without Redis, but its socket can no longer play
+            on_b.send_json({"type": "action", "action": {"type": "pass"}})
+            while (message := receive(on_b))["type"] == "view":
+                pass
+            assert (message["type"], message["code"]) == ("error", "unauthorized")
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        b.websocket_connect(f"/ws/matches/{match_id}?token={tokens['nixon']}") as again,
+    ):
+        receive(again)
+        receive(again)
+    assert refused.value.code == 4401
+
+
+def test_a_deleted_match_s_tokens_stop_working_on_every_process(
+    sqlite_url: str, make_client: MakeClient
+) -> None:
+    check_deleted_everywhere(make_client(sqlite_url), make_client(sqlite_url))
+
+
+def test_a_deleted_match_s_sockets_are_closed_on_every_process_through_redis(
+    any_db_url: str, redis_url: str, make_client: MakeClient
+) -> None:
+    a = make_client(any_db_url, redis_url=redis_url)
+    b = make_client(any_db_url, redis_url=redis_url)
+    check_deleted_everywhere(a, b)
+
+
+def test_changes_cross_redis_as_they_were_published() -> None:
+    for change in (
+        Moved("m1", 7),
+        MatchChanged("m1"),
+        PresenceChanged("m1", "nixon"),
+        PresenceChanged("m1", "editor", 1796000000.25),
+        Deleted("m1"),
+    ):
+        assert decode(encode(change, "process-a")) == (change, "process-a")
+    with pytest.raises(ValueError):
+        decode('{"origin": "a", "kind": "teleported", "match_id": "m1"}')
+
+
+def test_a_push_after_an_action_reads_nothing_from_the_database(
+    sqlite_url: str, make_client: MakeClient
+) -> None:
+    client = make_client(sqlite_url)
+    match_id, tokens = duel(client, client)
+    reads: list[str] = []
+    ctx = client.app.state.ctx  # type: ignore[attr-defined]
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        reads.append(statement)
+
+    with (
+        client.websocket_connect(f"/ws/matches/{match_id}?token={tokens['editor']}") as ed,
+        client.websocket_connect(f"/ws/matches/{match_id}?token={tokens['nixon']}") as nx,
+    ):
+        first = view_at(ed, 0)
+        view_at(nx, 0)
+        event.listen(ctx.db.reader_engine, "before_cursor_execute", count)
+        try:
+            action = first["legal_actions"][0]
+            ed.send_json({"type": "action", "action": action, "expected_version": 0})
+            assert view_at(ed, 1)["version"] == view_at(nx, 1)["version"] == 1
+        finally:
+            event.remove(ctx.db.reader_engine, "before_cursor_execute", count)
+    assert reads == [], reads
+
+
+def test_the_match_cache_is_bounded_and_a_miss_is_served_from_the_database(
+    sqlite_url: str, make_client: MakeClient
+) -> None:
+    client = make_client(sqlite_url, cache_matches=2)
+    matches = [duel(client, client) for _ in range(4)]
+    for match_id, tokens in matches * 2:
+        for token in tokens.values():
+            got = client.get(f"/api/matches/{match_id}", headers=bearer(token))
+            assert got.status_code == 200 and got.json()["match_id"] == match_id
+    assert len(client.app.state.ctx.cache) <= 2  # type: ignore[attr-defined]
