@@ -25,9 +25,15 @@ async def sweep_once(ctx: AppContext) -> list[str]:
     return await ctx.lifecycle.sweep()
 
 
-async def _sweep_forever(ctx: AppContext) -> None:
-    while True:
-        await asyncio.sleep(ctx.settings.sweep_seconds)
+async def _sweep_forever(ctx: AppContext, stop: asyncio.Event) -> None:
+    """Sweep every few seconds until told to stop. Shutdown waits for a sweep under way rather
+    than cancelling it: its worker thread would go on and use the database after it is closed."""
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), ctx.settings.sweep_seconds)
+            return
+        except TimeoutError:
+            pass
         try:
             await sweep_once(ctx)
         except Exception:
@@ -43,11 +49,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ctx = await AppContext.start(settings, clock)
         app.state.ctx = ctx
-        sweeper = asyncio.create_task(_sweep_forever(ctx))
+        stop = asyncio.Event()
+        sweeper = asyncio.create_task(_sweep_forever(ctx, stop))
         try:
             yield
         finally:
-            sweeper.cancel()
+            stop.set()
+            await sweeper
             await ctx.close()
 
     app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)
