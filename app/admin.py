@@ -12,9 +12,10 @@ from typing import Any
 from sqlalchemy import Float, case, cast, delete, func, select
 from sqlalchemy.orm import Session
 
-import engine
-from engine import EngineError, MatchState, Role
-from engine.describe import describe
+import engine.watergate as engine
+from engine import EngineError
+from engine.watergate import MatchState, Role
+from engine.watergate.describe import describe
 
 from .db import Database, is_sqlite
 from .errors import ApiError, checked_id, not_found

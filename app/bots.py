@@ -9,10 +9,10 @@ import time
 
 from starlette.concurrency import run_in_threadpool
 
-from engine import Action, MatchState, Role, current_role, legal_actions
-from engine.bots import Bot, HeuristicBot, RandomBot
-from engine.bots.search import SearchBot
-from engine.observation import observation_for
+from engine.watergate import Action, MatchState, Role, current_role, legal_actions
+from engine.watergate.bots import Bot, HeuristicBot, RandomBot
+from engine.watergate.bots.search import SearchBot
+from engine.watergate.observation import observation_for
 
 from .clock import Clock
 from .errors import ApiError

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine import Role
+from engine.watergate import Role
 
 REALTIME_MINUTES = (15, 30)
 TURN_DAYS = (1, 3)

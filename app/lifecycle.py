@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-import engine
-from engine import Role
+import engine.watergate as engine
+from engine.watergate import Role
 
 from .clock import REALTIME_MINUTES, TURN_DAYS, rule_from_options
 from .errors import ApiError, checked_id, not_found

@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from engine import Role, current_role
+from engine.watergate import Role, current_role
 
 from .clock import Clock, remaining, rule_from_options
 from .lifecycle import Lifecycle

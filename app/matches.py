@@ -13,8 +13,9 @@ from typing import Any, Literal
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-import engine
-from engine import EngineError, Role
+import engine.watergate as engine
+from engine import EngineError
+from engine.watergate import Role
 
 from .clock import Clock, SystemClock, remaining, rule_from_options
 from .db import Database

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from engine import Role
+from engine.watergate import Role
 
 from .errors import ApiError
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-import engine
-from engine import Event, MatchState, Role
-from engine.views import events_for
+import engine.watergate as engine
+from engine.watergate import Event, MatchState, Role
+from engine.watergate.views import events_for
 
 from .models import Match, MatchAction
 

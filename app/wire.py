@@ -7,8 +7,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Role, legal_actions
-from engine.views import view_for
+from engine.watergate import Role, legal_actions
+from engine.watergate.views import view_for
 
 from .models import Match
 from .store import Entry

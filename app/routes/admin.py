@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from engine import admin_view, open_view
+from engine.watergate import admin_view, open_view
 
 from .. import admin
 from ..deps import AdminDep, CtxDep

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, cast
 
-from .. import flow, serialize, views
-from ..actions import parse_action
-from ..bots import HeuristicBot, RandomBot
-from ..bots.search import SearchBot
-from ..catalog import (
+from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
+from . import flow, serialize, views
+from .actions import parse_action
+from .bots import HeuristicBot, RandomBot
+from .bots.search import SearchBot
+from .catalog import (
     BOARD_EDGES,
     BOARD_INFORMANTS,
     BOARD_LAYOUT,
@@ -20,13 +21,15 @@ from ..catalog import (
     SPACES,
     Role,
 )
-from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
-from ..describe import describe as _describe
-from ..observation import observation_for as _observation_for
-from ..state import JSON as StateJSON
-from ..state import RULES_VERSION, Action, Event, MatchState
+from .describe import describe as _describe
+from .observation import observation_for as _observation_for
+from .state import JSON as StateJSON
+from .state import RULES_VERSION, Action, Event, MatchState
 
 TRACK_REACH: Final = 5  # the research track runs from -5 (Nixon's end) to +5 (the Editor's)
+
+
+_ONE_SEAT: Final[dict[Role, tuple[Seat, ...]]] = {role: (role,) for role in ROLES}
 
 
 def _role(seat: Seat) -> Role:
@@ -50,19 +53,17 @@ class WatergateGame:
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
         if rules_version not in (None, RULES_VERSION):
             raise ValueError(f"Watergate rules version {rules_version!r} is not known")
-        state, events = flow.start(seed)
-        return Step(state, events)
+        return flow.start(seed)
 
     def to_move(self, state: MatchState) -> tuple[Seat, ...]:
-        role = flow.current_role(state)
-        return () if role is None else (role,)
+        d = state.decision
+        return () if d is None or state.winner is not None else _ONE_SEAT[d.role]
 
     def legal_actions(self, state: MatchState, seat: Seat) -> Sequence[Action]:
         return flow.legal_actions(state, _role(seat))
 
     def apply(self, state: MatchState, seat: Seat, action: object) -> Step[MatchState, Event]:
-        new, events = flow.apply(state, _role(seat), action)
-        return Step(new, events)
+        return flow.apply(state, _role(seat), action)
 
     def parse_action(self, obj: object) -> Action:
         return parse_action(obj)

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 
 from app.db import driver_url
 from app.main import create_app
-from engine.bots import RandomBot
+from engine.watergate.bots import RandomBot
 
 from .conftest import make_settings
 

@@ -1,4 +1,4 @@
-"""Rejections (engine/errors.py) and the version-stable generator (engine/rng.py).
+"""Rejections (engine/core/errors.py) and the version-stable generator (engine/core/rng.py).
 
 `apply` checks, in this order: match over -> not your decision -> malformed -> illegal
 (architecture.md §3.1), each with a stable code. The RNG goldens pin SplitMix64 and our Fisher–Yates
@@ -9,24 +9,26 @@ from __future__ import annotations
 
 import pytest
 
-from engine import (
-    RULES_VERSION,
+from engine.core.errors import (
     EngineError,
     IllegalAction,
     MalformedAction,
     MatchOver,
-    MatchState,
     NotYourDecision,
+)
+from engine.core.rng import below, next_u64, seed_state, shuffle
+from engine.watergate import (
+    RULES_VERSION,
+    MatchState,
     apply,
     current_role,
     legal_actions,
     new_match,
     other,
 )
-from engine.bots import RandomBot
-from engine.rng import below, next_u64, seed_state, shuffle
-from engine.serialize import dumps, state_to_json
-from engine.views import view_for
+from engine.watergate.bots import RandomBot
+from engine.watergate.serialize import dumps, state_to_json
+from engine.watergate.views import view_for
 
 
 def finished_match(seed: int = 3) -> MatchState:

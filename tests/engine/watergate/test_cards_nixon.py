@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.describe import describe
-from engine.state import GambitD, MatchState, PinD, PlayD, ReactD
-from tests.engine.builders import (
+from engine.watergate.describe import describe
+from engine.watergate.state import GambitD, MatchState, PinD, PlayD, ReactD
+from tests.engine.watergate.builders import (
     act,
     acts,
     board,

@@ -15,11 +15,11 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 
-from engine import MatchState, Role, apply, current_role, legal_actions, new_match
-from engine.catalog import CARD_IDS
-from engine.serialize import dumps, state_to_json
-from engine.state import Event, PlayD
-from engine.views import events_for, view_for
+from engine.watergate import MatchState, Role, apply, current_role, legal_actions, new_match
+from engine.watergate.catalog import CARD_IDS
+from engine.watergate.serialize import dumps, state_to_json
+from engine.watergate.state import Event, PlayD
+from engine.watergate.views import events_for, view_for
 
 ROLES: tuple[Role, Role] = ("editor", "nixon")
 SEEDS = range(30)

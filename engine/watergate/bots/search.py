@@ -14,10 +14,10 @@ import math
 from collections.abc import Callable
 from typing import Final
 
+from ...core.rng import below, seed_state
 from ..catalog import Role
 from ..flow import apply, current_role, legal_actions
 from ..observation import determinize
-from ..rng import below, seed_state
 from ..state import Action, MatchState
 from .evaluate import evaluate
 from .heuristic import score_actions

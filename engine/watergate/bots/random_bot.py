@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ...core.rng import below, seed_state
 from ..catalog import Role
-from ..rng import below, seed_state
 from ..state import JSON, Action, MatchState
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.describe import describe
-from engine.state import CardD, FaceDownD, FallbackD, MatchState, PinD, ReactD
-from tests.engine.builders import (
+from engine.watergate.describe import describe
+from engine.watergate.state import CardD, FaceDownD, FallbackD, MatchState, PinD, ReactD
+from tests.engine.watergate.builders import (
     act,
     acts,
     board,

@@ -1,6 +1,6 @@
-"""The component data (engine/data/*.json, from spec/game-data.md) holds what the rules need: the 40
+"""The component data (engine/watergate/data, from game-data.md) holds what the rules need: the 40
 cards, the 36 evidence tokens, the evidence board and the momentum cards, each with its provenance,
-in the effect vocabulary that engine/effects.py implements."""
+in the effect vocabulary that engine/watergate/effects.py implements."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.catalog import (
+from engine.watergate.catalog import (
     BAG_TOKEN_IDS,
     CARD_IDS,
     CARDS,
@@ -28,9 +28,9 @@ from engine.catalog import (
     Op,
     Role,
 )
-from engine.effects import OPS
+from engine.watergate.effects import OPS
 
-DATA = Path(__file__).resolve().parents[2] / "engine" / "data"
+DATA = Path(__file__).resolve().parents[3] / "engine" / "watergate" / "data"
 # The requirement kinds engine/effects.py `requirements_met` checks (R16, R21, R22).
 REQUIREMENT_KINDS = {"not_first_turn", "face_up_pictures", "removed_own_replayable"}
 # What an announcement is, for reaction cards to answer (R17).

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Event, MatchState, Role, legal_actions
-from engine.describe import describe
-from engine.state import CardD, GambitD, PlayD, ReactD, TargetD
-from engine.views import view_for
-from tests.engine.builders import act, acts, pass_window, position
+from engine.watergate import Action, Event, MatchState, Role, legal_actions
+from engine.watergate.describe import describe
+from engine.watergate.state import CardD, GambitD, PlayD, ReactD, TargetD
+from engine.watergate.views import view_for
+from tests.engine.watergate.builders import act, acts, pass_window, position
 
 PASS: Action = {"type": "pass"}
 MOOD = ["editor_events_value_only"]  # A brilliant mood's restriction (R21)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from engine import Action, Event, MatchState, Role, apply, legal_actions, new_match
-from engine.catalog import BAG_TOKEN_IDS, CARD_IDS, PEOPLE, PERSON_INDEX, SPACE_INDEX
-from engine.state import BoardToken, PlayD, Token
+from engine.watergate import Action, Event, MatchState, Role, apply, legal_actions, new_match
+from engine.watergate.catalog import BAG_TOKEN_IDS, CARD_IDS, PEOPLE, PERSON_INDEX, SPACE_INDEX
+from engine.watergate.state import BoardToken, PlayD, Token
 
 
 def position(

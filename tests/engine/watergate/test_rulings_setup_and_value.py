@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Event, MatchState, Role, legal_actions, new_match
-from engine.describe import describe
-from engine.state import FaceDownD, FallbackD, PinD, PlayD, ReactD
-from engine.views import events_for, view_for
-from tests.engine.builders import act, acts, of_type, pass_window, position
+from engine.watergate import Action, Event, MatchState, Role, legal_actions, new_match
+from engine.watergate.describe import describe
+from engine.watergate.state import FaceDownD, FallbackD, PinD, PlayD, ReactD
+from engine.watergate.views import events_for, view_for
+from tests.engine.watergate.builders import act, acts, of_type, pass_window, position
 
 BAG_IDS = [f"T{n:02d}" for n in range(1, 31)]
 YELLOW_SPACES = {"O2", "O3", "O8", "O9", "O13", "I2", "I5"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .errors import MalformedAction
+from ..core.errors import MalformedAction
 from .state import Action
 
 # action type -> {field: (python type, required)}

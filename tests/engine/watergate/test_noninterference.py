@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import (
+from engine.core.errors import EngineError
+from engine.watergate import (
     ROLES,
-    EngineError,
     Event,
     MatchState,
     Role,
@@ -28,11 +28,11 @@ from engine import (
     new_match,
     other,
 )
-from engine.bots import RandomBot
-from engine.catalog import CARD_IDS
-from engine.serialize import dumps, state_to_json
-from engine.state import JSON, PlayD
-from engine.views import events_for, view_for
+from engine.watergate.bots import RandomBot
+from engine.watergate.catalog import CARD_IDS
+from engine.watergate.serialize import dumps, state_to_json
+from engine.watergate.state import JSON, PlayD
+from engine.watergate.views import events_for, view_for
 
 MATCH_SEEDS = range(24)
 

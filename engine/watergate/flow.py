@@ -8,12 +8,14 @@ match is over. An action resolves the pending decision, which queues more work, 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
+from ..core.errors import IllegalAction, MatchOver, NotYourDecision
+from ..core.game import Step
+from ..core.rng import seed_state, shuffle
 from .actions import parse_action
 from .catalog import BAG_TOKEN_IDS, CARD_IDS, MOMENTUM_TOKENS, PEOPLE, SPACES, Role, other
 from .effects import op_choices, resolve_op_choice, run_op
-from .errors import IllegalAction, MatchOver, NotYourDecision
 from .evaluation import (
     pin_choices,
     resolve_pin,
@@ -40,7 +42,6 @@ from .reactions import (
     run_resolve,
     run_window,
 )
-from .rng import seed_state, shuffle
 from .state import (
     Action,
     CardD,
@@ -74,12 +75,9 @@ from .state import (
 )
 from .track import draw_cards, draw_from_bag, new_handle, run_momentum_gain, run_move, token_payload
 
-
-class Step(NamedTuple):
-    """What `apply` returns: the new state and what happened, in order (past tense)."""
-
-    state: MatchState
-    events: tuple[Event, ...]
+# What `apply` returns: the new state and what happened, in order (past tense). The platform's
+# own Step, so the protocol adapter hands it on without re-wrapping.
+WatergateStep = Step[MatchState, Event]
 
 
 # ---- round and turn sequencing -----------------------------------------------------------------
@@ -177,7 +175,7 @@ def _run(s: MatchState, ev: list[Event]) -> None:
 # ---- public surface ----------------------------------------------------------------------------
 
 
-def start(seed: int) -> Step:
+def start(seed: int) -> WatergateStep:
     """Set up a match from a seed (R5: the Editor starts with initiative) to the first decision."""
     s = MatchState.__new__(MatchState)
     s.seed = seed
@@ -248,7 +246,7 @@ def legal_actions(s: MatchState, role: Role) -> list[Action]:
     return actions
 
 
-def apply(s: MatchState, role: Role, action: object) -> Step:
+def apply(s: MatchState, role: Role, action: object) -> WatergateStep:
     """Apply one action of `role`; return the new state and events. Never mutates `s`.
 
     Raises MatchOver, NotYourDecision, MalformedAction or IllegalAction, in that order of checks.

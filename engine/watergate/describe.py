@@ -1,6 +1,6 @@
 """`describe(state)`: a compact, stable text rendering of the whole state for goldens and asserts.
 
->>> from engine import new_match
+>>> from engine.watergate.flow import new_match
 >>> print(describe(new_match(1)).splitlines()[0])
 v0 round 1 turn editor initiative editor | decide play(editor)
 """

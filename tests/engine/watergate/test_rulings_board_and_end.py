@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from engine import Action, Event, MatchOver, MatchState, Role, apply, legal_actions
-from engine.describe import describe
-from engine.state import PictureD, PinD, PlayD, SpaceD
-from engine.views import view_for
-from tests.engine.builders import act, acts, of_type, pass_window, position
+from engine.core.errors import MatchOver
+from engine.watergate import Action, Event, MatchState, Role, apply, legal_actions
+from engine.watergate.describe import describe
+from engine.watergate.state import PictureD, PinD, PlayD, SpaceD
+from engine.watergate.views import view_for
+from tests.engine.watergate.builders import act, acts, of_type, pass_window, position
 
 BLUE = {"O1", "O6", "O7", "O12", "O14", "I1", "I4"}
 YELLOW = {"O2", "O3", "O8", "O9", "O13", "I2", "I5"}

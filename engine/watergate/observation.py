@@ -9,8 +9,8 @@ observation, for search.
 
 from __future__ import annotations
 
+from ..core.rng import shuffle
 from .catalog import Role, other
-from .rng import shuffle
 from .state import MatchState, Token
 
 

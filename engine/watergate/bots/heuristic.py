@@ -5,11 +5,11 @@ cancelled play would hurt most."""
 
 from __future__ import annotations
 
+from ...core.errors import EngineError
+from ...core.rng import below, seed_state
 from ..catalog import Role
-from ..errors import EngineError
 from ..flow import apply, legal_actions
 from ..observation import determinize
-from ..rng import below, seed_state
 from ..state import Action, MatchState, ReactD
 from .evaluate import evaluate
 

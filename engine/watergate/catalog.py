@@ -1,4 +1,4 @@
-"""Static component data (cards, evidence tokens, board, momentum cards) read from engine/data.
+"""Static component data (cards, evidence tokens, board, momentum cards) read from data/*.json.
 
 The data files are the single source of the printed components; the engine reads only these
 typed records, so a printed card list can replace ours without touching code.
@@ -92,7 +92,9 @@ class Space:
 
 
 def _load(name: str) -> Any:
-    return json.loads(resources.files("engine.data").joinpath(name).read_text(encoding="utf-8"))
+    return json.loads(
+        resources.files("engine.watergate.data").joinpath(name).read_text(encoding="utf-8")
+    )
 
 
 def _card(raw: dict[str, Any]) -> Card:

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from ..core.rng import below, shuffle
 from .catalog import EFFECT_SOURCES, MOMENTUM_SPACES, TOKENS, Role, direction
-from .rng import below, shuffle
 from .state import (
     JSON,
     BoardToken,

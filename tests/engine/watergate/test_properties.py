@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from engine import (
+from engine.core.errors import MatchOver
+from engine.watergate import (
     ROLES,
     Action,
     Event,
-    MatchOver,
     MatchState,
     Role,
     apply,
@@ -30,10 +30,10 @@ from engine import (
     replay_events,
     start,
 )
-from engine.bots import RandomBot
-from engine.catalog import BAG_TOKEN_IDS, CARDS, MOMENTUM_TOKENS, PEOPLE, SPARE_TOKEN_IDS
-from engine.serialize import dumps, state_from_json, state_to_json
-from engine.views import admin_view, events_for, view_for
+from engine.watergate.bots import RandomBot
+from engine.watergate.catalog import BAG_TOKEN_IDS, CARDS, MOMENTUM_TOKENS, PEOPLE, SPARE_TOKEN_IDS
+from engine.watergate.serialize import dumps, state_from_json, state_to_json
+from engine.watergate.views import admin_view, events_for, view_for
 
 MAX_DECISIONS = 3000
 SEEDS = st.integers(0, 2**32)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.catalog import SPACE_INDEX
-from engine.describe import describe
-from engine.state import BoardToken, MatchState, PinD, PlayD, ReactD
-from tests.engine.builders import act, acts, pass_window, position
+from engine.watergate.catalog import SPACE_INDEX
+from engine.watergate.describe import describe
+from engine.watergate.state import BoardToken, MatchState, PinD, PlayD, ReactD
+from tests.engine.watergate.builders import act, acts, pass_window, position
 
 pytestmark = pytest.mark.ruling("R17")
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Role, apply, current_role, legal_actions, new_match
-from engine.bots import HeuristicBot, RandomBot
-from engine.bots.search import SearchBot
-from engine.observation import determinize, observation_for
-from engine.rng import shuffle
-from engine.state import MatchState
-from engine.views import view_for
+from engine.core.rng import shuffle
+from engine.watergate import Role, apply, current_role, legal_actions, new_match
+from engine.watergate.bots import HeuristicBot, RandomBot
+from engine.watergate.bots.search import SearchBot
+from engine.watergate.observation import determinize, observation_for
+from engine.watergate.state import MatchState
+from engine.watergate.views import view_for
 
 
 def states_along(seed: int, every: int = 7, limit: int = 140) -> list[MatchState]:

@@ -2,8 +2,9 @@
 of a few fixed matches to the end; every step is written down and compared with the golden file.
 
 Any change of behaviour (rules, RNG, views, log, legal actions) shows up as a diff of
-tests/engine/golden/*.txt. Rewrite the files with `pytest tests/engine/test_playthroughs.py
---update-golden` and read the diff before committing it.
+tests/engine/watergate/golden/*.txt. Rewrite them with `pytest
+tests/engine/watergate/test_playthroughs.py --update-golden` and read the diff before committing.
+(HEADER keeps the old path: it is part of the golden bytes.)
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine import ROLES, RULES_VERSION, Role, apply, current_role, legal_actions, start
-from engine.bots import RandomBot
-from engine.describe import describe
-from engine.serialize import dumps
-from engine.state import JSON
-from engine.views import events_for, view_for
+from engine.watergate import ROLES, RULES_VERSION, Role, apply, current_role, legal_actions, start
+from engine.watergate.bots import RandomBot
+from engine.watergate.describe import describe
+from engine.watergate.serialize import dumps
+from engine.watergate.state import JSON
+from engine.watergate.views import events_for, view_for
 
 GOLDEN = Path(__file__).parent / "golden"
 # (match seed, bot seed): an Editor connection win, Nixon's fifth momentum, an empty supply (R4)
