@@ -7,18 +7,21 @@ tests and bots; the platform reaches the game only through `GAME`'s protocol met
 from __future__ import annotations
 
 from ..core.game import Step
-from .catalog import CARDS, COLORS, PEOPLE, ROLES, SPACES, Role, other
-from .flow import (
-    apply,
-    awaiting,
-    current_role,
-    legal_actions,
+from .catalog import COLORS, ROLES, Role, other
+from .flow import apply, awaiting, current_role, legal_actions
+from .game import GAME, WatergateGame
+from .ruleset import Ruleset, load_ruleset, ruleset_from_data
+from .standard import (
+    CARDS,
+    PEOPLE,
+    RULESET,
+    SPACES,
+    TOKENS,
     new_match,
     replay,
     replay_events,
     start,
 )
-from .game import GAME, WatergateGame
 from .state import RULES_VERSION, Action, Event, MatchState
 from .views import admin_view, events_for, open_view, view_for
 
@@ -28,12 +31,15 @@ __all__ = [
     "GAME",
     "PEOPLE",
     "ROLES",
+    "RULESET",
     "RULES_VERSION",
     "SPACES",
+    "TOKENS",
     "Action",
     "Event",
     "MatchState",
     "Role",
+    "Ruleset",
     "Step",
     "WatergateGame",
     "admin_view",
@@ -42,11 +48,13 @@ __all__ = [
     "current_role",
     "events_for",
     "legal_actions",
+    "load_ruleset",
     "new_match",
     "open_view",
     "other",
     "replay",
     "replay_events",
+    "ruleset_from_data",
     "start",
     "view_for",
 ]

@@ -3,36 +3,29 @@ search that decides the Editor's win (R26)."""
 
 from __future__ import annotations
 
-from .catalog import (
-    CENTER_NEIGHBOURS,
-    INFORMANT_NEIGHBOURS,
-    PEOPLE,
-    SPACE_NEIGHBOURS,
-    SPACES,
-    TOKENS,
-    Role,
-)
+from .catalog import Role
 from .state import BoardToken, Event, MatchState, Move, Token
 from .track import token_payload, win
 
 
 def open_spaces(s: MatchState, token_id: str) -> list[int]:
     """Empty evidence spaces whose colour slip matches the token (either colour of a pair: R23)."""
-    colors = TOKENS[token_id].colors
+    colors = s.rules.tokens[token_id].colors
     board = s.board
-    return [i for i, sp in enumerate(SPACES) if board[i] is None and sp.color in colors]
+    return [i for i, sp in enumerate(s.rules.spaces) if board[i] is None and sp.color in colors]
 
 
 def connected_spaces(s: MatchState) -> list[bool]:
     """Which evidence spaces are joined to Nixon's picture through face-up tokens only (R26)."""
-    board = s.board
-    seen = [False] * len(SPACES)
-    todo = [i for i in CENTER_NEIGHBOURS if (b := board[i]) is not None and b.up]
+    board, rules = s.board, s.rules
+    neighbours = rules.space_neighbours
+    seen = [False] * len(rules.spaces)
+    todo = [i for i in rules.center_neighbours if (b := board[i]) is not None and b.up]
     for i in todo:
         seen[i] = True
     while todo:
         i = todo.pop()
-        for j in SPACE_NEIGHBOURS[i]:
+        for j in neighbours[i]:
             if not seen[j] and (b := board[j]) is not None and b.up:
                 seen[j] = True
                 todo.append(j)
@@ -42,10 +35,11 @@ def connected_spaces(s: MatchState) -> list[bool]:
 def connected_people(s: MatchState) -> list[str]:
     """Informants whose face-up picture has a thread of face-up evidence to Nixon (R26)."""
     seen = connected_spaces(s)
+    around = s.rules.informant_neighbours
     return [
         person
-        for k, person in enumerate(PEOPLE)
-        if s.pictures[k] == "up" and any(seen[i] for i in INFORMANT_NEIGHBOURS[k])
+        for k, person in enumerate(s.rules.people)
+        if s.pictures[k] == "up" and any(seen[i] for i in around[k])
     ]
 
 
@@ -63,11 +57,11 @@ def pin_token(s: MatchState, role: Role, token: Token, space: int, ev: list[Even
         {
             "type": "evidence_pinned",
             "role": role,
-            "space": SPACES[space].id,
-            "token": token_payload(placed),
+            "space": s.rules.spaces[space].id,
+            "token": token_payload(s, placed),
         }
     )
-    if TOKENS[token.id].momentum_symbol:
+    if s.rules.tokens[token.id].momentum_symbol:
         s.stack.append(Move("momentum", -1, 1, role, role))
     if role == "editor":
         check_editor_win(s, ev)

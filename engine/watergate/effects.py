@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .board import check_editor_win, connected_people
-from .catalog import CARDS, EFFECT_SOURCES, PEOPLE, PERSON_INDEX, SPACES, TOKENS, Op, Role, other
+from .catalog import Op, Role, other
 from .state import (
     Action,
     CardD,
@@ -31,13 +31,13 @@ from .track import draw_cards, draw_from_bag, new_handle, token_payload
 OpHandler = Callable[[MatchState, OpTask, Op, list[Event]], None]
 
 
-def op_of(task: OpTask) -> Op:
-    return EFFECT_SOURCES[task.source][task.at]
+def op_of(s: MatchState, task: OpTask) -> Op:
+    return s.rules.effect_sources[task.source][task.at]
 
 
 def push_effects(s: MatchState, role: Role, source: str) -> None:
     """Queue every op of a card (or momentum space) so that the first one runs next."""
-    for i in range(len(EFFECT_SOURCES[source]) - 1, -1, -1):
+    for i in range(len(s.rules.effect_sources[source]) - 1, -1, -1):
         s.stack.append(OpTask(role, source, i, -1, ()))
 
 
@@ -62,13 +62,13 @@ def _evidence_targets(s: MatchState, task: OpTask, op: Op) -> list[Token]:
         return [t for t in s.track if t.handle not in excluded]
     # Our ruling (R11 extended): a colour-bound effect lets the Editor pick only tokens whose
     # colours it has seen (face up or peeked); face-down ones are reached only by asking (R11).
-    sees_all = task.role == "nixon"
+    sees_all, tokens = task.role == "nixon", s.rules.tokens
     return [
         t
         for t in s.track
         if t.handle not in excluded
         and (sees_all or t.up or t.peeked)
-        and color in TOKENS[t.id].colors
+        and color in tokens[t.id].colors
     ]
 
 
@@ -76,19 +76,19 @@ def _space_targets(s: MatchState, op: Op) -> list[int]:
     if op["op"] == "flip_board_evidence":
         want_up = op["to"] == "down"  # flipping down takes face-up tokens and vice versa
         return [i for i, b in enumerate(s.board) if b is not None and b.up == want_up]
-    want_up, color = op["face"] == "up", op.get("color")
+    want_up, color, tokens = op["face"] == "up", op.get("color"), s.rules.tokens
     return [
         i
         for i, b in enumerate(s.board)
-        if b is not None and b.up == want_up and (color is None or color in TOKENS[b.id].colors)
+        if b is not None and b.up == want_up and (color is None or color in tokens[b.id].colors)
     ]
 
 
 def _picture_targets(s: MatchState, op: Op) -> list[str]:
     if op["op"] == "pin_picture":
-        return [p for k, p in enumerate(PEOPLE) if s.pictures[k] is None]
+        return [p for k, p in enumerate(s.rules.people) if s.pictures[k] is None]
     want = "up" if op["to"] == "down" else "down"
-    people = [p for k, p in enumerate(PEOPLE) if s.pictures[k] == want]
+    people = [p for k, p in enumerate(s.rules.people) if s.pictures[k] == want]
     if op.get("filter") == "not_connected":
         linked = connected_people(s)
         people = [p for p in people if p not in linked]
@@ -101,7 +101,7 @@ def replayable_removed(s: MatchState, role: Role) -> list[str]:
     return [
         c
         for c in s.removed
-        if (card := CARDS[c]).faction == role
+        if (card := s.rules.cards[c]).faction == role
         and card.effects
         and not card.is_reaction
         and all(op["op"] != "replay_removed_own" for op in card.effects)
@@ -111,13 +111,13 @@ def replayable_removed(s: MatchState, role: Role) -> list[str]:
 
 def requirements_met(s: MatchState, role: Role, card_id: str, turn: int) -> bool:
     """R16: a card's action is offered only when its requirements hold now."""
-    for req in CARDS[card_id].requires:
+    for req in s.rules.cards[card_id].requires:
         kind = req["req"]
         if kind == "not_first_turn":
             if turn < 2:
                 return False
         elif kind == "face_up_pictures":
-            skip = PERSON_INDEX.get(req.get("except", ""), -1)
+            skip = s.rules.person_index.get(req.get("except", ""), -1)
             ups = sum(1 for k, p in enumerate(s.pictures) if p == "up" and k != skip)
             if ups < req["min"]:
                 return False
@@ -131,14 +131,16 @@ def requirements_met(s: MatchState, role: Role, card_id: str, turn: int) -> bool
 
 def op_choices(s: MatchState, d: TargetD | SpaceD | PictureD | CardD) -> list[Action]:
     """Legal actions of a choosing op's decision."""
-    op = op_of(d.task)
+    op = op_of(s, d.task)
     if isinstance(d, TargetD):
         return [
             {"type": "choose_target", "target": "evidence", "handle": t.handle}
             for t in _evidence_targets(s, d.task, op)
         ]
     if isinstance(d, SpaceD):
-        return [{"type": "choose_space", "space": SPACES[i].id} for i in _space_targets(s, op)]
+        return [
+            {"type": "choose_space", "space": s.rules.spaces[i].id} for i in _space_targets(s, op)
+        ]
     if isinstance(d, PictureD):
         return [{"type": "choose_picture", "person": p} for p in _picture_targets(s, op)]
     return [{"type": "choose_card", "card": c} for c in replayable_removed(s, d.role)]
@@ -173,7 +175,7 @@ def _op_choose_again(
 
 def _op_move_all(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     color, toward = op.get("color"), _toward(task, op)
-    tokens = [t for t in s.track if color is None or color in TOKENS[t.id].colors]
+    tokens = [t for t in s.track if color is None or color in s.rules.tokens[t.id].colors]
     for t in sorted(tokens, key=lambda t: t.handle, reverse=True):
         s.stack.append(Move("evidence", t.handle, op["steps"], toward, task.role))
 
@@ -184,7 +186,7 @@ def _op_pin_from_bag(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> No
         token = Token(new_handle(s), draw_from_bag(s), 0, True, False)
         held.append(token)
         ev.append(
-            {"type": "token_drawn_from_bag", "role": task.role, "token": token_payload(token)}
+            {"type": "token_drawn_from_bag", "role": task.role, "token": token_payload(s, token)}
         )
     if held:
         s.stack.append(PinHolding(task.role))
@@ -194,14 +196,14 @@ def _op_pin_picture(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> Non
     person = op["person"]
     if person == "any":
         _op_choose_again(PictureD)(s, task, op, ev)
-    elif s.pictures[PERSON_INDEX[person]] is None:
+    elif s.pictures[s.rules.person_index[person]] is None:
         pin_picture(s, task.role, person, ev)
 
 
 def pin_picture(s: MatchState, role: Role, person: str, ev: list[Event]) -> None:
     """Take a picture from the supply: the Editor pins it face up, Nixon face down."""
     face = "up" if role == "editor" else "down"
-    s.pictures[PERSON_INDEX[person]] = face
+    s.pictures[s.rules.person_index[person]] = face
     ev.append({"type": "picture_pinned", "role": role, "person": person, "face": face})
     if face == "up":
         check_editor_win(s, ev)
@@ -215,7 +217,7 @@ def _op_peek(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
         {
             "type": "track_peeked",
             "role": task.role,
-            "tokens": [token_payload(s.track[i]) for i in hidden],
+            "tokens": [token_payload(s, s.track[i]) for i in hidden],
         }
     )
 
@@ -251,7 +253,7 @@ OPS: Final[dict[str, OpHandler]] = {
 
 
 def run_op(s: MatchState, task: OpTask, ev: list[Event]) -> None:
-    op = op_of(task)
+    op = op_of(s, task)
     OPS[op["op"]](s, task, op, ev)
 
 
@@ -261,7 +263,7 @@ def run_op(s: MatchState, task: OpTask, ev: list[Event]) -> None:
 def resolve_op_choice(
     s: MatchState, d: TargetD | SpaceD | PictureD | CardD, action: Action, ev: list[Event]
 ) -> None:
-    task, op = d.task, op_of(d.task)
+    task, op = d.task, op_of(s, d.task)
     name, role = op["op"], d.role
     chosen: int = -1
     if name == "replay_removed_own":
@@ -288,7 +290,7 @@ def resolve_op_choice(
             {
                 "type": "token_returned_to_bag",
                 "role": role,
-                "token": token_payload(token),
+                "token": token_payload(s, token),
                 "peeked": token.peeked,
                 "reason": "card",
             }
@@ -297,7 +299,7 @@ def resolve_op_choice(
         pin_picture(s, role, str(action["person"]), ev)
     elif name == "flip_picture":
         person, face = str(action["person"]), op["to"]
-        s.pictures[PERSON_INDEX[person]] = face
+        s.pictures[s.rules.person_index[person]] = face
         ev.append({"type": "picture_flipped", "role": role, "person": person, "face": face})
         if face == "up":
             check_editor_win(s, ev)
@@ -308,7 +310,7 @@ def resolve_op_choice(
 def _resolve_space_choice(
     s: MatchState, role: Role, op: Op, space_id: str, ev: list[Event]
 ) -> None:
-    i = next(i for i, sp in enumerate(SPACES) if sp.id == space_id)
+    i = s.rules.space_index[space_id]
     token = s.board[i]
     assert token is not None  # offered only for occupied spaces
     if op["op"] == "flip_board_evidence":
@@ -319,7 +321,7 @@ def _resolve_space_choice(
                 "type": "board_evidence_flipped",
                 "role": role,
                 "space": space_id,
-                "token": token_payload(token),
+                "token": token_payload(s, token),
             }
         )
         if token.up:
@@ -332,6 +334,6 @@ def _resolve_space_choice(
                 "type": "board_evidence_removed",
                 "role": role,
                 "space": space_id,
-                "token": token_payload(token),
+                "token": token_payload(s, token),
             }
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .board import open_spaces, pin_token
-from .catalog import SPACES, Role, other
+from .catalog import Role, other
 from .state import (
     Action,
     EvalStep,
@@ -34,7 +34,7 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
                 {
                     "type": "token_returned_to_bag",
                     "role": None,
-                    "token": token_payload(token),
+                    "token": token_payload(s, token),
                     "peeked": token.peeked,
                     "reason": "neutral",
                 }
@@ -83,7 +83,7 @@ def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
         {
             "type": "evidence_gained",
             "role": t.role,
-            "tokens": [token_payload(tok) for tok in gained],
+            "tokens": [token_payload(s, tok) for tok in gained],
         }
     )
     s.stack.append(PinHolding(t.role))
@@ -99,7 +99,7 @@ def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
             {
                 "type": "token_returned_to_bag",
                 "role": t.role,
-                "token": token_payload(token),
+                "token": token_payload(s, token),
                 "peeked": False,
                 "reason": "no_space",
             }
@@ -110,7 +110,7 @@ def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
 
 def pin_choices(s: MatchState, d: PinD) -> list[Action]:
     return [
-        {"type": "pin", "handle": tok.handle, "space": SPACES[i].id}
+        {"type": "pin", "handle": tok.handle, "space": s.rules.spaces[i].id}
         for tok in s.holding[d.role]
         for i in open_spaces(s, tok.id)
     ]
@@ -121,6 +121,6 @@ def resolve_pin(s: MatchState, d: PinD, action: Action, ev: list[Event]) -> None
     handle = int(action["handle"])
     token = next(tok for tok in held if tok.handle == handle)
     held.remove(token)
-    space = next(i for i, sp in enumerate(SPACES) if sp.id == action["space"])
+    space = s.rules.space_index[str(action["space"])]
     s.stack.append(PinHolding(d.role))
     pin_token(s, d.role, token, space, ev)

@@ -14,7 +14,7 @@ from ..core.errors import IllegalAction, MatchOver, NotYourDecision
 from ..core.game import Step
 from ..core.rng import seed_state, shuffle
 from .actions import parse_action
-from .catalog import BAG_TOKEN_IDS, CARD_IDS, MOMENTUM_TOKENS, PEOPLE, SPACES, Role, other
+from .catalog import Role, other
 from .effects import op_choices, resolve_op_choice, run_op
 from .evaluation import (
     pin_choices,
@@ -42,6 +42,7 @@ from .reactions import (
     run_resolve,
     run_window,
 )
+from .ruleset import Ruleset
 from .state import (
     Action,
     CardD,
@@ -97,7 +98,7 @@ def _start_round(s: MatchState, t: StartRound, ev: list[Event]) -> None:
     for _ in range(min(3, len(s.bag))):
         token = Token(new_handle(s), draw_from_bag(s), 0, False, False)
         s.track.append(token)
-        placed.append(token_payload(token))
+        placed.append(token_payload(s, token))
     ev.append({"type": "tokens_placed", "role": "nixon", "tokens": placed})  # type: ignore[dict-item]
     s.turn = s.initiative
     s.stack.append(Turn())
@@ -175,9 +176,11 @@ def _run(s: MatchState, ev: list[Event]) -> None:
 # ---- public surface ----------------------------------------------------------------------------
 
 
-def start(seed: int) -> WatergateStep:
-    """Set up a match from a seed (R5: the Editor starts with initiative) to the first decision."""
+def start(seed: int, rules: Ruleset) -> WatergateStep:
+    """Set up a match from a seed (R5: the Editor starts with initiative) to the first decision,
+    played with the components of `rules`."""
     s = MatchState.__new__(MatchState)
+    s.rules = rules
     s.seed = seed
     s.rng = seed_state(seed)
     s.version = 0
@@ -186,22 +189,22 @@ def start(seed: int) -> WatergateStep:
     s.turn = "editor"
     s.turns = {"editor": 0, "nixon": 0}
     s.restrictions = []
-    s.decks = {"editor": list(CARD_IDS["editor"]), "nixon": list(CARD_IDS["nixon"])}
+    s.decks = {"editor": list(rules.card_ids["editor"]), "nixon": list(rules.card_ids["nixon"])}
     s.rng = shuffle(s.rng, s.decks["editor"])
     s.rng = shuffle(s.rng, s.decks["nixon"])
     s.hands = {"editor": [], "nixon": []}
     s.discards = {"editor": [], "nixon": []}
     s.removed = []
     s.in_play = []
-    s.bag = list(BAG_TOKEN_IDS)
+    s.bag = list(rules.bag_token_ids)
     s.track_initiative = 0
     s.track_momentum = 0
     s.track = []
     s.holding = {"editor": [], "nixon": []}
-    s.board = [None] * len(SPACES)
-    s.pictures = [None] * len(PEOPLE)
+    s.board = [None] * len(rules.spaces)
+    s.pictures = [None] * len(rules.people)
     s.momentum = {"editor": 0, "nixon": 0}
-    s.momentum_supply = MOMENTUM_TOKENS - 1
+    s.momentum_supply = rules.momentum_tokens - 1
     s.momentum_removed = 0
     s.next_handle = 0
     s.stack = [StartRound()]
@@ -215,9 +218,9 @@ def start(seed: int) -> WatergateStep:
     return Step(s, tuple(ev))
 
 
-def new_match(seed: int) -> MatchState:
+def new_match(seed: int, rules: Ruleset) -> MatchState:
     """The state of a new match for this seed, waiting for the Editor's first play."""
-    return start(seed).state
+    return start(seed, rules).state
 
 
 def awaiting(s: MatchState) -> Decision | None:
@@ -287,19 +290,19 @@ def _illegal_reason(s: MatchState, role: Role, action: Action) -> str:
     return "That action is not one of your legal actions now; choose one of those offered."
 
 
-def replay(seed: int, actions: Iterable[tuple[Role, object]]) -> MatchState:
+def replay(seed: int, rules: Ruleset, actions: Iterable[tuple[Role, object]]) -> MatchState:
     """Rebuild a match from its seed and its ordered (role, action) list."""
-    s = new_match(seed)
+    s = new_match(seed, rules)
     for role, action in actions:
         s = apply(s, role, action).state
     return s
 
 
 def replay_events(
-    seed: int, actions: Iterable[tuple[Role, object]]
+    seed: int, rules: Ruleset, actions: Iterable[tuple[Role, object]]
 ) -> tuple[MatchState, list[Event]]:
     """Like replay, also returning every event in order (the full game log)."""
-    step = start(seed)
+    step = start(seed, rules)
     s, log = step.state, list(step.events)
     for role, action in actions:
         step = apply(s, role, action)

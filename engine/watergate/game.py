@@ -10,19 +10,10 @@ from . import flow, serialize, views
 from .actions import parse_action
 from .bots import HeuristicBot, RandomBot
 from .bots.search import SearchBot
-from .catalog import (
-    BOARD_EDGES,
-    BOARD_INFORMANTS,
-    BOARD_LAYOUT,
-    CARDS,
-    EDITOR_MOMENTUM_EFFECTS,
-    MOMENTUM_SPACES,
-    ROLES,
-    SPACES,
-    Role,
-)
+from .catalog import ROLES, Role
 from .describe import describe as _describe
 from .observation import observation_for as _observation_for
+from .ruleset import Ruleset, load_ruleset
 from .state import JSON as StateJSON
 from .state import RULES_VERSION, Action, Event, MatchState
 
@@ -43,17 +34,21 @@ def _viewer(viewer: Viewer) -> Role | None:
 
 
 class WatergateGame:
-    """The Game protocol for Watergate: two seats, the Editor first (R5)."""
+    """The Game protocol for Watergate: two seats, the Editor first (R5), played with the
+    components of `ruleset` (every match it starts carries them)."""
 
     id: Final = "watergate"
     seats: Final[tuple[Seat, ...]] = ROLES
     rules_version: Final = RULES_VERSION
     bot_names: Final[tuple[str, ...]] = ("search", "heuristic", "random")
 
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset: Final = ruleset
+
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
         if rules_version not in (None, RULES_VERSION):
             raise ValueError(f"Watergate rules version {rules_version!r} is not known")
-        return flow.start(seed)
+        return flow.start(seed, self.ruleset)
 
     def to_move(self, state: MatchState) -> tuple[Seat, ...]:
         d = state.decision
@@ -92,7 +87,7 @@ class WatergateGame:
         return cast(JSONObject, serialize.state_to_json(state))
 
     def state_from_json(self, data: JSONObject) -> MatchState:
-        return serialize.state_from_json(cast(dict[str, StateJSON], data))
+        return serialize.state_from_json(cast(dict[str, StateJSON], data), self.ruleset)
 
     def admin_view(self, state: MatchState) -> JSONObject:
         return cast(JSONObject, views.admin_view(state))
@@ -116,13 +111,14 @@ class WatergateGame:
 
     def metadata(self) -> JSONObject:
         """The board map, its drawing layout, the card list and the track's sizes."""
+        rules = self.ruleset
         return {
             "game": self.id,
             "seats": list(self.seats),
-            "spaces": [{"id": s.id, "color": s.color} for s in SPACES],
-            "edges": [list(e) for e in BOARD_EDGES],
-            "informants": cast(JSON, BOARD_INFORMANTS),
-            "layout": cast(JSON, BOARD_LAYOUT),
+            "spaces": [{"id": s.id, "color": s.color} for s in rules.spaces],
+            "edges": [list(e) for e in rules.edges],
+            "informants": rules.informants_json,
+            "layout": rules.layout_json,
             "cards": {
                 c.id: {
                     "id": c.id,
@@ -132,12 +128,12 @@ class WatergateGame:
                     "color": c.color,
                     "reaction": c.is_reaction,
                 }
-                for c in CARDS.values()
+                for c in rules.cards.values()
             },
-            "editor_momentum_spaces": cast(JSON, sorted(EDITOR_MOMENTUM_EFFECTS)),
-            "momentum_spaces": MOMENTUM_SPACES,
+            "editor_momentum_spaces": cast(JSON, sorted(rules.editor_momentum_effects)),
+            "momentum_spaces": rules.momentum_spaces,
             "track_reach": TRACK_REACH,
         }
 
 
-GAME: Final = WatergateGame()
+GAME: Final = WatergateGame(load_ruleset())

@@ -3,7 +3,7 @@ the Editor's question for a face-down colour (R11), or the action part with requ
 
 from __future__ import annotations
 
-from .catalog import CARDS, COLORS, TOKENS, Role
+from .catalog import COLORS, Role
 from .effects import requirements_met
 from .state import (
     Action,
@@ -23,7 +23,7 @@ from .track import token_payload
 
 def can_use_action(s: MatchState, role: Role, card_id: str, turn: int) -> bool:
     """R16, R21: the action part is offered only when allowed now (never a reaction on a turn)."""
-    card = CARDS[card_id]
+    card = s.rules.cards[card_id]
     if not card.effects:
         return False
     if role == "editor" and card.kind == "event" and "editor_events_value_only" in s.restrictions:
@@ -33,11 +33,11 @@ def can_use_action(s: MatchState, role: Role, card_id: str, turn: int) -> bool:
 
 def _targets_by_color(s: MatchState, role: Role) -> dict[str, list[int]]:
     """Handles of the evidence tokens a value of each card colour may name directly (R10, R11)."""
-    nixon = role == "nixon"
+    nixon, tokens = role == "nixon", s.rules.tokens
     by_color: dict[str, list[int]] = {"blue": [], "yellow": [], "green": [], "joker": []}
     for t in s.track:
         if nixon or t.up:
-            for color in TOKENS[t.id].colors:
+            for color in tokens[t.id].colors:
                 by_color[color].append(t.handle)
             by_color["joker"].append(t.handle)
     return by_color
@@ -59,8 +59,9 @@ def play_choices(s: MatchState, d: PlayD) -> list[Action]:
         and any(not t.up for t in s.track)
     )
     out: list[Action] = []
+    catalogue = s.rules.cards
     for c in cards:
-        card = CARDS[c]
+        card = catalogue[c]
         n = len(out)
         for target in fixed:
             out.append({"type": "play_value", "card": c, "target": target})
@@ -94,7 +95,9 @@ def resolve_play(s: MatchState, d: PlayD, action: Action, ev: list[Event]) -> No
                 "source": source,
             }
         )
-        announce(s, Ann(role, card_id, "action", CARDS[card_id].kind + "_action", -1, -1, False))
+        announce(
+            s, Ann(role, card_id, "action", s.rules.cards[card_id].kind + "_action", -1, -1, False)
+        )
         return
     target = str(action["target"])
     played: Event = {
@@ -116,7 +119,7 @@ def resolve_play(s: MatchState, d: PlayD, action: Action, ev: list[Event]) -> No
 def _value_effect(
     s: MatchState, role: Role, card_id: str, target: str, action: Action, ev: list[Event]
 ) -> None:
-    steps = CARDS[card_id].value
+    steps = s.rules.cards[card_id].value
     if target == "evidence" and role == "nixon":
         handle = int(action["handle"])
         i = next(i for i, t in enumerate(s.track) if t.handle == handle)
@@ -124,7 +127,7 @@ def _value_effect(
         if not token.up:  # R13
             s.track[i] = token = token._replace(up=True, peeked=False)
             ev.append(
-                {"type": "token_revealed", "token": token_payload(token), "position": token.pos}
+                {"type": "token_revealed", "token": token_payload(s, token), "position": token.pos}
             )
         # R17: "Follow the money!" may answer before the token moves (or is gained at space 5)
         announce(s, Ann(role, card_id, "value", "value_evidence_move", -1, handle, False))
@@ -145,14 +148,14 @@ def _value_effect(
 def _ask(s: MatchState, card_id: str, color: str, steps: int, ev: list[Event]) -> None:
     """R11: the Editor names a colour; Nixon must flip and move one of his choice if he has one."""
     ev.append({"type": "face_down_asked", "role": "editor", "color": color})
-    if any(not t.up and color in TOKENS[t.id].colors for t in s.track):
+    if any(not t.up and color in s.rules.tokens[t.id].colors for t in s.track):
         # R11, R18: Nixon is asked even when only one token fits, so the prompt's timing tells
         # the Editor nothing about how many face-down tokens of that colour there are.
         s.decision = FaceDownD("nixon", card_id, color, steps)
         return
     ev.append({"type": "face_down_denied", "role": "nixon", "color": color})
     fallback = FallbackD(
-        "editor", card_id, "joker" if CARDS[card_id].color == "joker" else color, steps
+        "editor", card_id, "joker" if s.rules.cards[card_id].color == "joker" else color, steps
     )
     if fallback_choices(s, fallback):
         s.decision = fallback
@@ -164,7 +167,7 @@ def face_down_choices(s: MatchState, d: FaceDownD) -> list[Action]:
     return [
         {"type": "choose_token", "handle": t.handle}
         for t in s.track
-        if not t.up and d.color in TOKENS[t.id].colors
+        if not t.up and d.color in s.rules.tokens[t.id].colors
     ]
 
 
@@ -179,7 +182,7 @@ def fallback_choices(s: MatchState, d: FallbackD) -> list[Action]:
     if s.track_momentum is not None:
         out.append({"type": "choose_target", "target": "momentum"})
     for t in s.track:
-        if t.up and (d.color == "joker" or d.color in TOKENS[t.id].colors):
+        if t.up and (d.color == "joker" or d.color in s.rules.tokens[t.id].colors):
             out.append({"type": "choose_target", "target": "evidence", "handle": t.handle})
     return out
 

@@ -8,7 +8,7 @@ and, unless cancelled, cancels the link it answers.
 
 from __future__ import annotations
 
-from .catalog import CARDS, REACTION_CARDS, Card, Role, other
+from .catalog import Card, Role, other
 from .effects import push_effects
 from .plays import announce
 from .state import (
@@ -37,7 +37,7 @@ def window_opens(s: MatchState, reactor: Role, ann: Ann) -> bool:
     """R18: open whenever a reaction is possible from what is public — never from the hand."""
     if not s.hands[reactor]:
         return False
-    for card in REACTION_CARDS[reactor]:
+    for card in s.rules.reaction_cards[reactor]:
         if (
             ann.kind in card.reacts_to
             and card.id not in s.discards[reactor]
@@ -60,7 +60,7 @@ def react_choices(s: MatchState, d: ReactD) -> list[Action]:
     kind = s.chain[d.ann].kind
     out: list[Action] = [{"type": "pass"}]
     for c in s.hands[d.role]:
-        card = CARDS[c]
+        card = s.rules.cards[c]
         if kind in card.reacts_to and not _blocked(s, d.role, card):
             out.append({"type": "react", "card": c})
     return out
@@ -84,7 +84,9 @@ def resolve_react(s: MatchState, d: ReactD, action: Action, ev: list[Event]) -> 
             "against": against.card,
         }
     )
-    announce(s, Ann(d.role, card_id, "action", CARDS[card_id].kind + "_action", d.ann, -1, False))
+    announce(
+        s, Ann(d.role, card_id, "action", s.rules.cards[card_id].kind + "_action", d.ann, -1, False)
+    )
 
 
 def run_resolve(s: MatchState, t: Resolve, ev: list[Event]) -> None:
@@ -97,7 +99,9 @@ def run_resolve(s: MatchState, t: Resolve, ev: list[Event]) -> None:
         _after_cancel(s, ann)
     elif ann.mode == "value":
         s.stack.append(DiscardPlayed(ann.role, ann.card))
-        s.stack.append(Move("evidence", ann.handle, CARDS[ann.card].value, ann.role, ann.role))
+        s.stack.append(
+            Move("evidence", ann.handle, s.rules.cards[ann.card].value, ann.role, ann.role)
+        )
     else:
         s.stack.append(Dispose(t.ann))
         push_effects(s, ann.role, ann.card)
@@ -111,7 +115,7 @@ def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
         {"type": "play_cancelled", "role": target.role, "card": target.card, "by": reaction.card}
     )
     s.in_play.remove(target.card)
-    if CARDS[reaction.card].on_cancel == "remove":
+    if s.rules.cards[reaction.card].on_cancel == "remove":
         s.removed.append(target.card)
         ev.append({"type": "card_removed", "role": target.role, "card": target.card})
     else:  # "discard" (Mitchell) and "follow_the_money" send it to the owner's discard pile unused
@@ -120,17 +124,17 @@ def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
 
 
 def _after_cancel(s: MatchState, reaction: Ann) -> None:
-    if CARDS[reaction.card].on_cancel == "follow_the_money":
+    if s.rules.cards[reaction.card].on_cancel == "follow_the_money":
         # R17: the same token moves from where it stood towards the Editor by Nixon's value
         target = s.chain[reaction.target]
-        steps = CARDS[target.card].value
+        steps = s.rules.cards[target.card].value
         s.stack.append(Move("evidence", target.handle, steps, reaction.role, reaction.role))
 
 
 def run_dispose(s: MatchState, t: Dispose, ev: list[Event]) -> None:
     """R15: events leave the game, conspirators and journalists go to the discard pile."""
     ann = s.chain[t.ann]
-    card = CARDS[ann.card]
+    card = s.rules.cards[ann.card]
     if card.kind != "event":
         s.in_play.remove(ann.card)
         s.discards[ann.role].append(ann.card)
@@ -153,7 +157,7 @@ def gambit_choices(s: MatchState, d: GambitD) -> list[Action]:
     out: list[Action] = [
         {"type": "gambit_keep", "card": c}
         for c in s.hands[d.role]
-        if CARDS[c].kind == "conspirator"
+        if s.rules.cards[c].kind == "conspirator"
     ]
     out.append({"type": "gambit_remove"})
     return out

@@ -10,7 +10,8 @@ import json
 from typing import Final, cast
 
 from . import state as st
-from .state import JSON, MatchState
+from .ruleset import Ruleset
+from .state import JSON, STATE_FIELDS, MatchState
 
 _RECORDS: Final[dict[str, type]] = {
     cls.__name__: cls
@@ -43,7 +44,6 @@ _RECORDS: Final[dict[str, type]] = {
         st.GambitD,
     )
 }
-_FIELDS: Final = tuple(name for name in MatchState.__slots__ if name != "_legal")
 
 
 def _encode(value: object) -> JSON:
@@ -75,12 +75,14 @@ def _decode(value: JSON) -> object:
 
 def state_to_json(s: MatchState) -> dict[str, JSON]:
     """The whole state as plain JSON (admin only: it holds every secret)."""
-    return {name: _encode(getattr(s, name)) for name in _FIELDS}
+    return {name: _encode(getattr(s, name)) for name in STATE_FIELDS}
 
 
-def state_from_json(data: dict[str, JSON]) -> MatchState:
+def state_from_json(data: dict[str, JSON], rules: Ruleset) -> MatchState:
+    """The state `state_to_json` wrote, played with `rules` (the components are not in the JSON)."""
     s = MatchState.__new__(MatchState)
-    for name in _FIELDS:
+    s.rules = rules
+    for name in STATE_FIELDS:
         setattr(s, name, _decode(data[name]))
     s._legal = None
     return s

@@ -2,7 +2,8 @@
 
 `MatchState` is mutable inside the engine only: `apply` clones it first and every container it holds
 is a list or dict of immutable values, so `clone` copies each container once and the caller's state
-is never touched. Nested records are NamedTuples (immutable, comparable, cheap to build).
+is never touched; the Ruleset (`rules`) is shared, as the components never change during a match.
+Nested records are NamedTuples (immutable, comparable, cheap to build).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from .catalog import Role
+from .ruleset import Ruleset
 
 RULES_VERSION: Final = "1"
 
@@ -257,6 +259,7 @@ class MatchState:
         "restrictions",
         "rng",
         "round",
+        "rules",
         "seed",
         "stack",
         "track",
@@ -299,10 +302,14 @@ class MatchState:
     winner: Role | None
     win_reason: str | None
     _legal: tuple[Role, list[Action]] | None  # cache of legal_actions for the deciding seat
+    # The components this match is played with: shared by reference, never copied, not part of
+    # equality or the JSON (the game object that made the state supplies it again on load).
+    rules: Ruleset
 
     def clone(self) -> MatchState:
         """A copy that shares only immutable values with self."""
         c = MatchState.__new__(MatchState)
+        c.rules = self.rules
         c.seed = self.seed
         c.rng = self.rng
         c.version = self.version
@@ -339,16 +346,16 @@ class MatchState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MatchState):
             return NotImplemented
-        return all(
-            getattr(self, name) == getattr(other, name)
-            for name in self.__slots__
-            if name != "_legal"
-        )
+        return all(getattr(self, name) == getattr(other, name) for name in STATE_FIELDS)
 
     __hash__ = None  # type: ignore[assignment]  # mutable inside the engine
 
     def __repr__(self) -> str:
         return f"<MatchState round={self.round} version={self.version} decision={self.decision}>"
+
+
+# The fields that make up a match (equality, JSON): all but the cache and the shared components.
+STATE_FIELDS: Final = tuple(n for n in MatchState.__slots__ if n not in ("_legal", "rules"))
 
 
 def token_by_handle(tokens: list[Token], handle: int) -> int:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..core.rng import below, shuffle
-from .catalog import EFFECT_SOURCES, MOMENTUM_SPACES, TOKENS, Role, direction
+from .catalog import Role, direction
 from .state import (
     JSON,
     BoardToken,
@@ -20,9 +20,9 @@ from .state import (
 _END = 5  # the last space on each side of the track
 
 
-def token_payload(t: Token | BoardToken) -> dict[str, JSON]:
+def token_payload(s: MatchState, t: Token | BoardToken) -> dict[str, JSON]:
     """Everything about a token, for events; views and events_for choose what a seat may see."""
-    data = TOKENS[t.id]
+    data = s.rules.tokens[t.id]
     return {
         "handle": t.handle,
         "id": t.id,
@@ -85,7 +85,9 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
         start = token.pos
         if not token.up:  # R13: a face-down token is turned face up when moved
             token = token._replace(up=True, peeked=False)
-            ev.append({"type": "token_revealed", "token": token_payload(token), "position": start})
+            ev.append(
+                {"type": "token_revealed", "token": token_payload(s, token), "position": start}
+            )
     if start is None:
         return  # R14: initiative or momentum already gained this round
     end = max(-_END, min(_END, start + sign * t.steps))
@@ -117,7 +119,7 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
     elif gainer:
         del s.track[idx]
         s.holding[gainer].append(token._replace(pos=0))
-        ev.append({"type": "evidence_gained", "role": gainer, "tokens": [token_payload(token)]})
+        ev.append({"type": "evidence_gained", "role": gainer, "tokens": [token_payload(s, token)]})
         s.stack.append(PinHolding(gainer))
     else:
         s.track[idx] = token._replace(pos=end)
@@ -134,16 +136,17 @@ def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
     """Place a gained momentum token on the lowest free space of the gainer's momentum card."""
     role = t.role
     placed = s.momentum[role]
-    if placed >= MOMENTUM_SPACES:
+    spaces = s.rules.momentum_spaces
+    if placed >= spaces:
         s.momentum_removed += 1  # the Editor's card is full: the token leaves the game
         ev.append({"type": "momentum_removed", "role": role})
         return
     s.momentum[role] = placed + 1
     ev.append({"type": "momentum_placed", "role": role, "space": placed + 1})
     if role == "nixon":
-        if placed + 1 >= MOMENTUM_SPACES:
+        if placed + 1 >= spaces:
             win(s, "nixon", "fifth_momentum", ev)
         return
     source = f"M{placed + 1}"
-    for i in range(len(EFFECT_SOURCES[source]) - 1, -1, -1):
+    for i in range(len(s.rules.effect_sources[source]) - 1, -1, -1):
         s.stack.append(OpTask("editor", source, i, -1, ()))

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Final
 
 from .board import connected_people, connected_spaces
-from .catalog import CARDS, PEOPLE, SPACES, TOKENS, Role, other
+from .catalog import Role, other
 from .effects import op_of
+from .ruleset import Ruleset
 from .serialize import state_to_json
 from .state import (
     JSON,
@@ -44,11 +45,11 @@ def _hands(s: MatchState, role: Viewer) -> dict[str, JSON]:
     if role is None:
         return {"editor": len(s.hands["editor"]), "nixon": len(s.hands["nixon"])}
     opp = other(role)
-    return {role: [card_view(c) for c in s.hands[role]], opp: len(s.hands[opp])}
+    return {role: [card_view(s.rules, c) for c in s.hands[role]], opp: len(s.hands[opp])}
 
 
-def card_view(card_id: str) -> dict[str, JSON]:
-    card = CARDS[card_id]
+def card_view(rules: Ruleset, card_id: str) -> dict[str, JSON]:
+    card = rules.cards[card_id]
     return {
         "id": card.id,
         "name": card.name,
@@ -60,14 +61,14 @@ def card_view(card_id: str) -> dict[str, JSON]:
     }
 
 
-def _token_view(t: Token, role: Viewer) -> dict[str, JSON]:
+def _token_view(rules: Ruleset, t: Token, role: Viewer) -> dict[str, JSON]:
     view: dict[str, JSON] = {
         "handle": t.handle,
         "face": "up" if t.up else "down",
         "position": t.pos,
     }
     if t.up or role == "nixon" or (t.peeked and role == "editor"):
-        data = TOKENS[t.id]
+        data = rules.tokens[t.id]
         view["colors"] = list(data.colors)
         view["momentum_symbol"] = data.momentum_symbol
     if t.peeked and not t.up:
@@ -75,10 +76,10 @@ def _token_view(t: Token, role: Viewer) -> dict[str, JSON]:
     return view
 
 
-def _board_token_view(b: BoardToken | None) -> dict[str, JSON] | None:
+def _board_token_view(rules: Ruleset, b: BoardToken | None) -> dict[str, JSON] | None:
     if b is None:
         return None
-    data = TOKENS[b.id]  # the rules let both players look at board tokens
+    data = rules.tokens[b.id]  # the rules let both players look at board tokens
     return {
         "handle": b.handle,
         "face": "up" if b.up else "down",
@@ -117,13 +118,13 @@ def decision_view(s: MatchState, role: Viewer) -> dict[str, JSON] | None:
         out["steps"] = d.steps
     elif isinstance(d, TargetD | SpaceD | PictureD | CardD):
         out["source"] = d.task.source
-        out["op"] = str(_op_name(d))
+        out["op"] = str(_op_name(s, d))
         out["remaining"] = d.task.remaining
     return out
 
 
-def _op_name(d: TargetD | SpaceD | PictureD | CardD) -> str:
-    return op_of(d.task)["op"]
+def _op_name(s: MatchState, d: TargetD | SpaceD | PictureD | CardD) -> str:
+    return op_of(s, d.task)["op"]
 
 
 _KIND: Final[dict[type, str]] = {
@@ -147,6 +148,7 @@ def view_for(s: MatchState, role: Viewer) -> dict[str, JSON]:
     track colours, not even those the Editor has peeked at)."""
     hidden_drawn = _drawn_card_hidden_from(s, role)
     lit = connected_spaces(s)
+    rules = s.rules
     return {
         "role": role,
         "round": s.round,
@@ -157,14 +159,18 @@ def view_for(s: MatchState, role: Viewer) -> dict[str, JSON]:
         "track": {
             "initiative": s.track_initiative,
             "momentum": s.track_momentum,
-            "evidence": [_token_view(t, role) for t in s.track],
+            "evidence": [_token_view(rules, t, role) for t in s.track],
         },
-        "holding": {r: [_token_view(t, role) for t in s.holding[r]] for r in ("editor", "nixon")},
+        "holding": {
+            r: [_token_view(rules, t, role) for t in s.holding[r]] for r in ("editor", "nixon")
+        },
         "board": {
-            "spaces": {sp.id: _board_token_view(s.board[i]) for i, sp in enumerate(SPACES)},
-            "pictures": {p: s.pictures[k] for k, p in enumerate(PEOPLE)},
+            "spaces": {
+                sp.id: _board_token_view(rules, s.board[i]) for i, sp in enumerate(rules.spaces)
+            },
+            "pictures": {p: s.pictures[k] for k, p in enumerate(rules.people)},
             "connected": _strings(connected_people(s)),
-            "lit": [sp.id for i, sp in enumerate(SPACES) if lit[i]],
+            "lit": [sp.id for i, sp in enumerate(rules.spaces) if lit[i]],
         },
         "hands": _hands(s, role),
         "decks": {"editor": len(s.decks["editor"]), "nixon": len(s.decks["nixon"])},
@@ -285,14 +291,14 @@ def open_view(s: MatchState) -> dict[str, JSON]:
     view = view_for(s, "nixon")
     view["role"] = None
     view["decision"] = decision_view(s, s.decision.role) if s.decision is not None else None
-    view["hands"] = {r: [card_view(c) for c in s.hands[r]] for r in ("editor", "nixon")}
+    view["hands"] = {r: [card_view(s.rules, c) for c in s.hands[r]] for r in ("editor", "nixon")}
     view["deck_cards"] = {r: _strings(s.decks[r]) for r in ("editor", "nixon")}
     view["in_play"] = _strings(s.in_play)
     view["bag_tokens"] = [
         {
             "id": t,
-            "colors": _strings(list(TOKENS[t].colors)),
-            "momentum_symbol": TOKENS[t].momentum_symbol,
+            "colors": _strings(list(s.rules.tokens[t].colors)),
+            "momentum_symbol": s.rules.tokens[t].momentum_symbol,
         }
         for t in s.bag
     ]
@@ -300,7 +306,7 @@ def open_view(s: MatchState) -> dict[str, JSON]:
     assert isinstance(track, dict)
     evidence: list[JSON] = []
     for t in s.track:
-        token = _token_view(t, "nixon")
+        token = _token_view(s.rules, t, "nixon")
         token["id"] = t.id
         if not t.up and not t.peeked:
             token["hidden_from"] = ["editor"]

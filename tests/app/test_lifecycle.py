@@ -25,8 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.clock import Clock
 from app.main import create_app, sweep_once
 from app.models import Match, utcnow
-from engine.watergate import apply, current_role, other
-from engine.watergate.flow import start
+from engine.watergate import apply, current_role, other, start
 from engine.watergate.views import events_for, view_for
 
 from .conftest import ADMIN_TOKEN, make_settings

@@ -32,6 +32,7 @@ import app.matches
 from app.wire import view_json
 from engine.watergate import (
     ROLES,
+    TOKENS,
     MatchState,
     Role,
     apply,
@@ -41,7 +42,6 @@ from engine.watergate import (
     other,
 )
 from engine.watergate.bots import RandomBot
-from engine.watergate.catalog import TOKENS
 from engine.watergate.serialize import state_to_json
 from engine.watergate.state import PlayD
 from engine.watergate.views import view_for

@@ -10,14 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..catalog import (
-    CENTER_NEIGHBOURS,
-    INFORMANT_NEIGHBOURS,
-    MOMENTUM_SPACES,
-    SPACE_NEIGHBOURS,
-    SPACES,
-    Role,
-)
+from ..catalog import Role
 from ..state import MatchState
 
 WIN: Final = 1000.0
@@ -32,10 +25,12 @@ def _space_costs(s: MatchState) -> list[int]:
 def thread_needs(s: MatchState) -> list[int]:
     """For each informant: spaces (and picture) still missing on its cheapest thread to Nixon."""
     cost = _space_costs(s)
-    n = len(SPACES)
+    rules = s.rules
+    neighbours = rules.space_neighbours
+    n = len(rules.spaces)
     # Dijkstra-like relaxation from the centre over a tiny graph (21 spaces): repeated sweeps.
     dist = [_BLOCKED] * n
-    for i in CENTER_NEIGHBOURS:
+    for i in rules.center_neighbours:
         dist[i] = cost[i]
     changed = True
     while changed:
@@ -44,7 +39,7 @@ def thread_needs(s: MatchState) -> list[int]:
             if cost[i] >= _BLOCKED:
                 continue
             best = dist[i]
-            for j in SPACE_NEIGHBOURS[i]:
+            for j in neighbours[i]:
                 cand = dist[j] + cost[i]
                 if cand < best:
                     best = cand
@@ -52,7 +47,7 @@ def thread_needs(s: MatchState) -> list[int]:
                 dist[i] = best
                 changed = True
     needs = []
-    for k, around in enumerate(INFORMANT_NEIGHBOURS):
+    for k, around in enumerate(rules.informant_neighbours):
         picture = s.pictures[k]
         if picture == "down":
             needs.append(_BLOCKED)
@@ -74,7 +69,8 @@ def evaluate(s: MatchState, me: Role) -> float:
         return WIN if s.winner == me else -WIN
     score = 0.0  # from the Editor's point of view
     score -= 11.0 * s.momentum["nixon"]
-    score += 3.0 * min(s.momentum["editor"], MOMENTUM_SPACES)
+    spaces = s.rules.momentum_spaces
+    score += 3.0 * min(s.momentum["editor"], spaces)
     if s.track_momentum is not None:
         score += 2.2 * s.track_momentum
     if s.track_initiative is not None:
@@ -86,5 +82,5 @@ def evaluate(s: MatchState, me: Role) -> float:
             score -= 1.5 - 0.1 * t.pos
     score += 2.5 * (len(s.holding["editor"]) - len(s.holding["nixon"]))
     score -= 6.0 * editor_need(s)
-    score -= 2.0 * (MOMENTUM_SPACES + 3 - s.momentum_supply)
+    score -= 2.0 * (spaces + 3 - s.momentum_supply)
     return score if me == "editor" else -score

@@ -6,8 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.watergate import Action, Event, MatchState, Role, apply, legal_actions, new_match
-from engine.watergate.catalog import BAG_TOKEN_IDS, CARD_IDS, PEOPLE, PERSON_INDEX, SPACE_INDEX
+from engine.watergate.standard import RULESET
 from engine.watergate.state import BoardToken, PlayD, Token
+
+BAG_TOKEN_IDS = RULESET.bag_token_ids
+CARD_IDS = RULESET.card_ids
+PEOPLE = RULESET.people
+PERSON_INDEX = RULESET.person_index
+SPACE_INDEX = RULESET.space_index
 
 
 def position(

@@ -11,24 +11,22 @@ from typing import Any
 
 import pytest
 
-from engine.watergate.catalog import (
-    BAG_TOKEN_IDS,
-    CARD_IDS,
-    CARDS,
-    CENTER,
-    COLORS,
-    EFFECT_SOURCES,
-    MOMENTUM_SPACES,
-    MOMENTUM_TOKENS,
-    PEOPLE,
-    REACTION_CARDS,
-    SPACES,
-    SPARE_TOKEN_IDS,
-    TOKENS,
-    Op,
-    Role,
-)
+from engine.watergate.catalog import COLORS, Op, Role
 from engine.watergate.effects import OPS
+from engine.watergate.standard import RULESET
+
+BAG_TOKEN_IDS = RULESET.bag_token_ids
+CARD_IDS = RULESET.card_ids
+CARDS = RULESET.cards
+CENTER = RULESET.center
+EFFECT_SOURCES = RULESET.effect_sources
+MOMENTUM_SPACES = RULESET.momentum_spaces
+MOMENTUM_TOKENS = RULESET.momentum_tokens
+PEOPLE = RULESET.people
+REACTION_CARDS = RULESET.reaction_cards
+SPACES = RULESET.spaces
+SPARE_TOKEN_IDS = RULESET.spare_token_ids
+TOKENS = RULESET.tokens
 
 DATA = Path(__file__).resolve().parents[3] / "engine" / "watergate" / "data"
 # The requirement kinds engine/effects.py `requirements_met` checks (R16, R21, R22).

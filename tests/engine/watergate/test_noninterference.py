@@ -29,10 +29,12 @@ from engine.watergate import (
     other,
 )
 from engine.watergate.bots import RandomBot
-from engine.watergate.catalog import CARD_IDS
 from engine.watergate.serialize import dumps, state_to_json
+from engine.watergate.standard import RULESET
 from engine.watergate.state import JSON, PlayD
 from engine.watergate.views import events_for, view_for
+
+CARD_IDS = RULESET.card_ids
 
 MATCH_SEEDS = range(24)
 

@@ -31,9 +31,15 @@ from engine.watergate import (
     start,
 )
 from engine.watergate.bots import RandomBot
-from engine.watergate.catalog import BAG_TOKEN_IDS, CARDS, MOMENTUM_TOKENS, PEOPLE, SPARE_TOKEN_IDS
 from engine.watergate.serialize import dumps, state_from_json, state_to_json
+from engine.watergate.standard import RULESET
 from engine.watergate.views import admin_view, events_for, view_for
+
+BAG_TOKEN_IDS = RULESET.bag_token_ids
+CARDS = RULESET.cards
+MOMENTUM_TOKENS = RULESET.momentum_tokens
+PEOPLE = RULESET.people
+SPARE_TOKEN_IDS = RULESET.spare_token_ids
 
 MAX_DECISIONS = 3000
 SEEDS = st.integers(0, 2**32)
@@ -243,7 +249,7 @@ def test_state_actions_events_and_views_round_trip_through_json(seed: int, bot_s
                 assert [jsonable(e) for e in seat_log] == seat_log
             s = ply.after
         data = state_to_json(s)
-        back = state_from_json(json.loads(json.dumps(data)))
+        back = state_from_json(json.loads(json.dumps(data)), RULESET)
         assert back == s
         assert dumps(state_to_json(back)) == dumps(data)
         assert jsonable(admin_view(s)) == admin_view(s)

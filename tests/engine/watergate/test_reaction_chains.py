@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.watergate.catalog import SPACE_INDEX
 from engine.watergate.describe import describe
+from engine.watergate.standard import RULESET
 from engine.watergate.state import BoardToken, MatchState, PinD, PlayD, ReactD
 from tests.engine.watergate.builders import act, acts, pass_window, position
+
+SPACE_INDEX = RULESET.space_index
 
 pytestmark = pytest.mark.ruling("R17")
 

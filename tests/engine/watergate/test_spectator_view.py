@@ -16,10 +16,12 @@ from collections import Counter
 from collections.abc import Iterator
 
 from engine.watergate import MatchState, Role, apply, current_role, legal_actions, new_match
-from engine.watergate.catalog import CARD_IDS
 from engine.watergate.serialize import dumps, state_to_json
+from engine.watergate.standard import RULESET
 from engine.watergate.state import Event, PlayD
 from engine.watergate.views import events_for, view_for
+
+CARD_IDS = RULESET.card_ids
 
 ROLES: tuple[Role, Role] = ("editor", "nixon")
 SEEDS = range(30)
