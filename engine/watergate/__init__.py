@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..core.game import Step
 from .catalog import COLORS, ROLES, Role, other
-from .flow import apply, awaiting, current_role, legal_actions
+from .flow import apply, awaiting, current_role
 from .game import GAME, WatergateGame
 from .ruleset import Ruleset, load_ruleset, ruleset_from_data
 from .standard import (
@@ -17,12 +17,14 @@ from .standard import (
     RULESET,
     SPACES,
     TOKENS,
+    Action,
+    legal_actions,
     new_match,
     replay,
     replay_events,
     start,
 )
-from .state import RULES_VERSION, Action, Event, MatchState
+from .state import RULES_VERSION, Event, MatchState
 from .views import admin_view, events_for, open_view, view_for
 
 __all__ = [

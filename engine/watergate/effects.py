@@ -8,12 +8,12 @@ re-queues the task when the op's count allows more (R14: what cannot be done is 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Final, assert_never
 
+from .actions import ChooseCard, ChoosePicture, ChooseSpace, ChooseTarget, offer
 from .board import check_editor_win, connected_people
 from .catalog import Op, Role, other
 from .state import (
-    Action,
     CardD,
     Event,
     MatchState,
@@ -129,21 +129,25 @@ def requirements_met(s: MatchState, role: Role, card_id: str, turn: int) -> bool
     return True
 
 
-def op_choices(s: MatchState, d: TargetD | SpaceD | PictureD | CardD) -> list[Action]:
+Choice = ChooseTarget | ChooseSpace | ChoosePicture | ChooseCard
+
+
+def op_choices(s: MatchState, d: TargetD | SpaceD | PictureD | CardD) -> list[Choice]:
     """Legal actions of a choosing op's decision."""
     op = op_of(s, d.task)
-    if isinstance(d, TargetD):
-        return [
-            {"type": "choose_target", "target": "evidence", "handle": t.handle}
-            for t in _evidence_targets(s, d.task, op)
-        ]
-    if isinstance(d, SpaceD):
-        return [
-            {"type": "choose_space", "space": s.rules.spaces[i].id} for i in _space_targets(s, op)
-        ]
-    if isinstance(d, PictureD):
-        return [{"type": "choose_picture", "person": p} for p in _picture_targets(s, op)]
-    return [{"type": "choose_card", "card": c} for c in replayable_removed(s, d.role)]
+    match d:
+        case TargetD():
+            return [
+                offer(ChooseTarget, "evidence", t.handle) for t in _evidence_targets(s, d.task, op)
+            ]
+        case SpaceD():
+            return [offer(ChooseSpace, s.rules.spaces[i].id) for i in _space_targets(s, op)]
+        case PictureD():
+            return [offer(ChoosePicture, p) for p in _picture_targets(s, op)]
+        case CardD():
+            return [offer(ChooseCard, c) for c in replayable_removed(s, d.role)]
+        case _:
+            assert_never(d)
 
 
 # ---- the op handlers -----------------------------------------------------------------------
@@ -261,25 +265,37 @@ def run_op(s: MatchState, task: OpTask, ev: list[Event]) -> None:
 
 
 def resolve_op_choice(
-    s: MatchState, d: TargetD | SpaceD | PictureD | CardD, action: Action, ev: list[Event]
+    s: MatchState, d: TargetD | SpaceD | PictureD | CardD, action: Choice, ev: list[Event]
 ) -> None:
-    task, op = d.task, op_of(s, d.task)
-    name, role = op["op"], d.role
-    chosen: int = -1
-    if name == "replay_removed_own":
+    task, op, role = d.task, op_of(s, d.task), d.role
+    if isinstance(action, ChooseCard):  # replay_removed_own
         # R22: the chosen card's action runs as part of The system works; only The system works
         # itself was announced, so only it can be answered by a reaction (our ruling).
-        card = str(action["card"])
-        ev.append({"type": "card_replayed", "role": role, "card": card})
-        push_effects(s, role, card)  # R22: it stays removed; the card of the op is removed after
+        ev.append({"type": "card_replayed", "role": role, "card": action.card})
+        # R22: it stays removed; the card of the op is removed after
+        push_effects(s, role, action.card)
         return
-    if name in ("move", "return_to_bag"):
-        chosen = int(action["handle"])
+    chosen = -1 if not isinstance(action, ChooseTarget) or action.handle is None else action.handle
     # re-queue the rest of a counted op below the effect of this choice
     if task.remaining > 1:
         s.stack.append(
             task._replace(remaining=task.remaining - 1, excluded=(*task.excluded, chosen))
         )
+    match action:
+        case ChooseTarget():
+            _resolve_target_choice(s, task, op, chosen, ev)
+        case ChoosePicture(person):
+            _resolve_picture_choice(s, role, op, person, ev)
+        case ChooseSpace(space):
+            _resolve_space_choice(s, role, op, space, ev)
+        case _:
+            assert_never(action)
+
+
+def _resolve_target_choice(
+    s: MatchState, task: OpTask, op: Op, chosen: int, ev: list[Event]
+) -> None:
+    name, role = op["op"], task.role
     if name == "move":
         s.stack.append(Move("evidence", chosen, op["steps"], _toward(task, op), role))
     elif name == "return_to_bag":
@@ -295,16 +311,19 @@ def resolve_op_choice(
                 "reason": "card",
             }
         )
-    elif name == "pin_picture":
-        pin_picture(s, role, str(action["person"]), ev)
-    elif name == "flip_picture":
-        person, face = str(action["person"]), op["to"]
+
+
+def _resolve_picture_choice(
+    s: MatchState, role: Role, op: Op, person: str, ev: list[Event]
+) -> None:
+    if op["op"] == "pin_picture":
+        pin_picture(s, role, person, ev)
+    else:  # flip_picture
+        face = op["to"]
         s.pictures[s.rules.person_index[person]] = face
         ev.append({"type": "picture_flipped", "role": role, "person": person, "face": face})
         if face == "up":
             check_editor_win(s, ev)
-    else:
-        _resolve_space_choice(s, role, op, str(action["space"]), ev)
 
 
 def _resolve_space_choice(

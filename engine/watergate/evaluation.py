@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from .actions import Pin, offer
 from .board import open_spaces, pin_token
 from .catalog import Role, other
 from .state import (
-    Action,
     EvalStep,
     Event,
     MatchState,
@@ -108,19 +108,20 @@ def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
         s.decision = PinD(t.role)
 
 
-def pin_choices(s: MatchState, d: PinD) -> list[Action]:
+def pin_choices(s: MatchState, d: PinD) -> list[Pin]:
+    spaces = s.rules.spaces
     return [
-        {"type": "pin", "handle": tok.handle, "space": s.rules.spaces[i].id}
+        offer(Pin, tok.handle, spaces[i].id)
         for tok in s.holding[d.role]
         for i in open_spaces(s, tok.id)
     ]
 
 
-def resolve_pin(s: MatchState, d: PinD, action: Action, ev: list[Event]) -> None:
+def resolve_pin(s: MatchState, d: PinD, action: Pin, ev: list[Event]) -> None:
     held = s.holding[d.role]
-    handle = int(action["handle"])
+    handle = action.handle
     token = next(tok for tok in held if tok.handle == handle)
     held.remove(token)
-    space = s.rules.space_index[str(action["space"])]
+    space = s.rules.space_index[action.space]
     s.stack.append(PinHolding(d.role))
     pin_token(s, d.role, token, space, ev)

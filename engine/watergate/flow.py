@@ -7,13 +7,13 @@ match is over. An action resolves the pending decision, which queues more work, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, Final
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, cast
 
 from ..core.errors import IllegalAction, MatchOver, NotYourDecision
 from ..core.game import Step
 from ..core.rng import seed_state, shuffle
-from .actions import parse_action
+from .actions import ACTION_TYPES, Action, PlayAction, PlayValue, React, parse_action
 from .catalog import Role, other
 from .effects import op_choices, resolve_op_choice, run_op
 from .evaluation import (
@@ -44,7 +44,6 @@ from .reactions import (
 )
 from .ruleset import Ruleset
 from .state import (
-    Action,
     CardD,
     Decision,
     DiscardPlayed,
@@ -138,7 +137,7 @@ _TASKS: Final[dict[type, Callable[[MatchState, Any, list[Event]], None]]] = {
     OpTask: run_op,
 }
 
-_CHOICES: Final[dict[type, Callable[[MatchState, Any], list[Action]]]] = {
+_CHOICES: Final[dict[type, Callable[[MatchState, Any], Sequence[Action]]]] = {
     PlayD: play_choices,
     ReactD: react_choices,
     FaceDownD: face_down_choices,
@@ -151,7 +150,8 @@ _CHOICES: Final[dict[type, Callable[[MatchState, Any], list[Action]]]] = {
     GambitD: gambit_choices,
 }
 
-_RESOLVERS: Final[dict[type, Callable[[MatchState, Any, Action, list[Event]], None]]] = {
+# Each resolver takes the action types its decision offers (legality guarantees them).
+_RESOLVERS: Final[dict[type, Callable[[MatchState, Any, Any, list[Event]], None]]] = {
     PlayD: resolve_play,
     ReactD: resolve_react,
     FaceDownD: resolve_face_down,
@@ -233,7 +233,7 @@ def current_role(s: MatchState) -> Role | None:
     return d.role if d is not None else None
 
 
-def legal_actions(s: MatchState, role: Role) -> list[Action]:
+def legal_actions(s: MatchState, role: Role) -> Sequence[Action]:
     """Every action `role` may take now (empty when the decision is the other seat's or it is over).
 
     Computed only from what `role` can see (R16, R18). Do not mutate the returned list.
@@ -263,9 +263,9 @@ def apply(s: MatchState, role: Role, action: object) -> WatergateStep:
     # Fast path: the very object offered (bots in-process); anything else is parsed and compared.
     act: Action
     if any(a is action for a in legal):
-        act = action  # type: ignore[assignment]
+        act = cast(Action, action)
     else:
-        act = parse_action(action)
+        act = action if isinstance(action, ACTION_TYPES) else parse_action(action)
         if act not in legal:
             raise IllegalAction(_illegal_reason(s, role, act))
     n = s.clone()
@@ -279,14 +279,13 @@ def apply(s: MatchState, role: Role, action: object) -> WatergateStep:
 
 def _illegal_reason(s: MatchState, role: Role, action: Action) -> str:
     """Why an action is refused, told only from the acting seat's own knowledge."""
-    card = action.get("card")
     drawn = s.decision.card if isinstance(s.decision, PlayD) else ""
-    if (
-        action["type"] in ("play_value", "play_action", "react")
-        and card not in s.hands[role]
-        and card != drawn
-    ):
-        return "That card is not in your hand."
+    match action:
+        case PlayValue(card) | PlayAction(card) | React(card):
+            if card not in s.hands[role] and card != drawn:
+                return "That card is not in your hand."
+        case _:
+            pass
     return "That action is not one of your legal actions now; choose one of those offered."
 
 

@@ -7,7 +7,7 @@ from typing import Final, cast
 
 from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
 from . import flow, serialize, views
-from .actions import parse_action
+from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot
 from .bots.search import SearchBot
 from .catalog import ROLES, Role
@@ -15,7 +15,7 @@ from .describe import describe as _describe
 from .observation import observation_for as _observation_for
 from .ruleset import Ruleset, load_ruleset
 from .state import JSON as StateJSON
-from .state import RULES_VERSION, Action, Event, MatchState
+from .state import RULES_VERSION, Event, MatchState
 
 TRACK_REACH: Final = 5  # the research track runs from -5 (Nixon's end) to +5 (the Editor's)
 
@@ -64,7 +64,7 @@ class WatergateGame:
         return parse_action(obj)
 
     def action_to_json(self, action: Action) -> JSONObject:
-        return dict(action)
+        return action_to_json(action)
 
     def view_for(self, state: MatchState, viewer: Viewer) -> JSONObject:
         return cast(JSONObject, views.view_for(state, _viewer(viewer)))

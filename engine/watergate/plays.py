@@ -3,10 +3,12 @@ the Editor's question for a face-down colour (R11), or the action part with requ
 
 from __future__ import annotations
 
+from typing import assert_never
+
+from .actions import ChooseTarget, ChooseToken, PlayAction, PlayValue, card_offers, offer
 from .catalog import COLORS, Role
 from .effects import requirements_met
 from .state import (
-    Action,
     Ann,
     Event,
     FaceDownD,
@@ -43,63 +45,68 @@ def _targets_by_color(s: MatchState, role: Role) -> dict[str, list[int]]:
     return by_color
 
 
-def play_choices(s: MatchState, d: PlayD) -> list[Action]:
+def play_choices(s: MatchState, d: PlayD) -> list[PlayValue | PlayAction]:
     role = d.role
     cards = s.hands[role] if d.card == "" else [d.card]
     by_color = _targets_by_color(s, role)
-    fixed = [
-        t
-        for t, pos in (("initiative", s.track_initiative), ("momentum", s.track_momentum))
-        if pos is not None
-    ]
+    has_initiative, has_momentum = s.track_initiative is not None, s.track_momentum is not None
     # R11: the Editor may ask whatever it holds; the count of face-down tokens is public
     may_ask = (
         role == "editor"
         and "editor_no_ask" not in s.restrictions
         and any(not t.up for t in s.track)
     )
-    out: list[Action] = []
+    out: list[PlayValue | PlayAction] = []
     catalogue = s.rules.cards
     for c in cards:
-        card = catalogue[c]
+        card, offers = catalogue[c], card_offers(c)
         n = len(out)
-        for target in fixed:
-            out.append({"type": "play_value", "card": c, "target": target})
+        if has_initiative:
+            out.append(offers.initiative)
+        if has_momentum:
+            out.append(offers.momentum)
+        moves = offers.evidence
         for handle in by_color[card.color]:
-            out.append({"type": "play_value", "card": c, "target": "evidence", "handle": handle})
+            out.append(moves.get(handle) or offers.move_evidence(c, handle))
         if may_ask:
-            for color in COLORS if card.color == "joker" else (card.color,):
-                out.append({"type": "play_value", "card": c, "target": "ask", "color": color})
+            if card.color == "joker":
+                out.extend(offers.ask[color] for color in COLORS)
+            else:
+                out.append(offers.ask[card.color])
         if len(out) == n:
-            out.append({"type": "play_value", "card": c, "target": "none"})  # R12
+            out.append(offers.none)  # R12
         if can_use_action(s, role, c, d.turn):
-            out.append({"type": "play_action", "card": c})
+            out.append(offers.play_action)
     return out
 
 
-def resolve_play(s: MatchState, d: PlayD, action: Action, ev: list[Event]) -> None:
-    role, card_id = d.role, str(action["card"])
+def resolve_play(s: MatchState, d: PlayD, action: PlayValue | PlayAction, ev: list[Event]) -> None:
+    role, card_id = d.role, action.card
     if d.card == "":
         s.hands[role].remove(card_id)
         s.in_play.append(card_id)
         s.turns[role] = d.turn
         s.stack.append(TurnEnd(role))
     source = "hand" if d.card == "" else "deck"
-    if action["type"] == "play_action":
-        ev.append(
-            {
-                "type": "card_played",
-                "role": role,
-                "card": card_id,
-                "mode": "action",
-                "source": source,
-            }
-        )
-        announce(
-            s, Ann(role, card_id, "action", s.rules.cards[card_id].kind + "_action", -1, -1, False)
-        )
-        return
-    target = str(action["target"])
+    match action:
+        case PlayAction():
+            _play_action(s, role, card_id, source, ev)
+        case PlayValue():
+            _play_value(s, role, action, source, ev)
+        case _:
+            assert_never(action)
+
+
+def _play_action(s: MatchState, role: Role, card_id: str, source: str, ev: list[Event]) -> None:
+    ev.append(
+        {"type": "card_played", "role": role, "card": card_id, "mode": "action", "source": source}
+    )
+    kind = s.rules.cards[card_id].kind + "_action"
+    announce(s, Ann(role, card_id, "action", kind, -1, -1, False))
+
+
+def _play_value(s: MatchState, role: Role, action: PlayValue, source: str, ev: list[Event]) -> None:
+    card_id, target = action.card, action.target
     played: Event = {
         "type": "card_played",
         "role": role,
@@ -108,20 +115,19 @@ def resolve_play(s: MatchState, d: PlayD, action: Action, ev: list[Event]) -> No
         "source": source,
         "target": target,
     }
-    if "handle" in action:
-        played["handle"] = action["handle"]
-    if "color" in action:
-        played["color"] = action["color"]
+    if action.handle is not None:
+        played["handle"] = action.handle
+    if action.color is not None:
+        played["color"] = action.color
     ev.append(played)
-    _value_effect(s, role, card_id, target, action, ev)
+    _value_effect(s, role, action, ev)
 
 
-def _value_effect(
-    s: MatchState, role: Role, card_id: str, target: str, action: Action, ev: list[Event]
-) -> None:
+def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event]) -> None:
+    card_id, target = action.card, action.target
     steps = s.rules.cards[card_id].value
     if target == "evidence" and role == "nixon":
-        handle = int(action["handle"])
+        handle = int(action.handle or 0)
         i = next(i for i, t in enumerate(s.track) if t.handle == handle)
         token = s.track[i]
         if not token.up:  # R13
@@ -138,9 +144,9 @@ def _value_effect(
     if target in ("initiative", "momentum"):
         s.stack.append(Move(target, -1, steps, role, role))
     elif target == "evidence":
-        s.stack.append(Move("evidence", int(action["handle"]), steps, role, role))
+        s.stack.append(Move("evidence", int(action.handle or 0), steps, role, role))
     elif target == "ask":
-        _ask(s, card_id, str(action["color"]), steps, ev)
+        _ask(s, card_id, str(action.color), steps, ev)
     else:
         ev.append({"type": "nothing_moved", "role": role})  # R12
 
@@ -163,33 +169,34 @@ def _ask(s: MatchState, card_id: str, color: str, steps: int, ev: list[Event]) -
         ev.append({"type": "nothing_moved", "role": "editor"})  # R12
 
 
-def face_down_choices(s: MatchState, d: FaceDownD) -> list[Action]:
+def face_down_choices(s: MatchState, d: FaceDownD) -> list[ChooseToken]:
     return [
-        {"type": "choose_token", "handle": t.handle}
+        offer(ChooseToken, t.handle)
         for t in s.track
         if not t.up and d.color in s.rules.tokens[t.id].colors
     ]
 
 
-def resolve_face_down(s: MatchState, d: FaceDownD, action: Action, ev: list[Event]) -> None:
-    s.stack.append(Move("evidence", int(action["handle"]), d.steps, "editor", "editor"))
+def resolve_face_down(s: MatchState, d: FaceDownD, action: ChooseToken, ev: list[Event]) -> None:
+    s.stack.append(Move("evidence", action.handle, d.steps, "editor", "editor"))
 
 
-def fallback_choices(s: MatchState, d: FallbackD) -> list[Action]:
-    out: list[Action] = []
+def fallback_choices(s: MatchState, d: FallbackD) -> list[ChooseTarget]:
+    out: list[ChooseTarget] = []
     if s.track_initiative is not None:
-        out.append({"type": "choose_target", "target": "initiative"})
+        out.append(offer(ChooseTarget, "initiative", None))
     if s.track_momentum is not None:
-        out.append({"type": "choose_target", "target": "momentum"})
+        out.append(offer(ChooseTarget, "momentum", None))
+    tokens = s.rules.tokens
     for t in s.track:
-        if t.up and (d.color == "joker" or d.color in s.rules.tokens[t.id].colors):
-            out.append({"type": "choose_target", "target": "evidence", "handle": t.handle})
+        if t.up and (d.color == "joker" or d.color in tokens[t.id].colors):
+            out.append(offer(ChooseTarget, "evidence", t.handle))
     return out
 
 
-def resolve_fallback(s: MatchState, d: FallbackD, action: Action, ev: list[Event]) -> None:
-    target = str(action["target"])
-    handle = int(action["handle"]) if target == "evidence" else -1
+def resolve_fallback(s: MatchState, d: FallbackD, action: ChooseTarget, ev: list[Event]) -> None:
+    target = action.target
+    handle = int(action.handle or 0) if target == "evidence" else -1
     s.stack.append(Move(target, handle, d.steps, "editor", "editor"))
 
 

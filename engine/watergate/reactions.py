@@ -8,11 +8,13 @@ and, unless cancelled, cancels the link it answers.
 
 from __future__ import annotations
 
+from typing import assert_never
+
+from .actions import GAMBIT_REMOVE, PASS, GambitKeep, GambitRemove, Pass, React, offer
 from .catalog import Card, Role, other
 from .effects import push_effects
 from .plays import announce
 from .state import (
-    Action,
     Ann,
     DiscardPlayed,
     Dispose,
@@ -56,21 +58,28 @@ def run_window(s: MatchState, t: Window, ev: list[Event]) -> None:
         s.decision = ReactD(reactor, t.ann)
 
 
-def react_choices(s: MatchState, d: ReactD) -> list[Action]:
+def react_choices(s: MatchState, d: ReactD) -> list[Pass | React]:
     kind = s.chain[d.ann].kind
-    out: list[Action] = [{"type": "pass"}]
+    out: list[Pass | React] = [PASS]
+    cards = s.rules.cards
     for c in s.hands[d.role]:
-        card = s.rules.cards[c]
+        card = cards[c]
         if kind in card.reacts_to and not _blocked(s, d.role, card):
-            out.append({"type": "react", "card": c})
+            out.append(offer(React, c))
     return out
 
 
-def resolve_react(s: MatchState, d: ReactD, action: Action, ev: list[Event]) -> None:
-    if action["type"] == "pass":
-        ev.append({"type": "reaction_passed", "role": d.role})
-        return
-    card_id = str(action["card"])
+def resolve_react(s: MatchState, d: ReactD, action: Pass | React, ev: list[Event]) -> None:
+    match action:
+        case Pass():
+            ev.append({"type": "reaction_passed", "role": d.role})
+        case React(card_id):
+            _react(s, d, card_id, ev)
+        case _:
+            assert_never(action)
+
+
+def _react(s: MatchState, d: ReactD, card_id: str, ev: list[Event]) -> None:
     s.hands[d.role].remove(card_id)  # R8: out of turn; whose turn it is does not change
     s.in_play.append(card_id)
     against = s.chain[d.ann]
@@ -153,24 +162,29 @@ def run_discard_played(s: MatchState, t: DiscardPlayed, ev: list[Event]) -> None
     s.discards[t.role].append(t.card)
 
 
-def gambit_choices(s: MatchState, d: GambitD) -> list[Action]:
-    out: list[Action] = [
-        {"type": "gambit_keep", "card": c}
-        for c in s.hands[d.role]
-        if s.rules.cards[c].kind == "conspirator"
+def gambit_choices(s: MatchState, d: GambitD) -> list[GambitKeep | GambitRemove]:
+    cards = s.rules.cards
+    out: list[GambitKeep | GambitRemove] = [
+        offer(GambitKeep, c) for c in s.hands[d.role] if cards[c].kind == "conspirator"
     ]
-    out.append({"type": "gambit_remove"})
+    out.append(GAMBIT_REMOVE)
     return out
 
 
-def resolve_gambit(s: MatchState, d: GambitD, action: Action, ev: list[Event]) -> None:
+def resolve_gambit(
+    s: MatchState, d: GambitD, action: GambitKeep | GambitRemove, ev: list[Event]
+) -> None:
     gambit = s.chain[d.ann].card
     s.in_play.remove(gambit)
-    if action["type"] == "gambit_keep":
-        conspirator = str(action["card"])
-        s.hands[d.role].remove(conspirator)
-        s.removed.append(conspirator)
-        s.discards[d.role].append(gambit)
-        ev.append({"type": "gambit_kept", "role": d.role, "card": gambit, "removed": conspirator})
-    else:
-        s.removed.append(gambit)
+    match action:
+        case GambitKeep(conspirator):
+            s.hands[d.role].remove(conspirator)
+            s.removed.append(conspirator)
+            s.discards[d.role].append(gambit)
+            ev.append(
+                {"type": "gambit_kept", "role": d.role, "card": gambit, "removed": conspirator}
+            )
+        case GambitRemove():
+            s.removed.append(gambit)
+        case _:
+            assert_never(action)

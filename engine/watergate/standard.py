@@ -1,13 +1,15 @@
-"""The standard edition: the printed components as `GAME` loads them, and seed-only entry points
-of the rules for Watergate's own tests and tools (the platform uses `GAME` instead)."""
+"""The standard edition: the printed components as `GAME` loads them, and the first edition's
+seed-only, dict-action entry points for Watergate's own tests and tools and for app/ until it
+reaches the game only through `GAME` (the platform's way; architecture.md §6)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Final, cast
 
 from ..core.game import Step
 from . import flow
+from .actions import action_to_json
 from .catalog import Card, Role, Space, TokenData
 from .game import GAME
 from .ruleset import Ruleset
@@ -18,6 +20,13 @@ CARDS: Final[Mapping[str, Card]] = RULESET.cards
 TOKENS: Final[Mapping[str, TokenData]] = RULESET.tokens
 SPACES: Final[tuple[Space, ...]] = RULESET.spaces
 PEOPLE: Final[tuple[str, ...]] = RULESET.people
+
+Action = dict[str, str | int]  # an action as its JSON object (`flow.apply` accepts these too)
+
+
+def legal_actions(s: MatchState, role: Role) -> list[Action]:
+    """`flow.legal_actions` as JSON objects, in the same order."""
+    return cast(list[Action], [action_to_json(a) for a in flow.legal_actions(s, role)])
 
 
 def start(seed: int) -> Step[MatchState, Event]:

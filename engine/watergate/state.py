@@ -8,15 +8,16 @@ Nested records are NamedTuples (immutable, comparable, cheap to build).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, NamedTuple
 
+from .actions import Action
 from .catalog import Role
 from .ruleset import Ruleset
 
 RULES_VERSION: Final = "1"
 
 JSON = str | int | bool | None | list["JSON"] | dict[str, "JSON"]
-Action = dict[str, str | int]
 Event = dict[str, JSON]
 
 
@@ -301,7 +302,7 @@ class MatchState:
     decision: Decision | None
     winner: Role | None
     win_reason: str | None
-    _legal: tuple[Role, list[Action]] | None  # cache of legal_actions for the deciding seat
+    _legal: tuple[Role, Sequence[Action]] | None  # cache of legal_actions for the deciding seat
     # The components this match is played with: shared by reference, never copied, not part of
     # equality or the JSON (the game object that made the state supplies it again on load).
     rules: Ruleset

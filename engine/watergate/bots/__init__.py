@@ -3,17 +3,20 @@ its legal actions — never the true state — and picks one of those actions.""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from ..catalog import Role
-from ..state import Action, MatchState
+from ..state import MatchState
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
+T = TypeVar("T")
+
 
 class Bot(Protocol):
-    def decide(self, observation: MatchState, role: Role, legal: list[Action]) -> Action:
-        """One of `legal`, chosen from the seat's observation only."""
+    def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
+        """One of `legal` (typed actions, or their JSON), chosen from the seat's observation."""
         ...
 
 

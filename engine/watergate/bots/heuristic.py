@@ -5,13 +5,20 @@ cancelled play would hurt most."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from ...core.errors import EngineError
 from ...core.rng import below, seed_state
+from ..actions import PASS, Action
 from ..catalog import Role
 from ..flow import apply, legal_actions
 from ..observation import determinize
-from ..state import Action, MatchState, ReactD
+from ..state import MatchState, ReactD
 from .evaluate import evaluate
+from .pick import as_given
+
+T = TypeVar("T")
 
 _FOLLOW_UP_DEPTH = 2  # own sub-choices (pin where, which token) followed greedily
 
@@ -24,7 +31,7 @@ def _settle(s: MatchState, me: Role, depth: int) -> float:
         if d is None or s.winner is not None:
             break
         if d.role != me and isinstance(d, ReactD):
-            s = apply(s, d.role, {"type": "pass"}).state
+            s = apply(s, d.role, PASS).state
             continue
         if d.role == me and depth > 0:
             return max(_settle(apply(s, me, a).state, me, depth - 1) for a in legal_actions(s, me))
@@ -32,7 +39,7 @@ def _settle(s: MatchState, me: Role, depth: int) -> float:
     return evaluate(s, me)
 
 
-def score_actions(s: MatchState, me: Role, legal: list[Action]) -> list[float]:
+def score_actions(s: MatchState, me: Role, legal: Sequence[Action]) -> list[float]:
     """One-step-ahead value of each legal action in the sampled position `s`."""
     scores = []
     for action in legal:
@@ -49,7 +56,7 @@ class HeuristicBot:
     def __init__(self, seed: int) -> None:
         self._rng = seed_state(seed)
 
-    def decide(self, observation: MatchState, role: Role, legal: list[Action]) -> Action:
+    def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
         if len(legal) == 1:
             return legal[0]
         sample, self._rng = determinize(observation, role, self._rng)
@@ -58,5 +65,4 @@ class HeuristicBot:
         best = max(scores)
         top = [a for a, v in zip(offered, scores, strict=True) if v >= best - 1e-9]
         self._rng, i = below(self._rng, len(top))
-        choice = top[i]
-        return choice if choice in legal else legal[0]
+        return as_given(legal, top[i])

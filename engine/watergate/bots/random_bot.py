@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 from ...core.rng import below, seed_state
 from ..catalog import Role
-from ..state import JSON, Action, MatchState
+from ..state import JSON, MatchState
+
+T = TypeVar("T")
 
 
 class RandomBot:
@@ -15,13 +18,13 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self._rng = seed_state(seed)
 
-    def choose(self, view: Mapping[str, JSON], legal: Sequence[Action]) -> Action:
+    def choose(self, view: Mapping[str, JSON], legal: Sequence[T]) -> T:
         """Pick one of `legal` (the seat's legal actions); `view` is unused by this bot."""
         if not legal:
             raise ValueError("no legal action to choose from")
         self._rng, i = below(self._rng, len(legal))
         return legal[i]
 
-    def decide(self, observation: MatchState, role: Role, legal: list[Action]) -> Action:
+    def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
         """The Bot protocol: the observation is not needed to choose at random."""
         return self.choose({}, legal)

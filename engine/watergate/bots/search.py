@@ -11,18 +11,21 @@ thinking time; otherwise the iteration budget alone bounds the work.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
 
 from ...core.rng import below, seed_state
+from ..actions import Action, action_to_json
 from ..catalog import Role
 from ..flow import apply, current_role, legal_actions
 from ..observation import determinize
-from ..state import Action, MatchState
+from ..state import MatchState
 from .evaluate import evaluate
 from .heuristic import score_actions
+from .pick import as_given
 
-Key = tuple[tuple[str, str | int], ...]
+T = TypeVar("T")
+Key = Action  # tree edges are keyed by the (hashable) action itself
 _EXPLORE: Final = 0.9
 _ROLLOUT_STEPS: Final = 4
 _CANDIDATES: Final = 5  # root moves searched: the heuristic's best few
@@ -30,7 +33,12 @@ _SCALE: Final = 45.0  # evaluation points per unit of the logistic
 
 
 def _key(action: Action) -> Key:
-    return tuple(sorted(action.items()))
+    return action
+
+
+def _tie_break(action: Action) -> tuple[tuple[str, object], ...]:
+    """Equal visits and reward: the first edition's order (the sorted JSON fields) decides."""
+    return tuple(sorted(action_to_json(action).items()))
 
 
 class _Node:
@@ -68,9 +76,12 @@ class SearchBot:
         self._rng, i = below(self._rng, n)
         return i
 
-    def decide(self, observation: MatchState, role: Role, legal: list[Action]) -> Action:
+    def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
         if len(legal) == 1:
             return legal[0]
+        return as_given(legal, self._search(observation, role, legal_actions(observation, role)))
+
+    def _search(self, observation: MatchState, role: Role, legal: Sequence[Action]) -> Action:
         root = _Node()
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         sample, self._rng = determinize(observation, role, self._rng)
@@ -85,13 +96,14 @@ class SearchBot:
         by_key = {_key(a): a for a in legal}
         ranked = sorted(
             (
-                (child.visits, child.reward, key)
+                (child.visits, child.reward, _tie_break(key), key)
                 for key, child in root.children.items()
                 if key in by_key
             ),
+            key=lambda r: r[:3],
             reverse=True,
         )
-        return by_key[ranked[0][2]] if ranked else legal[self._rand(len(legal))]
+        return by_key[ranked[0][3]] if ranked else legal[self._rand(len(legal))]
 
     def _iterate(self, root: _Node, s: MatchState) -> None:
         node, path = root, []  # path: (node, player who chose the move into it)
@@ -122,7 +134,7 @@ class SearchBot:
             visited.visits += 1
             visited.reward += reward if actor == "editor" else 1.0 - reward
 
-    def _select(self, node: _Node, actions: list[Action]) -> Action:
+    def _select(self, node: _Node, actions: Sequence[Action]) -> Action:
         best, best_value = actions[0], -1.0
         for a in actions:
             child = node.children[_key(a)]
