@@ -4,7 +4,11 @@ momentum supply), and the standard edition built from plain dicts equals the loa
 
 from __future__ import annotations
 
+import ast
 import copy
+from pathlib import Path
+
+import pytest
 
 from engine.core.game import JSONObject
 from engine.watergate import WatergateGame
@@ -119,3 +123,29 @@ def test_a_state_loaded_from_json_plays_with_the_loading_games_components() -> N
     action = {"type": "play_value", "card": card, "target": "initiative"}
     events = game.events_for(game.apply(state, "editor", action).events, None)
     assert {"type": "initiative_gained", "role": "editor"} in events  # 5 steps reach space 5 (R9)
+
+
+RULES = Path(__file__).resolve().parents[3] / "engine" / "watergate"
+# Only these modules may load components; every other module gets them from a state's Ruleset.
+LOADERS = {"__init__.py", "game.py", "ruleset.py", "standard.py"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in RULES.rglob("*.py") if p.relative_to(RULES).as_posix() not in LOADERS),
+    ids=lambda p: p.relative_to(RULES).as_posix(),
+)
+def test_rules_modules_load_no_components_at_import(path: Path) -> None:
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            names += [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+    loading = [
+        n
+        for n in names
+        if n.split(".")[-1] in {"load_ruleset", "read_data", "GAME", "RULESET"}
+        or n.startswith(("importlib", "standard", "game."))
+    ]
+    assert loading == []
