@@ -1,6 +1,10 @@
-"""Engine speed: random bots play full games on one core; prints `games_per_second <float>` last.
+"""Engine speed: random players play full games on one core; prints `games_per_second <float>` last.
 
-python -m bench.engine --games 2000 [--seed 1]
+python -m bench.engine --games 2000 [--seed 1] [--game watergate]
+
+Only the Game protocol is used (through the registry). Each seat picks uniformly among its legal
+actions with the shared SplitMix64 generator, seeded as the games' random bots are, so the games
+(and the end counts) are the same whichever harness plays them.
 """
 
 from __future__ import annotations
@@ -8,32 +12,37 @@ from __future__ import annotations
 import argparse
 import time
 
-from engine import apply, current_role, legal_actions, new_match
-from engine.bots import RandomBot
+from engine.core.rng import below, seed_state
+from engine.registry import DEFAULT_GAME, AnyGame, game_ids, get_game
 
 
-def play_one(seed: int) -> tuple[int, str]:
-    """Play one random game; return (decisions, winner)."""
-    s = new_match(seed)
-    bots = {"editor": RandomBot(seed * 2 + 1), "nixon": RandomBot(seed * 2 + 2)}
+def play_one(game: AnyGame, seed: int) -> tuple[int, str]:
+    """Play one random game; return (decisions, "<winners>_<reason>")."""
+    s = game.start(seed).state
+    rngs = {seat: seed_state(seed * 2 + 1 + k) for k, seat in enumerate(game.seats)}
     decisions = 0
-    while (role := current_role(s)) is not None:
-        action = bots[role].choose({}, legal_actions(s, role))
-        s = apply(s, role, action).state
+    while to_move := game.to_move(s):
+        seat = to_move[0]
+        legal = game.legal_actions(s, seat)
+        rngs[seat], i = below(rngs[seat], len(legal))
+        s = game.apply(s, seat, legal[i]).state
         decisions += 1
-    assert s.winner is not None
-    return decisions, f"{s.winner}_{s.win_reason}"
+    outcome = game.outcome(s)
+    assert outcome is not None
+    return decisions, f"{'_'.join(outcome.winners) or 'draw'}_{outcome.reason}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=game_ids())
     args = parser.parse_args()
+    game = get_game(args.game)
     started = time.perf_counter()
     decisions, reasons = 0, dict[str, int]()
     for g in range(args.games):
-        n, reason = play_one(args.seed * 1_000_003 + g)
+        n, reason = play_one(game, args.seed * 1_000_003 + g)
         decisions += n
         reasons[reason] = reasons.get(reason, 0) + 1
     elapsed = time.perf_counter() - started

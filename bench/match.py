@@ -1,7 +1,10 @@
 """Bot against bot: win rates and how games end.
 
     python -m bench.match --games 200 --editor heuristic --nixon random --seed 1 \
-        [--budget-ms 100] [--jobs 2]
+        [--budget-ms 100] [--jobs 2] [--game watergate]
+
+Only the Game protocol is used (through the registry); --editor and --nixon name the first and
+second seat's bot (one of the game's `bot_names`).
 
 Prints `editor_win_rate <x>` (with a 95% interval), average rounds and decisions, end reasons and
 the average thinking time per decision of each side.
@@ -15,57 +18,57 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from engine import apply, current_role, legal_actions, new_match
-from engine.bots import Bot, HeuristicBot, RandomBot
-from engine.observation import observation_for
-
-
-def make_bot(kind: str, seed: int, budget_ms: int) -> Bot:
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "heuristic":
-        return HeuristicBot(seed)
-    from engine.bots.search import SearchBot
-
-    return SearchBot(seed, budget_ms=budget_ms, clock=time.perf_counter)
+from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 
 def play(
-    args: tuple[int, str, str, int],
+    args: tuple[str, int, str, str, int],
 ) -> tuple[str, str, int, int, dict[str, float], dict[str, int]]:
     """One game: winner, reason, rounds, decisions, seconds thinking and decisions per side."""
-    seed, editor, nixon, budget = args
+    game_id, seed, editor, nixon, budget = args
+    game = get_game(game_id)
+    first, second = game.seats[0], game.seats[1]
     bots = {
-        "editor": make_bot(editor, seed * 2 + 1, budget),
-        "nixon": make_bot(nixon, seed * 2 + 2, budget),
+        first: game.make_bot(editor, seed * 2 + 1, budget, time.perf_counter),
+        second: game.make_bot(nixon, seed * 2 + 2, budget, time.perf_counter),
     }
-    s = new_match(seed)
-    thinking = {"editor": 0.0, "nixon": 0.0}
-    counts = {"editor": 0, "nixon": 0}
+    s = game.start(seed).state
+    thinking = dict.fromkeys(game.seats, 0.0)
+    counts = dict.fromkeys(game.seats, 0)
     decisions = 0
-    while (role := current_role(s)) is not None:
-        legal = legal_actions(s, role)
+    while to_move := game.to_move(s):
+        seat = to_move[0]
+        legal = game.legal_actions(s, seat)
         started = time.perf_counter()
-        action = bots[role].decide(observation_for(s, role), role, legal)
-        thinking[role] += time.perf_counter() - started
-        counts[role] += 1
-        s = apply(s, role, action).state
+        action = bots[seat].decide(game.observation_for(s, seat), seat, legal)
+        thinking[seat] += time.perf_counter() - started
+        counts[seat] += 1
+        s = game.apply(s, seat, action).state
         decisions += 1
-    assert s.winner is not None and s.win_reason is not None
-    return s.winner, s.win_reason, s.round, decisions, thinking, counts
+    outcome = game.outcome(s)
+    assert outcome is not None
+    rounds = game.view_for(s, None).get("round", 0)
+    assert isinstance(rounds, int)
+    winner = outcome.winners[0] if outcome.winners else "draw"
+    return winner, outcome.reason, rounds, decisions, thinking, counts
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--editor", default="heuristic", choices=["random", "heuristic", "search"])
-    parser.add_argument("--nixon", default="heuristic", choices=["random", "heuristic", "search"])
+    parser.add_argument("--game", default=DEFAULT_GAME, choices=game_ids())
+    parser.add_argument("--editor", default="heuristic", help="the first seat's bot")
+    parser.add_argument("--nixon", default="heuristic", help="the second seat's bot")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
+    game = get_game(args.game)
+    for name in (args.editor, args.nixon):
+        if name not in game.bot_names:
+            parser.error(f"unknown bot {name!r}; choose from {', '.join(game.bot_names)}")
     jobs = [
-        (args.seed * 100_003 + g, args.editor, args.nixon, args.budget_ms)
+        (args.game, args.seed * 100_003 + g, args.editor, args.nixon, args.budget_ms)
         for g in range(args.games)
     ]
     started = time.perf_counter()
@@ -76,12 +79,12 @@ def main() -> None:
         results = [play(j) for j in jobs]
     elapsed = time.perf_counter() - started
     n = len(results)
-    wins = sum(1 for r in results if r[0] == "editor")
+    wins = sum(1 for r in results if r[0] == game.seats[0])
     p = wins / n
     half = 1.96 * math.sqrt(p * (1 - p) / n)
     reasons = Counter(r[1] for r in results)
-    think = {side: sum(r[4][side] for r in results) for side in ("editor", "nixon")}
-    count = {side: sum(r[5][side] for r in results) for side in ("editor", "nixon")}
+    think = {side: sum(r[4][side] for r in results) for side in game.seats}
+    count = {side: sum(r[5][side] for r in results) for side in game.seats}
     print(f"games {n}")
     print(f"editor {args.editor}")
     print(f"nixon {args.nixon}")
@@ -91,7 +94,7 @@ def main() -> None:
     print(f"avg_decisions {sum(r[3] for r in results) / n:.1f}")
     for reason in ("connection", "fifth_momentum", "empty_supply"):
         print(f"end_{reason} {reasons.get(reason, 0)}")
-    for side in ("editor", "nixon"):
+    for side in game.seats:
         print(f"{side}_ms_per_decision {1000 * think[side] / max(1, count[side]):.2f}")
     print(f"seconds {elapsed:.1f}")
 

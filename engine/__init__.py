@@ -1,51 +1,43 @@
-"""Watergate rules engine: pure, deterministic, seeded; the only place the rules live."""
+"""The platform's rules engines: pure, deterministic, seeded; games are reached by id through the
+registry and driven only through the Game protocol of `engine.core`."""
 
 from __future__ import annotations
 
-from .catalog import CARDS, COLORS, PEOPLE, ROLES, SPACES, Role, other
-from .errors import EngineError, IllegalAction, MalformedAction, MatchOver, NotYourDecision
-from .flow import (
+from .core import (
+    JSON,
+    Bot,
+    EngineError,
+    Game,
+    IllegalAction,
+    JSONObject,
+    MalformedAction,
+    MatchOver,
+    NotYourDecision,
+    Outcome,
+    Seat,
     Step,
-    apply,
-    awaiting,
-    current_role,
-    legal_actions,
-    new_match,
+    Viewer,
     replay,
-    replay_events,
-    start,
 )
-from .state import RULES_VERSION, Action, Event, MatchState
-from .views import admin_view, events_for, open_view, view_for
+from .registry import DEFAULT_GAME, AnyGame, game_ids, get_game
 
 __all__ = [
-    "CARDS",
-    "COLORS",
-    "PEOPLE",
-    "ROLES",
-    "RULES_VERSION",
-    "SPACES",
-    "Action",
+    "DEFAULT_GAME",
+    "JSON",
+    "AnyGame",
+    "Bot",
     "EngineError",
-    "Event",
+    "Game",
     "IllegalAction",
+    "JSONObject",
     "MalformedAction",
     "MatchOver",
-    "MatchState",
     "NotYourDecision",
-    "Role",
+    "Outcome",
+    "Seat",
     "Step",
-    "admin_view",
-    "apply",
-    "awaiting",
-    "current_role",
-    "events_for",
-    "legal_actions",
-    "new_match",
-    "open_view",
-    "other",
+    "Viewer",
+    "game_ids",
+    "get_game",
     "replay",
-    "replay_events",
-    "start",
-    "view_for",
 ]

@@ -10,7 +10,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--update-golden",
         action="store_true",
         default=False,
-        help="rewrite tests/engine/golden/* from the current engine instead of comparing",
+        help="rewrite tests/engine/<game>/golden/* from the current engine instead of comparing",
     )
 
 

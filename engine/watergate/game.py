@@ -5,28 +5,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, cast
 
-from .. import flow, serialize, views
-from ..actions import parse_action
-from ..bots import HeuristicBot, RandomBot
-from ..bots.search import SearchBot
-from ..catalog import (
-    BOARD_EDGES,
-    BOARD_INFORMANTS,
-    BOARD_LAYOUT,
-    CARDS,
-    EDITOR_MOMENTUM_EFFECTS,
-    MOMENTUM_SPACES,
-    ROLES,
-    SPACES,
-    Role,
-)
 from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
-from ..describe import describe as _describe
-from ..observation import observation_for as _observation_for
-from ..state import JSON as StateJSON
-from ..state import RULES_VERSION, Action, Event, MatchState
+from . import flow, serialize, views
+from .actions import Action, action_to_json, parse_action
+from .bots import HeuristicBot, RandomBot
+from .bots.search import SearchBot
+from .catalog import ROLES, Role
+from .describe import describe as _describe
+from .observation import observation_for as _observation_for
+from .ruleset import Ruleset, load_ruleset
+from .state import JSON as StateJSON
+from .state import RULES_VERSION, Event, MatchState
 
 TRACK_REACH: Final = 5  # the research track runs from -5 (Nixon's end) to +5 (the Editor's)
+
+
+_ONE_SEAT: Final[dict[Role, tuple[Seat, ...]]] = {role: (role,) for role in ROLES}
 
 
 def _role(seat: Seat) -> Role:
@@ -40,35 +34,37 @@ def _viewer(viewer: Viewer) -> Role | None:
 
 
 class WatergateGame:
-    """The Game protocol for Watergate: two seats, the Editor first (R5)."""
+    """The Game protocol for Watergate: two seats, the Editor first (R5), played with the
+    components of `ruleset` (every match it starts carries them)."""
 
     id: Final = "watergate"
     seats: Final[tuple[Seat, ...]] = ROLES
     rules_version: Final = RULES_VERSION
     bot_names: Final[tuple[str, ...]] = ("search", "heuristic", "random")
 
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset: Final = ruleset
+
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
         if rules_version not in (None, RULES_VERSION):
             raise ValueError(f"Watergate rules version {rules_version!r} is not known")
-        state, events = flow.start(seed)
-        return Step(state, events)
+        return flow.start(seed, self.ruleset)
 
     def to_move(self, state: MatchState) -> tuple[Seat, ...]:
-        role = flow.current_role(state)
-        return () if role is None else (role,)
+        d = state.decision
+        return () if d is None or state.winner is not None else _ONE_SEAT[d.role]
 
     def legal_actions(self, state: MatchState, seat: Seat) -> Sequence[Action]:
         return flow.legal_actions(state, _role(seat))
 
     def apply(self, state: MatchState, seat: Seat, action: object) -> Step[MatchState, Event]:
-        new, events = flow.apply(state, _role(seat), action)
-        return Step(new, events)
+        return flow.apply(state, _role(seat), action)
 
     def parse_action(self, obj: object) -> Action:
         return parse_action(obj)
 
     def action_to_json(self, action: Action) -> JSONObject:
-        return dict(action)
+        return action_to_json(action)
 
     def view_for(self, state: MatchState, viewer: Viewer) -> JSONObject:
         return cast(JSONObject, views.view_for(state, _viewer(viewer)))
@@ -91,7 +87,7 @@ class WatergateGame:
         return cast(JSONObject, serialize.state_to_json(state))
 
     def state_from_json(self, data: JSONObject) -> MatchState:
-        return serialize.state_from_json(cast(dict[str, StateJSON], data))
+        return serialize.state_from_json(cast(dict[str, StateJSON], data), self.ruleset)
 
     def admin_view(self, state: MatchState) -> JSONObject:
         return cast(JSONObject, views.admin_view(state))
@@ -115,13 +111,14 @@ class WatergateGame:
 
     def metadata(self) -> JSONObject:
         """The board map, its drawing layout, the card list and the track's sizes."""
+        rules = self.ruleset
         return {
             "game": self.id,
             "seats": list(self.seats),
-            "spaces": [{"id": s.id, "color": s.color} for s in SPACES],
-            "edges": [list(e) for e in BOARD_EDGES],
-            "informants": cast(JSON, BOARD_INFORMANTS),
-            "layout": cast(JSON, BOARD_LAYOUT),
+            "spaces": [{"id": s.id, "color": s.color} for s in rules.spaces],
+            "edges": [list(e) for e in rules.edges],
+            "informants": rules.informants_json,
+            "layout": rules.layout_json,
             "cards": {
                 c.id: {
                     "id": c.id,
@@ -131,12 +128,12 @@ class WatergateGame:
                     "color": c.color,
                     "reaction": c.is_reaction,
                 }
-                for c in CARDS.values()
+                for c in rules.cards.values()
             },
-            "editor_momentum_spaces": cast(JSON, sorted(EDITOR_MOMENTUM_EFFECTS)),
-            "momentum_spaces": MOMENTUM_SPACES,
+            "editor_momentum_spaces": cast(JSON, sorted(rules.editor_momentum_effects)),
+            "momentum_spaces": rules.momentum_spaces,
             "track_reach": TRACK_REACH,
         }
 
 
-GAME: Final = WatergateGame()
+GAME: Final = WatergateGame(load_ruleset())

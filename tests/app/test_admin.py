@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from engine import current_role, replay
-from engine.bots import RandomBot
-from engine.views import view_for
+from engine.watergate import current_role, replay
+from engine.watergate.bots import RandomBot
+from engine.watergate.views import view_for
 
 from .conftest import ADMIN_TOKEN
 

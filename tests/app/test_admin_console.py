@@ -22,12 +22,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 import app.services.matches
-import engine
+import engine.watergate as engine
 from app.__main__ import migrate
 from app.auth import SESSION_SECONDS, new_session
 from app.main import create_app
-from engine import Role
-from engine.bots import RandomBot
+from engine.watergate import Role
+from engine.watergate.bots import RandomBot
 
 from .conftest import ADMIN_TOKEN, make_settings
 

@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
 
 import app.services.matches
-import engine
+import engine.watergate as engine
 from app.persistence.db import driver_url
 from app.persistence.models import Invite, Match, MatchAction, Seat
-from engine.bots import RandomBot
+from engine.watergate.bots import RandomBot
 
 from . import test_admin_console as console
 

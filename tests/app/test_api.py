@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 
 from app.main import create_app
 from app.persistence.db import driver_url
-from engine.bots import RandomBot
+from engine.watergate.bots import RandomBot
 
 from .conftest import make_settings
 

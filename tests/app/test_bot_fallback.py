@@ -8,10 +8,10 @@ import logging
 import pytest
 
 from app.services import bots
-from engine import legal_actions, new_match
-from engine.bots import HeuristicBot
-from engine.bots.search import SearchBot
 from engine.registry import get_game
+from engine.watergate import legal_actions, new_match
+from engine.watergate.bots import HeuristicBot
+from engine.watergate.bots.search import SearchBot
 
 
 def test_a_crashing_search_bot_falls_back_to_the_heuristic(

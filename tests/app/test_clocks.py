@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from engine import other
+from engine.watergate import other
 
 from .test_lifecycle import (
     ROLES,

@@ -25,10 +25,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-import engine
+import engine.watergate as engine
 from app.__main__ import ROOT
-from engine.bots import RandomBot
-from engine.views import view_for
+from engine.watergate.bots import RandomBot
+from engine.watergate.views import view_for
 from tests.app.conftest import ADMIN_TOKEN
 from tests.app.test_persistence import ROLES, Duel, admin_detail, bearer, replayed
 

@@ -25,9 +25,8 @@ from starlette.websockets import WebSocketDisconnect
 from app.clocks import Clock
 from app.main import create_app, sweep_once
 from app.persistence.models import Match, utcnow
-from engine import apply, current_role, other
-from engine.flow import start
-from engine.views import events_for, view_for
+from engine.watergate import apply, current_role, other, start
+from engine.watergate.views import events_for, view_for
 
 from .conftest import ADMIN_TOKEN, make_settings
 

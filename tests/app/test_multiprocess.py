@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.bots import RandomBot
+from engine.watergate.bots import RandomBot
 from tests.app.test_crash import Server, Spawn, receive_view, servers
 from tests.app.test_persistence import ROLES, Duel, admin_detail, race
 

@@ -23,12 +23,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
-import engine
+import engine.watergate as engine
 from app.persistence.db import driver_url
 from app.persistence.models import Invite, Match, MatchAction
-from engine.bots import RandomBot
-from engine.serialize import dumps, state_to_json
-from engine.views import view_for
+from engine.watergate.bots import RandomBot
+from engine.watergate.serialize import dumps, state_to_json
+from engine.watergate.views import view_for
 from tests.app.conftest import ADMIN_TOKEN
 
 ROLES = ("editor", "nixon")

@@ -32,12 +32,21 @@ from starlette.testclient import WebSocketTestSession
 import app.services.matches
 from app.push.frames import Live, frame
 from app.services.access import current
-from engine import ROLES, MatchState, Role, apply, current_role, legal_actions, new_match, other
-from engine.bots import RandomBot
-from engine.catalog import TOKENS
-from engine.serialize import state_to_json
-from engine.state import PlayD
-from engine.views import view_for
+from engine.watergate import (
+    ROLES,
+    TOKENS,
+    MatchState,
+    Role,
+    apply,
+    current_role,
+    legal_actions,
+    new_match,
+    other,
+)
+from engine.watergate.bots import RandomBot
+from engine.watergate.serialize import state_to_json
+from engine.watergate.state import PlayD
+from engine.watergate.views import view_for
 
 from .conftest import ADMIN_TOKEN
 

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from engine.bots import RandomBot
+from engine.watergate.bots import RandomBot
 
 ROLES = ("editor", "nixon")
 CONTRACT_KEYS = ("match_id", "role", "status", "version", "state", "legal_actions", "log", "winner")

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from engine.bots import RandomBot
+from engine.watergate.bots import RandomBot
 
 from .conftest import ROOT, START_TIMEOUT_S, _free_port, _healthy
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from engine import CARDS
+from engine.watergate import CARDS
 
 from .conftest import LOCALES, fill
 

@@ -1,6 +1,7 @@
-"""The engine is a pure library (architecture.md §1, §3.8): no web, DB, clock, OS, logging,
-threads or global RNG, found by reading every engine module's imports with `ast`; and no module
-past the size budget."""
+"""The engine is a pure library (architecture.md §1, §3.8): no web, DB, clock, OS, logging, I/O,
+threads or global RNG, found by reading every engine module's imports (engine/core, every game,
+the registry) with `ast`; no module past the size budget; and only the registry names a game's
+package (architecture.md §6: the platform reaches a game through its protocol)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-ENGINE = Path(__file__).resolve().parents[2] / "engine"
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "engine"
 MODULES = sorted(ENGINE.rglob("*.py"))
+GAMES = ("watergate",)
 FORBIDDEN = frozenset(
     {
         "app",
@@ -28,6 +31,20 @@ FORBIDDEN = frozenset(
         "threading",
         "asyncio",
         "secrets",
+        "io",
+        "pathlib",
+        "shutil",
+        "tempfile",
+        "sqlite3",
+        "http",
+        "urllib",
+        "httpx",
+        "requests",
+        "redis",
+        "psycopg",
+        "uvicorn",
+        "multiprocessing",
+        "concurrent",
     }
 )
 MAX_LINES = 500
@@ -62,7 +79,57 @@ def forbidden_imports(source: str) -> list[str]:
 
 def test_the_engine_has_modules_to_check() -> None:
     names = {p.relative_to(ENGINE).as_posix() for p in MODULES}
-    assert {"__init__.py", "flow.py", "rng.py", "views.py", "bots/random_bot.py"} <= names
+    assert {
+        "__init__.py",
+        "registry.py",
+        "core/game.py",
+        "core/rng.py",
+        "core/errors.py",
+        "watergate/flow.py",
+        "watergate/views.py",
+        "watergate/bots/random_bot.py",
+    } <= names
+
+
+def absolute_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import in a module of the repository, relative ones
+    resolved against the module's own package."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    package = parts[:-1]  # a module and a package's __init__ both live in parts[:-1]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def outside_game(path: Path) -> bool:
+    rel = path.relative_to(ROOT).as_posix()
+    return rel != "engine/registry.py" and not any(
+        rel.startswith(f"engine/{game}/") for game in GAMES
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in [*MODULES, *sorted((ROOT / "bench").rglob("*.py"))] if outside_game(p)],
+    ids=lambda p: p.relative_to(ROOT).as_posix(),
+)
+def test_only_the_registry_names_a_game_package(path: Path) -> None:
+    named = [
+        f"line {line}: {name}"
+        for line, name in absolute_imports(path)
+        if any(name == f"engine.{g}" or name.startswith(f"engine.{g}.") for g in GAMES)
+    ]
+    assert named == []
+
+
+def test_the_game_package_check_resolves_relative_imports() -> None:
+    assert "engine.watergate.GAME" in {n for _, n in absolute_imports(ENGINE / "registry.py")}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ENGINE).as_posix())

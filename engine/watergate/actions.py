@@ -1,0 +1,283 @@
+"""The actions a seat may send: one frozen record per action type, parsed from JSON (malformed vs
+illegal, checked before legality) and written back as today's canonical JSON objects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Final, Literal, TypeVar, assert_never, cast
+
+from ..core.errors import MalformedAction
+from ..core.game import JSONObject
+from .catalog import COLORS
+
+ValueTarget = Literal["initiative", "momentum", "evidence", "ask", "none"]
+TrackTarget = Literal["initiative", "momentum", "evidence"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayValue:
+    """Play a card for its value (R10–R12): move a track token, ask for a colour, or nothing."""
+
+    type: ClassVar[Literal["play_value"]] = "play_value"
+    card: str
+    target: ValueTarget
+    handle: int | None = None  # target "evidence": the token to move
+    color: str | None = None  # target "ask": the colour named (R11)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAction:
+    """Play a card for its action part (R16)."""
+
+    type: ClassVar[Literal["play_action"]] = "play_action"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class React:
+    """Answer the announcement in a reaction window with a reaction card (R17)."""
+
+    type: ClassVar[Literal["react"]] = "react"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Let a reaction window close (R18)."""
+
+    type: ClassVar[Literal["pass"]] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseToken:
+    """Nixon names the face-down token of the asked colour that moves (R11)."""
+
+    type: ClassVar[Literal["choose_token"]] = "choose_token"
+    handle: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget:
+    """Choose what a value or an effect moves: a round token, or an evidence token by handle."""
+
+    type: ClassVar[Literal["choose_target"]] = "choose_target"
+    target: TrackTarget
+    handle: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSpace:
+    type: ClassVar[Literal["choose_space"]] = "choose_space"
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePicture:
+    type: ClassVar[Literal["choose_picture"]] = "choose_picture"
+    person: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseCard:
+    """The system works: the removed card to use again (R22)."""
+
+    type: ClassVar[Literal["choose_card"]] = "choose_card"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """Pin a held evidence token to an empty space of its colour (R23)."""
+
+    type: ClassVar[Literal["pin"]] = "pin"
+    handle: int
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class GambitKeep:
+    """Gambit's alternative: remove this conspirator from the hand instead (R20)."""
+
+    type: ClassVar[Literal["gambit_keep"]] = "gambit_keep"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class GambitRemove:
+    """Let Gambit leave the game (R20)."""
+
+    type: ClassVar[Literal["gambit_remove"]] = "gambit_remove"
+
+
+Action = (
+    PlayValue
+    | PlayAction
+    | React
+    | Pass
+    | ChooseToken
+    | ChooseTarget
+    | ChooseSpace
+    | ChoosePicture
+    | ChooseCard
+    | Pin
+    | GambitKeep
+    | GambitRemove
+)
+ACTION_TYPES: Final = (
+    PlayValue,
+    PlayAction,
+    React,
+    Pass,
+    ChooseToken,
+    ChooseTarget,
+    ChooseSpace,
+    ChoosePicture,
+    ChooseCard,
+    Pin,
+    GambitKeep,
+    GambitRemove,
+)
+
+# ---- interned construction ---------------------------------------------------------------------
+# The rules offer the same few thousand actions over and over (a card, a handle, a space), and a
+# frozen dataclass costs several times a dict to build; so offered actions are built once and
+# shared (they are immutable values). Parsing only looks them up, so client input adds nothing.
+A = TypeVar("A", bound=Action)
+_MEMO_LIMIT: Final = 1 << 16  # far above the actions of any ruleset; a guard, not a policy
+_MEMO: Final[dict[tuple[object, ...], object]] = {}
+
+
+def offer(cls: Callable[..., A], *fields: object) -> A:
+    """The action `cls(*fields)`, shared with every other offer of the same action."""
+    key = (cls, *fields)
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        found = _MEMO[key] = cls(*fields)
+    return cast(A, found)
+
+
+class CardOffers:
+    """Every play of one card the rules may offer on a turn, built once (see `offer`)."""
+
+    __slots__ = ("ask", "evidence", "initiative", "momentum", "none", "play_action")
+
+    def __init__(self, card: str) -> None:
+        self.initiative = offer(PlayValue, card, "initiative", None, None)
+        self.momentum = offer(PlayValue, card, "momentum", None, None)
+        self.none = offer(PlayValue, card, "none", None, None)
+        self.play_action = offer(PlayAction, card)
+        self.ask = {c: offer(PlayValue, card, "ask", None, c) for c in COLORS}
+        self.evidence: dict[int, PlayValue] = {}
+
+    def move_evidence(self, card: str, handle: int) -> PlayValue:
+        found = self.evidence.get(handle)
+        if found is None:
+            found = self.evidence[handle] = offer(PlayValue, card, "evidence", handle, None)
+        return found
+
+
+_CARD_OFFERS: Final[dict[str, CardOffers]] = {}
+
+
+def card_offers(card: str) -> CardOffers:
+    """The shared plays of `card` (a card id of any ruleset)."""
+    found = _CARD_OFFERS.get(card)
+    if found is None:
+        found = _CARD_OFFERS[card] = CardOffers(card)
+    return found
+
+
+PASS: Final = offer(Pass)
+GAMBIT_REMOVE: Final = offer(GambitRemove)
+_CLASSES: Final[dict[str, Callable[..., Action]]] = {cls.type: cls for cls in ACTION_TYPES}
+
+# action type -> {field: (python type, required)}, in the order the JSON object lists them (and
+# the order of the record's fields)
+SHAPES: Final[dict[str, dict[str, tuple[type, bool]]]] = {
+    "play_value": {
+        "card": (str, True),
+        "target": (str, True),
+        "handle": (int, False),
+        "color": (str, False),
+    },
+    "play_action": {"card": (str, True)},
+    "react": {"card": (str, True)},
+    "pass": {},
+    "choose_token": {"handle": (int, True)},
+    "choose_target": {"target": (str, True), "handle": (int, False)},
+    "choose_space": {"space": (str, True)},
+    "choose_picture": {"person": (str, True)},
+    "choose_card": {"card": (str, True)},
+    "pin": {"handle": (int, True), "space": (str, True)},
+    "gambit_keep": {"card": (str, True)},
+    "gambit_remove": {},
+}
+
+
+def _check_shape(obj: object) -> tuple[str, dict[str, object]]:
+    """The action type and fields of a well-formed action object, else MalformedAction."""
+    if not isinstance(obj, dict):
+        raise MalformedAction('An action must be a JSON object with a "type".')
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in SHAPES:
+        raise MalformedAction(f"Unknown action type; expected one of {', '.join(sorted(SHAPES))}.")
+    shape = SHAPES[kind]
+    for key, value in obj.items():
+        if key == "type":
+            continue
+        if key not in shape:
+            raise MalformedAction(f"Unexpected field {str(key)[:40]!r} in a {kind} action.")
+        want = shape[key][0]
+        if type(value) is not want:  # exact: a JSON true is not the integer 1
+            raise MalformedAction(f"Field {key!r} of a {kind} action must be a {want.__name__}.")
+    for key, (_, required) in shape.items():
+        if required and key not in obj:
+            raise MalformedAction(f"A {kind} action needs the field {key!r}.")
+    return kind, obj
+
+
+def parse_action(obj: object) -> Action:
+    """The action an object stands for if it has a known shape, else raise MalformedAction.
+
+    A well-formed action naming something outside the vocabulary (a target no card has) is kept
+    as given: it is never among the legal actions, so `apply` rejects it as illegal, as it always
+    did (malformed means the shape is wrong, illegal that it is not offered now).
+    """
+    kind, f = _check_shape(obj)
+    fields = tuple(f.get(name) for name in SHAPES[kind])  # absent optional fields are None
+    cls = _CLASSES[kind]
+    found = _MEMO.get((cls, *fields))  # the offered equal, if any: `in legal` is then identity
+    return cast(Action, found if found is not None else cls(*fields))
+
+
+def action_to_json(action: Action) -> JSONObject:
+    """The canonical JSON object of an action: "type" first, then its fields (absent when unset)."""
+    match action:
+        case PlayValue(card, target, handle, color):
+            out: JSONObject = {"type": "play_value", "card": card, "target": target}
+            if handle is not None:
+                out["handle"] = handle
+            if color is not None:
+                out["color"] = color
+            return out
+        case PlayAction(card) | React(card) | ChooseCard(card) | GambitKeep(card):
+            return {"type": action.type, "card": card}
+        case Pass() | GambitRemove():
+            return {"type": action.type}
+        case ChooseToken(handle):
+            return {"type": "choose_token", "handle": handle}
+        case ChooseTarget(target, handle):
+            if handle is None:
+                return {"type": "choose_target", "target": target}
+            return {"type": "choose_target", "target": target, "handle": handle}
+        case ChooseSpace(space):
+            return {"type": "choose_space", "space": space}
+        case ChoosePicture(person):
+            return {"type": "choose_picture", "person": person}
+        case Pin(handle, space):
+            return {"type": "pin", "handle": handle, "space": space}
+        case _:
+            assert_never(action)

@@ -1,0 +1,155 @@
+"""The search bot: information-set Monte Carlo tree search (single observer) over determinisations.
+
+Each iteration samples one full state consistent with the bot's observation only
+(`observation.determinize`), walks the shared tree by UCB restricted to the actions available in
+that sample (availability counts), expands one node, plays a short random continuation, scores it
+with the static evaluation, and backs the result up for the player who chose at each node. The
+most visited root action is played. The engine reads no clock: the caller may pass one to limit
+thinking time; otherwise the iteration budget alone bounds the work.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
+
+from ...core.rng import below, seed_state
+from ..actions import Action, action_to_json
+from ..catalog import Role
+from ..flow import apply, current_role, legal_actions
+from ..observation import determinize
+from ..state import MatchState
+from .evaluate import evaluate
+from .heuristic import score_actions
+from .pick import as_given
+
+T = TypeVar("T")
+Key = Action  # tree edges are keyed by the (hashable) action itself
+_EXPLORE: Final = 0.9
+_ROLLOUT_STEPS: Final = 4
+_CANDIDATES: Final = 5  # root moves searched: the heuristic's best few
+_SCALE: Final = 45.0  # evaluation points per unit of the logistic
+
+
+def _key(action: Action) -> Key:
+    return action
+
+
+def _tie_break(action: Action) -> tuple[tuple[str, object], ...]:
+    """Equal visits and reward: the first edition's order (the sorted JSON fields) decides."""
+    return tuple(sorted(action_to_json(action).items()))
+
+
+class _Node:
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Key, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0  # summed reward of the player who chose the move into this node
+        self.avail = 0
+
+
+def _editor_reward(s: MatchState) -> float:
+    """0..1 from the Editor's point of view."""
+    return 1.0 / (1.0 + math.exp(-evaluate(s, "editor") / _SCALE))
+
+
+class SearchBot:
+    """ISMCTS with an iteration budget and, optionally, a time budget on an injected clock."""
+
+    def __init__(
+        self,
+        seed: int,
+        budget_ms: int = 1000,
+        iterations: int = 4000,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self._rng = seed_state(seed)
+        self.budget = budget_ms / 1000
+        self.iterations = iterations
+        self.clock = clock
+        self._allowed: set[Key] = set()
+
+    def _rand(self, n: int) -> int:
+        self._rng, i = below(self._rng, n)
+        return i
+
+    def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
+        if len(legal) == 1:
+            return legal[0]
+        return as_given(legal, self._search(observation, role, legal_actions(observation, role)))
+
+    def _search(self, observation: MatchState, role: Role, legal: Sequence[Action]) -> Action:
+        root = _Node()
+        deadline = self.clock() + self.budget if self.clock is not None else 0.0
+        sample, self._rng = determinize(observation, role, self._rng)
+        scores = score_actions(sample, role, legal)
+        ranked_moves = sorted(range(len(legal)), key=lambda i: -scores[i])[:_CANDIDATES]
+        self._allowed = {_key(legal[i]) for i in ranked_moves}
+        for done in range(self.iterations):
+            if self.clock is not None and done >= 8 and self.clock() >= deadline:
+                break
+            sample, self._rng = determinize(observation, role, self._rng)
+            self._iterate(root, sample)
+        by_key = {_key(a): a for a in legal}
+        ranked = sorted(
+            (
+                (child.visits, child.reward, _tie_break(key), key)
+                for key, child in root.children.items()
+                if key in by_key
+            ),
+            key=lambda r: r[:3],
+            reverse=True,
+        )
+        return by_key[ranked[0][3]] if ranked else legal[self._rand(len(legal))]
+
+    def _iterate(self, root: _Node, s: MatchState) -> None:
+        node, path = root, []  # path: (node, player who chose the move into it)
+        while (actor := current_role(s)) is not None:
+            actions = legal_actions(s, actor)
+            if node is root:  # only the heuristic's best candidates are searched at the root
+                actions = [a for a in actions if _key(a) in self._allowed] or actions
+            untried = []
+            for a in actions:
+                child = node.children.get(_key(a))
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            if untried:
+                action = untried[self._rand(len(untried))]
+                child = node.children[_key(action)] = _Node()
+                child.avail = 1
+                s = apply(s, actor, action).state
+                path.append((child, actor))
+                break
+            action = self._select(node, actions)
+            node = node.children[_key(action)]
+            s = apply(s, actor, action).state
+            path.append((node, actor))
+        reward = _editor_reward(self._rollout(s))
+        for visited, actor in path:
+            visited.visits += 1
+            visited.reward += reward if actor == "editor" else 1.0 - reward
+
+    def _select(self, node: _Node, actions: Sequence[Action]) -> Action:
+        best, best_value = actions[0], -1.0
+        for a in actions:
+            child = node.children[_key(a)]
+            value = child.reward / child.visits + _EXPLORE * math.sqrt(
+                math.log(max(child.avail, 1)) / child.visits
+            )
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+    def _rollout(self, s: MatchState) -> MatchState:
+        for _ in range(_ROLLOUT_STEPS):
+            actor = current_role(s)
+            if actor is None:
+                break
+            actions = legal_actions(s, actor)
+            s = apply(s, actor, actions[self._rand(len(actions))]).state
+        return s

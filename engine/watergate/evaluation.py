@@ -1,0 +1,127 @@
+"""The evaluation phase (five steps in order: R3, R4, R25) and pinning held evidence (R23)."""
+
+from __future__ import annotations
+
+from .actions import Pin, offer
+from .board import open_spaces, pin_token
+from .catalog import Role, other
+from .state import (
+    EvalStep,
+    Event,
+    MatchState,
+    MomentumGain,
+    PinD,
+    PinHolding,
+    PinSide,
+    StartRound,
+)
+from .track import gain_initiative, token_payload, win
+
+
+def start_evaluation(s: MatchState, ev: list[Event]) -> None:
+    ev.append({"type": "evaluation_started", "round": s.round})
+    for step in (5, 4, 3, 2, 1):
+        s.stack.append(EvalStep(step))
+
+
+def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
+    step = t.step
+    if step == 1:  # neutral tokens go back to the bag
+        for token in [tok for tok in s.track if tok.pos == 0]:
+            s.track.remove(token)
+            s.bag.append(token.id)
+            ev.append(
+                {
+                    "type": "token_returned_to_bag",
+                    "role": None,
+                    "token": token_payload(s, token),
+                    "peeked": token.peeked,
+                    "reason": "neutral",
+                }
+            )
+    elif step == 2:  # this round's initiative token
+        pos = s.track_initiative
+        if pos is not None:
+            gain_initiative(
+                s, "editor" if pos > 0 else "nixon" if pos < 0 else other(s.initiative), ev
+            )
+    elif step == 3:  # this round's momentum token
+        pos = s.track_momentum
+        if pos is not None:
+            s.track_momentum = None
+            if pos == 0:  # R3: back to the supply
+                s.momentum_supply += 1
+                ev.append({"type": "momentum_returned"})
+            else:
+                gainer: Role = "editor" if pos > 0 else "nixon"
+                ev.append({"type": "momentum_gained", "role": gainer})
+                s.stack.append(MomentumGain(gainer))
+    elif step == 4:  # new initiative and momentum tokens on space 0
+        if s.momentum_supply == 0:
+            win(s, "nixon", "empty_supply", ev)  # R4, R27
+            return
+        s.momentum_supply -= 1
+        s.track_initiative = 0
+        s.track_momentum = 0
+        ev.append({"type": "tokens_reset"})
+    else:  # R25: the player with initiative pins first, then the other; then a new round
+        s.stack.append(StartRound())
+        s.stack.append(PinSide(other(s.initiative)))
+        s.stack.append(PinSide(s.initiative))
+
+
+def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
+    """Step 5 for one player: gain every evidence token on their side, then pin them."""
+    sign = 1 if t.role == "editor" else -1
+    gained = [tok for tok in s.track if tok.pos * sign > 0]
+    if not gained:
+        return
+    for token in gained:
+        s.track.remove(token)
+        s.holding[t.role].append(token._replace(pos=0))
+    ev.append(
+        {
+            "type": "evidence_gained",
+            "role": t.role,
+            "tokens": [token_payload(s, tok) for tok in gained],
+        }
+    )
+    s.stack.append(PinHolding(t.role))
+
+
+def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
+    """Ask for the next pin; a token with no empty space of its colour returns to the bag (R23)."""
+    held = s.holding[t.role]
+    for token in [tok for tok in held if not open_spaces(s, tok.id)]:
+        held.remove(token)
+        s.bag.append(token.id)
+        ev.append(
+            {
+                "type": "token_returned_to_bag",
+                "role": t.role,
+                "token": token_payload(s, token),
+                "peeked": False,
+                "reason": "no_space",
+            }
+        )
+    if held:
+        s.decision = PinD(t.role)
+
+
+def pin_choices(s: MatchState, d: PinD) -> list[Pin]:
+    spaces = s.rules.spaces
+    return [
+        offer(Pin, tok.handle, spaces[i].id)
+        for tok in s.holding[d.role]
+        for i in open_spaces(s, tok.id)
+    ]
+
+
+def resolve_pin(s: MatchState, d: PinD, action: Pin, ev: list[Event]) -> None:
+    held = s.holding[d.role]
+    handle = action.handle
+    token = next(tok for tok in held if tok.handle == handle)
+    held.remove(token)
+    space = s.rules.space_index[action.space]
+    s.stack.append(PinHolding(d.role))
+    pin_token(s, d.role, token, space, ev)

@@ -1,0 +1,190 @@
+"""Reaction windows and the last-in-first-out chain (R17, R18), and putting played cards away
+(R15, R20).
+
+Every announced play is an `Ann` on the chain with a `Resolve` below a `Window` on the stack. A
+reaction is itself announced, so re-reactions need no special case: the newest link resolves first
+and, unless cancelled, cancels the link it answers.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from .actions import GAMBIT_REMOVE, PASS, GambitKeep, GambitRemove, Pass, React, offer
+from .catalog import Card, Role, other
+from .effects import push_effects
+from .plays import announce
+from .state import (
+    Ann,
+    DiscardPlayed,
+    Dispose,
+    Event,
+    GambitD,
+    MatchState,
+    Move,
+    ReactD,
+    Resolve,
+    Window,
+)
+
+
+def _blocked(s: MatchState, role: Role, card: Card) -> bool:
+    """R21, R18: under A brilliant mood the Editor's event reactions cannot be used."""
+    return (
+        role == "editor" and card.kind == "event" and "editor_events_value_only" in s.restrictions
+    )
+
+
+def window_opens(s: MatchState, reactor: Role, ann: Ann) -> bool:
+    """R18: open whenever a reaction is possible from what is public — never from the hand."""
+    if not s.hands[reactor]:
+        return False
+    for card in s.rules.reaction_cards[reactor]:
+        if (
+            ann.kind in card.reacts_to
+            and card.id not in s.discards[reactor]
+            and card.id not in s.removed
+            and card.id not in s.in_play
+            and not _blocked(s, reactor, card)
+        ):
+            return True
+    return False
+
+
+def run_window(s: MatchState, t: Window, ev: list[Event]) -> None:
+    ann = s.chain[t.ann]
+    reactor = other(ann.role)
+    if window_opens(s, reactor, ann):
+        s.decision = ReactD(reactor, t.ann)
+
+
+def react_choices(s: MatchState, d: ReactD) -> list[Pass | React]:
+    kind = s.chain[d.ann].kind
+    out: list[Pass | React] = [PASS]
+    cards = s.rules.cards
+    for c in s.hands[d.role]:
+        card = cards[c]
+        if kind in card.reacts_to and not _blocked(s, d.role, card):
+            out.append(offer(React, c))
+    return out
+
+
+def resolve_react(s: MatchState, d: ReactD, action: Pass | React, ev: list[Event]) -> None:
+    match action:
+        case Pass():
+            ev.append({"type": "reaction_passed", "role": d.role})
+        case React(card_id):
+            _react(s, d, card_id, ev)
+        case _:
+            assert_never(action)
+
+
+def _react(s: MatchState, d: ReactD, card_id: str, ev: list[Event]) -> None:
+    s.hands[d.role].remove(card_id)  # R8: out of turn; whose turn it is does not change
+    s.in_play.append(card_id)
+    against = s.chain[d.ann]
+    ev.append(
+        {
+            "type": "card_played",
+            "role": d.role,
+            "card": card_id,
+            "mode": "reaction",
+            "source": "hand",
+            "against": against.card,
+        }
+    )
+    announce(
+        s, Ann(d.role, card_id, "action", s.rules.cards[card_id].kind + "_action", d.ann, -1, False)
+    )
+
+
+def run_resolve(s: MatchState, t: Resolve, ev: list[Event]) -> None:
+    ann = s.chain[t.ann]
+    if ann.cancelled:
+        return  # the canceller already put the card away
+    if ann.target >= 0:
+        _cancel(s, ann, ev)
+        s.stack.append(Dispose(t.ann))
+        _after_cancel(s, ann)
+    elif ann.mode == "value":
+        s.stack.append(DiscardPlayed(ann.role, ann.card))
+        s.stack.append(
+            Move("evidence", ann.handle, s.rules.cards[ann.card].value, ann.role, ann.role)
+        )
+    else:
+        s.stack.append(Dispose(t.ann))
+        push_effects(s, ann.role, ann.card)
+
+
+def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
+    """Cancel the link a reaction answers and put its card where the reaction card says (R17)."""
+    target = s.chain[reaction.target]
+    s.chain[reaction.target] = target._replace(cancelled=True)
+    ev.append(
+        {"type": "play_cancelled", "role": target.role, "card": target.card, "by": reaction.card}
+    )
+    s.in_play.remove(target.card)
+    if s.rules.cards[reaction.card].on_cancel == "remove":
+        s.removed.append(target.card)
+        ev.append({"type": "card_removed", "role": target.role, "card": target.card})
+    else:  # "discard" (Mitchell) and "follow_the_money" send it to the owner's discard pile unused
+        s.discards[target.role].append(target.card)
+        ev.append({"type": "card_discarded", "role": target.role, "card": target.card})
+
+
+def _after_cancel(s: MatchState, reaction: Ann) -> None:
+    if s.rules.cards[reaction.card].on_cancel == "follow_the_money":
+        # R17: the same token moves from where it stood towards the Editor by Nixon's value
+        target = s.chain[reaction.target]
+        steps = s.rules.cards[target.card].value
+        s.stack.append(Move("evidence", target.handle, steps, reaction.role, reaction.role))
+
+
+def run_dispose(s: MatchState, t: Dispose, ev: list[Event]) -> None:
+    """R15: events leave the game, conspirators and journalists go to the discard pile."""
+    ann = s.chain[t.ann]
+    card = s.rules.cards[ann.card]
+    if card.kind != "event":
+        s.in_play.remove(ann.card)
+        s.discards[ann.role].append(ann.card)
+    elif card.disposal == "gambit" and s.hands[ann.role]:
+        # R20, with R18's care for timing: the choice is put to Nixon whenever he holds any card,
+        # so the Editor cannot learn from the prompt whether he holds a conspirator; keeping
+        # Gambit is offered only for the conspirators he actually holds.
+        s.decision = GambitD(ann.role, t.ann)
+    else:
+        s.in_play.remove(ann.card)
+        s.removed.append(ann.card)
+
+
+def run_discard_played(s: MatchState, t: DiscardPlayed, ev: list[Event]) -> None:
+    s.in_play.remove(t.card)
+    s.discards[t.role].append(t.card)
+
+
+def gambit_choices(s: MatchState, d: GambitD) -> list[GambitKeep | GambitRemove]:
+    cards = s.rules.cards
+    out: list[GambitKeep | GambitRemove] = [
+        offer(GambitKeep, c) for c in s.hands[d.role] if cards[c].kind == "conspirator"
+    ]
+    out.append(GAMBIT_REMOVE)
+    return out
+
+
+def resolve_gambit(
+    s: MatchState, d: GambitD, action: GambitKeep | GambitRemove, ev: list[Event]
+) -> None:
+    gambit = s.chain[d.ann].card
+    s.in_play.remove(gambit)
+    match action:
+        case GambitKeep(conspirator):
+            s.hands[d.role].remove(conspirator)
+            s.removed.append(conspirator)
+            s.discards[d.role].append(gambit)
+            ev.append(
+                {"type": "gambit_kept", "role": d.role, "card": gambit, "removed": conspirator}
+            )
+        case GambitRemove():
+            s.removed.append(gambit)
+        case _:
+            assert_never(action)

@@ -1,0 +1,152 @@
+"""The research track and the supplies: moving and gaining tokens (R9, R13, space 5), drawing cards
+(R7) and evidence tokens, momentum cards, and ending the match (R27)."""
+
+from __future__ import annotations
+
+from ..core.rng import below, shuffle
+from .catalog import Role, direction
+from .state import (
+    JSON,
+    BoardToken,
+    Event,
+    MatchState,
+    MomentumGain,
+    Move,
+    OpTask,
+    PinHolding,
+    Token,
+)
+
+_END = 5  # the last space on each side of the track
+
+
+def token_payload(s: MatchState, t: Token | BoardToken) -> dict[str, JSON]:
+    """Everything about a token, for events; views and events_for choose what a seat may see."""
+    data = s.rules.tokens[t.id]
+    return {
+        "handle": t.handle,
+        "id": t.id,
+        "colors": list(data.colors),
+        "momentum_symbol": data.momentum_symbol,
+        "face": "up" if t.up else "down",
+    }
+
+
+def win(s: MatchState, role: Role, reason: str, ev: list[Event]) -> None:
+    """End the match at once: nothing queued after a win runs (R27, R26)."""
+    s.winner = role
+    s.win_reason = reason
+    s.stack.clear()
+    s.decision = None
+    ev.append({"type": "match_won", "role": role, "reason": reason})
+
+
+def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
+    """Draw n cards from the top of role's deck, reshuffling the discard pile when empty (R7)."""
+    deck, drawn = s.decks[role], []
+    for _ in range(n):
+        if not deck:
+            discard = s.discards[role]
+            if not discard:
+                break  # R7: deck and discard both empty, the player draws fewer
+            deck.extend(discard)
+            discard.clear()
+            s.rng = shuffle(s.rng, deck)
+            ev.append(
+                {"type": "deck_reshuffled", "role": role, "count": len(deck), "order": list(deck)}
+            )
+        drawn.append(deck.pop())
+    return drawn
+
+
+def new_handle(s: MatchState) -> int:
+    s.next_handle += 1
+    return s.next_handle
+
+
+def draw_from_bag(s: MatchState) -> str:
+    """Take one token from the bag at random (the bag's order carries no meaning)."""
+    s.rng, i = below(s.rng, len(s.bag))
+    return s.bag.pop(i)
+
+
+def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
+    """Move a token towards a side; reaching space 5 gains it at once, extra steps are lost (R9)."""
+    sign = direction(t.toward)
+    if t.what == "initiative":
+        start = s.track_initiative
+    elif t.what == "momentum":
+        start = s.track_momentum
+    else:
+        idx = next((i for i, tok in enumerate(s.track) if tok.handle == t.handle), -1)
+        if idx < 0:
+            return  # R14: the token left the track; the instruction is skipped
+        token = s.track[idx]
+        start = token.pos
+        if not token.up:  # R13: a face-down token is turned face up when moved
+            token = token._replace(up=True, peeked=False)
+            ev.append(
+                {"type": "token_revealed", "token": token_payload(s, token), "position": start}
+            )
+    if start is None:
+        return  # R14: initiative or momentum already gained this round
+    end = max(-_END, min(_END, start + sign * t.steps))
+    event: Event = {
+        "type": "token_moved",
+        "what": t.what,
+        "by": t.by,
+        "toward": t.toward,
+        "steps": abs(end - start),
+        "from": start,
+        "to": end,
+    }
+    if t.what == "evidence":
+        event["handle"] = t.handle
+    ev.append(event)
+    # R9 extended (our ruling): a token that reaches space 5 on a side is gained by that side's
+    # player, also when the opponent's card pushed it there (Saturday Night Massacre).
+    gainer: Role | None = "editor" if end == _END else "nixon" if end == -_END else None
+    if t.what == "initiative":
+        s.track_initiative = end
+        if gainer:
+            gain_initiative(s, gainer, ev)
+    elif t.what == "momentum":
+        s.track_momentum = end
+        if gainer:
+            s.track_momentum = None
+            ev.append({"type": "momentum_gained", "role": gainer})
+            s.stack.append(MomentumGain(gainer))
+    elif gainer:
+        del s.track[idx]
+        s.holding[gainer].append(token._replace(pos=0))
+        ev.append({"type": "evidence_gained", "role": gainer, "tokens": [token_payload(s, token)]})
+        s.stack.append(PinHolding(gainer))
+    else:
+        s.track[idx] = token._replace(pos=end)
+
+
+def gain_initiative(s: MatchState, role: Role, ev: list[Event]) -> None:
+    """The initiative card turns to the gainer; they start the next round (evaluation step 2)."""
+    s.track_initiative = None
+    s.initiative = role
+    ev.append({"type": "initiative_gained", "role": role})
+
+
+def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
+    """Place a gained momentum token on the lowest free space of the gainer's momentum card."""
+    role = t.role
+    placed = s.momentum[role]
+    spaces = s.rules.momentum_spaces
+    if placed >= spaces:
+        s.momentum_removed += 1  # the Editor's card is full: the token leaves the game
+        ev.append({"type": "momentum_removed", "role": role})
+        return
+    s.momentum[role] = placed + 1
+    ev.append({"type": "momentum_placed", "role": role, "space": placed + 1})
+    if role == "nixon":
+        if placed + 1 >= spaces:
+            win(s, "nixon", "fifth_momentum", ev)
+        return
+    source = f"M{placed + 1}"
+    for i in range(len(s.rules.effect_sources[source]) - 1, -1, -1):
+        s.stack.append(OpTask("editor", source, i, -1, ()))
