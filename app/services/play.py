@@ -24,12 +24,6 @@ from .access import seat_for
 from .core import Core, utc
 
 
-def _round(game_id: str, entry: Entry) -> int:
-    """The round the public view names (games without rounds count one)."""
-    found = get_game(game_id).view_for(entry.state, None).get("round", 1)
-    return found if isinstance(found, int) else 1
-
-
 def end_on_time(match: Match, loser: str, seats: tuple[str, ...], when: float) -> None:
     """The seat that ran out of time loses."""
     match.status = "finished"
@@ -121,7 +115,7 @@ class Play:
         stored = game.action_to_json(game.parse_action(action))
         repo.add_action(db, match.id, new.version, seat, stored, utc(now))
         match.version = new.version
-        match.round = _round(entry.game, new)
+        match.round = game.round_of(new.state)
         match.updated_at = utc(now)
         if (outcome := game.outcome(new.state)) is not None:
             match.status = "finished"

@@ -98,6 +98,10 @@ class Game(Protocol[S, A, E]):
         """The number of actions applied since the start."""
         ...
 
+    def round_of(self, state: S) -> int:
+        """The round shown in match lists (a game without rounds says 1)."""
+        ...
+
     def observation_for(self, state: S, seat: Seat) -> S:
         """The seat's information set as a state: equal for states it cannot tell apart."""
         ...

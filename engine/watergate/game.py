@@ -80,6 +80,9 @@ class WatergateGame:
     def version(self, state: MatchState) -> int:
         return state.version
 
+    def round_of(self, state: MatchState) -> int:
+        return state.round
+
     def observation_for(self, state: MatchState, seat: Seat) -> MatchState:
         return _observation_for(state, _role(seat))
 
@@ -110,7 +113,8 @@ class WatergateGame:
         raise KeyError(f"unknown Watergate bot {name!r}")
 
     def metadata(self) -> JSONObject:
-        """The board map, its drawing layout, the card list and the track's sizes."""
+        """The board map (and its centre), its drawing layout, the card list, the track's sizes
+        and which side of the track is whose."""
         rules = self.ruleset
         return {
             "game": self.id,
@@ -133,6 +137,9 @@ class WatergateGame:
             "editor_momentum_spaces": cast(JSON, sorted(rules.editor_momentum_effects)),
             "momentum_spaces": rules.momentum_spaces,
             "track_reach": TRACK_REACH,
+            # R9: positive positions are the Editor's side of the track, negative Nixon's
+            "track_sides": {"editor": 1, "nixon": -1},
+            "center": rules.center,
         }
 
 

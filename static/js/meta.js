@@ -9,6 +9,5 @@ export const TRACK_CELLS = 2 * TRACK_REACH + 1;
 export const MOMENTUM_SPACES = META.momentum_spaces;
 export const EDITOR_MOMENTUM = new Set(META.editor_momentum_spaces.map(String));
 export const POINTS = META.layout.points;
-const drawn = new Set([...META.spaces.map((s) => s.id), ...META.informants.map((i) => i.space)]);
-// The board's centre (Nixon's picture): the one drawn point that is neither a space nor an informant.
-export const CENTRE = Object.keys(POINTS).find((id) => !drawn.has(id));
+export const CENTRE = META.center;  // the board's centre (Nixon's picture)
+export const TRACK_SIDES = META.track_sides;  // seat -> +1 or -1: which end of the track is theirs

@@ -91,6 +91,7 @@ def play_out(game: AnyGame, seed: int) -> tuple[object, list[tuple[str, JSON]]]:
         step = game.apply(state, seat, legal[i])  # every offered action is accepted
         assert game.describe(state) == before  # apply never mutates its input
         assert game.version(step.state) == version + 1
+        assert 1 <= game.round_of(state) <= game.round_of(step.state)  # rounds never go back
         for viewer in (*game.seats, None):
             assert_plain_json(list(game.events_for(step.events, viewer)))
         log.append((seat, game.action_to_json(legal[i])))
