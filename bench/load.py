@@ -5,6 +5,8 @@
 
 Latency is measured from sending an action to the opponent socket's push of the new version.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
+The percentiles are of the steady state, once every match has started (`--ramp-s` + 1 s);
+`warmup_p99_ms` is the same figure while players were still arriving.
 `--with-echo` then drives the bare websocket relay of bench.echo with the same number of pairs,
 think time and duration, and prints its figures and `p99_over_echo` (the goal is at most 3).
 """
@@ -29,7 +31,9 @@ DEFAULT_GAME = "watergate"
 
 @dataclass
 class Stats:
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # after the warm-up
+    warmup: list[float] = field(default_factory=list)  # while players were still arriving
+    steady_from: float = 0.0  # perf_counter time the warm-up ends
     actions: int = 0
     errors: int = 0
     finished: int = 0
@@ -61,7 +65,8 @@ async def _seat(
         version = msg["version"]
         started = sent.pop(version, None)
         if started is not None:
-            stats.latencies.append(time.perf_counter() - started)
+            now = time.perf_counter()
+            (stats.latencies if now >= stats.steady_from else stats.warmup).append(now - started)
         if msg["status"] == "finished":
             done.set()
             return
@@ -135,6 +140,7 @@ async def run(
     base: str, game: str, matches: int, seconds: float, think_ms: int, ramp_s: float
 ) -> Stats:
     stats = Stats()
+    stats.steady_from = time.perf_counter() + ramp_s + 1.0  # every match has started by then
     deadline = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
@@ -178,6 +184,8 @@ def main() -> None:
     print(f"actions_per_second {stats.actions / elapsed:.1f}")
     print(f"p50_ms {_pct(stats.latencies, 0.50):.1f}")
     print(f"p99_ms {_pct(stats.latencies, 0.99):.1f}")
+    print(f"p999_ms {_pct(stats.latencies, 0.999):.1f}")
+    print(f"warmup_p99_ms {_pct(stats.warmup, 0.99):.1f}")
     print(f"errors {stats.errors}")
     for code, count in sorted(stats.codes.items()):
         print(f"error_{code} {count}")
