@@ -25,8 +25,9 @@ def new_match_id() -> str:
 
 
 def new_seed() -> int:
-    # 53 bits: every seed stays exact in a browser's JSON numbers (admin console, exports)
-    return secrets.randbits(53)
+    """A match's secret seed: 256 bits from the OS, feeding the SHA-256 deal generator (no seat
+    can search a space this size from what it sees). Browsers read it as `seed_text`."""
+    return secrets.randbits(256)
 
 
 def token_hash(token: str) -> str:

@@ -1,10 +1,12 @@
 """Engine speed: random players play full games on one core; prints `games_per_second <float>` last.
 
-python -m bench.engine --games 2000 [--seed 1] [--game watergate]
+python -m bench.engine --games 2000 [--seed 1] [--game watergate] [--rules-version V]
 
 Only the Game protocol is used (through the registry). Each seat picks uniformly among its legal
 actions with the shared SplitMix64 generator, seeded as the games' random bots are, so the games
-(and the end counts) are the same whichever harness plays them.
+(and the end counts) are the same whichever harness plays them. `--rules-version` plays an older
+version (Watergate's "1" deals with SplitMix64; today's "2" with SHA-256 from a secret seed), so
+the cost of the secret generator can be read side by side.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from engine.core.rng import below, seed_state
 from engine.registry import DEFAULT_GAME, AnyGame, game_ids, get_game
 
 
-def play_one(game: AnyGame, seed: int) -> tuple[int, str]:
+def play_one(game: AnyGame, seed: int, rules_version: str | None = None) -> tuple[int, str]:
     """Play one random game; return (decisions, "<winners>_<reason>")."""
-    s = game.start(seed).state
+    s = game.start(seed, rules_version).state
     rngs = {seat: seed_state(seed * 2 + 1 + k) for k, seat in enumerate(game.seats)}
     decisions = 0
     while to_move := game.to_move(s):
@@ -37,15 +39,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", default=DEFAULT_GAME, choices=game_ids())
+    parser.add_argument("--rules-version", default=None, help="default: the game's current")
     args = parser.parse_args()
     game = get_game(args.game)
     started = time.perf_counter()
     decisions, reasons = 0, dict[str, int]()
     for g in range(args.games):
-        n, reason = play_one(game, args.seed * 1_000_003 + g)
+        n, reason = play_one(game, args.seed * 1_000_003 + g, args.rules_version)
         decisions += n
         reasons[reason] = reasons.get(reason, 0) + 1
     elapsed = time.perf_counter() - started
+    print(f"rules_version {args.rules_version or game.rules_version}")
     print(f"games {args.games}")
     print(f"seconds {elapsed:.3f}")
     for reason, count in sorted(reasons.items()):

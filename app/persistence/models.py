@@ -8,7 +8,6 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     DateTime,
     ForeignKey,
     Integer,
@@ -20,6 +19,20 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base
+
+
+class SeedText(TypeDecorator[int]):
+    """A secret seed of up to 256 bits, stored as its decimal digits (no database integer type
+    holds it; text keeps it exact everywhere)."""
+
+    impl = String(80)
+    cache_ok = True
+
+    def process_bind_param(self, value: int | None, dialect: Dialect) -> str | None:
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> int | None:
+        return None if value is None else int(value)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -48,7 +61,7 @@ class Match(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32), default="watergate", server_default="watergate")
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(SeedText)
     rules_version: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | active | finished

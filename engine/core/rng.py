@@ -1,6 +1,14 @@
-"""Version-stable SplitMix64 generator and Fisher–Yates shuffle; its state is an int in the match.
+"""The version-stable generators and Fisher–Yates shuffle; a generator state is an int in a match.
 
-The generator never changes between Python versions because it is only integer arithmetic:
+Two generators share one interface, told apart by the state itself:
+
+- `sha256-ctr` (every match from rules version 2 on): SHA-256 in counter mode keyed by a secret seed
+  of up to 256 bits. Nothing a player sees of the shuffles narrows the seed (the first edition's
+  53-bit SplitMix64 seed could be searched from an opening hand). Its state is
+  `marker | seed << 64 | counter`, so a state says which generator it belongs to.
+- `splitmix64` (matches of rules version 1, and the bots' own generators): fast, not secret.
+
+Both are only integer arithmetic and hashlib, so they never change between Python versions:
 
 >>> s, x = next_u64(42)
 >>> x
@@ -11,12 +19,19 @@ The generator never changes between Python versions because it is only integer a
 
 from __future__ import annotations
 
-from typing import Final, TypeVar
+import hashlib
+from typing import Final, Literal, TypeVar
 
 T = TypeVar("T")
+Generator = Literal["splitmix64", "sha256-ctr"]
 
 _MASK: Final = (1 << 64) - 1
 _GOLDEN: Final = 0x9E3779B97F4A7C15
+SEED_BITS: Final = 256  # the largest secret seed the SHA-256 generator takes
+_SECURE: Final = 1 << (SEED_BITS + 64)  # marks a sha256-ctr state (above every SplitMix64 state)
+_KEY_MASK: Final = (1 << SEED_BITS) - 1
+_DOMAIN: Final = b"watergate-online/sha256-ctr/v1\x00"  # keeps these blocks apart from other uses
+_LIMITS: Final = {n: (1 << 64) - (1 << 64) % n for n in range(1, 257)}  # rejection thresholds
 
 
 def next_u64(state: int) -> tuple[int, int]:
@@ -28,10 +43,27 @@ def next_u64(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
+def secure_u64(state: int) -> tuple[int, int]:
+    """Advance the SHA-256 counter generator once: return (new_state, 64-bit output), the first
+    8 bytes (big-endian) of SHA-256(domain ‖ seed as 32 bytes ‖ counter as 8 bytes)."""
+    key = (state >> 64) & _KEY_MASK
+    block = hashlib.sha256(
+        _DOMAIN + key.to_bytes(32, "big") + (state & _MASK).to_bytes(8, "big")
+    ).digest()
+    return state + 1, int.from_bytes(block[:8], "big")
+
+
 def below(state: int, n: int) -> tuple[int, int]:
-    """Return (new_state, r) with 0 <= r < n (multiply-shift; bias below 2**-58 for n <= 64)."""
-    state, x = next_u64(state)
-    return state, (x * n) >> 64
+    """Return (new_state, r) with 0 <= r < n. SplitMix64: multiply-shift (bias below 2**-58 for
+    n <= 64); SHA-256: rejection sampling, exactly uniform."""
+    if state < _SECURE:
+        state, x = next_u64(state)
+        return state, (x * n) >> 64
+    limit = _LIMITS.get(n) or (1 << 64) - (1 << 64) % n
+    while True:
+        state, x = secure_u64(state)
+        if x < limit:
+            return state, x % n
 
 
 def shuffle(state: int, items: list[T]) -> int:
@@ -43,5 +75,22 @@ def shuffle(state: int, items: list[T]) -> int:
 
 
 def seed_state(seed: int) -> int:
-    """Map any integer seed to a 64-bit generator state."""
+    """Map any integer seed to a 64-bit SplitMix64 state."""
     return seed & _MASK
+
+
+def secure_state(seed: int) -> int:
+    """The SHA-256 counter generator's first state for a secret seed of up to 256 bits."""
+    if not 0 <= seed <= _KEY_MASK:
+        raise ValueError(f"a sha256-ctr seed is a whole number below 2**{SEED_BITS}")
+    return _SECURE | seed << 64
+
+
+def initial_state(generator: Generator, seed: int) -> int:
+    """The first state of the named generator for this seed."""
+    return secure_state(seed) if generator == "sha256-ctr" else seed_state(seed)
+
+
+def generator_of(state: int) -> Generator:
+    """Which generator a state belongs to."""
+    return "sha256-ctr" if state >= _SECURE else "splitmix64"

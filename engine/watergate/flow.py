@@ -12,7 +12,7 @@ from typing import Any, Final, cast
 
 from ..core.errors import IllegalAction, MatchOver, NotYourDecision
 from ..core.game import Step
-from ..core.rng import seed_state, shuffle
+from ..core.rng import Generator, initial_state, shuffle
 from .actions import ACTION_TYPES, Action, PlayAction, PlayValue, React, parse_action
 from .catalog import Role, other
 from .effects import op_choices, resolve_op_choice, run_op
@@ -176,13 +176,14 @@ def _run(s: MatchState, ev: list[Event]) -> None:
 # ---- public surface ----------------------------------------------------------------------------
 
 
-def start(seed: int, rules: Ruleset) -> WatergateStep:
+def start(seed: int, rules: Ruleset, generator: Generator = "splitmix64") -> WatergateStep:
     """Set up a match from a seed (R5: the Editor starts with initiative) to the first decision,
-    played with the components of `rules`."""
+    played with the components of `rules`; its shuffles and draws come from `generator`
+    (the first edition's SplitMix64 unless told otherwise)."""
     s = MatchState.__new__(MatchState)
     s.rules = rules
     s.seed = seed
-    s.rng = seed_state(seed)
+    s.rng = initial_state(generator, seed)
     s.version = 0
     s.round = 0
     s.initiative = "editor"
@@ -218,9 +219,9 @@ def start(seed: int, rules: Ruleset) -> WatergateStep:
     return Step(s, tuple(ev))
 
 
-def new_match(seed: int, rules: Ruleset) -> MatchState:
+def new_match(seed: int, rules: Ruleset, generator: Generator = "splitmix64") -> MatchState:
     """The state of a new match for this seed, waiting for the Editor's first play."""
-    return start(seed, rules).state
+    return start(seed, rules, generator).state
 
 
 def awaiting(s: MatchState) -> Decision | None:
@@ -289,19 +290,27 @@ def _illegal_reason(s: MatchState, role: Role, action: Action) -> str:
     return "That action is not one of your legal actions now; choose one of those offered."
 
 
-def replay(seed: int, rules: Ruleset, actions: Iterable[tuple[Role, object]]) -> MatchState:
+def replay(
+    seed: int,
+    rules: Ruleset,
+    actions: Iterable[tuple[Role, object]],
+    generator: Generator = "splitmix64",
+) -> MatchState:
     """Rebuild a match from its seed and its ordered (role, action) list."""
-    s = new_match(seed, rules)
+    s = new_match(seed, rules, generator)
     for role, action in actions:
         s = apply(s, role, action).state
     return s
 
 
 def replay_events(
-    seed: int, rules: Ruleset, actions: Iterable[tuple[Role, object]]
+    seed: int,
+    rules: Ruleset,
+    actions: Iterable[tuple[Role, object]],
+    generator: Generator = "splitmix64",
 ) -> tuple[MatchState, list[Event]]:
     """Like replay, also returning every event in order (the full game log)."""
-    step = start(seed, rules)
+    step = start(seed, rules, generator)
     s, log = step.state, list(step.events)
     for role, action in actions:
         step = apply(s, role, action)

@@ -14,8 +14,8 @@ from .catalog import ROLES, Role
 from .describe import describe as _describe
 from .observation import observation_for as _observation_for
 from .ruleset import Ruleset, load_ruleset
+from .state import GENERATORS, RULES_VERSION, Event, MatchState
 from .state import JSON as StateJSON
-from .state import RULES_VERSION, Event, MatchState
 
 TRACK_REACH: Final = 5  # the research track runs from -5 (Nixon's end) to +5 (the Editor's)
 
@@ -46,9 +46,10 @@ class WatergateGame:
         self.ruleset: Final = ruleset
 
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
-        if rules_version not in (None, RULES_VERSION):
+        generator = GENERATORS.get(rules_version or RULES_VERSION)
+        if generator is None:
             raise ValueError(f"Watergate rules version {rules_version!r} is not known")
-        return flow.start(seed, self.ruleset)
+        return flow.start(seed, self.ruleset, generator)
 
     def to_move(self, state: MatchState) -> tuple[Seat, ...]:
         d = state.decision

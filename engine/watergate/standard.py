@@ -13,7 +13,7 @@ from .actions import action_to_json
 from .catalog import Card, Role, Space, TokenData
 from .game import GAME
 from .ruleset import Ruleset
-from .state import Event, MatchState
+from .state import GENERATORS, Event, MatchState
 
 RULESET: Final[Ruleset] = GAME.ruleset
 CARDS: Final[Mapping[str, Card]] = RULESET.cards
@@ -21,6 +21,7 @@ TOKENS: Final[Mapping[str, TokenData]] = RULESET.tokens
 SPACES: Final[tuple[Space, ...]] = RULESET.spaces
 PEOPLE: Final[tuple[str, ...]] = RULESET.people
 
+FIRST_EDITION: Final = "1"  # the rules version these entry points deal by default
 Action = dict[str, str | int]  # an action as its JSON object (`flow.apply` accepts these too)
 
 
@@ -29,23 +30,26 @@ def legal_actions(s: MatchState, role: Role) -> list[Action]:
     return cast(list[Action], [action_to_json(a) for a in flow.legal_actions(s, role)])
 
 
-def start(seed: int) -> Step[MatchState, Event]:
-    """Set up a standard match from a seed up to the first decision."""
-    return flow.start(seed, RULESET)
+def start(seed: int, rules_version: str = FIRST_EDITION) -> Step[MatchState, Event]:
+    """Set up a standard match from a seed up to the first decision, dealt as `rules_version`
+    deals (the first edition's SplitMix64 unless told: the engine's tests pin positions by seed)."""
+    return flow.start(seed, RULESET, GENERATORS[rules_version])
 
 
-def new_match(seed: int) -> MatchState:
+def new_match(seed: int, rules_version: str = FIRST_EDITION) -> MatchState:
     """A standard match for this seed, waiting for the Editor's first play."""
-    return flow.new_match(seed, RULESET)
+    return flow.new_match(seed, RULESET, GENERATORS[rules_version])
 
 
-def replay(seed: int, actions: Iterable[tuple[Role, object]]) -> MatchState:
+def replay(
+    seed: int, actions: Iterable[tuple[Role, object]], rules_version: str = FIRST_EDITION
+) -> MatchState:
     """Rebuild a standard match from its seed and its ordered (role, action) list."""
-    return flow.replay(seed, RULESET, actions)
+    return flow.replay(seed, RULESET, actions, GENERATORS[rules_version])
 
 
 def replay_events(
-    seed: int, actions: Iterable[tuple[Role, object]]
+    seed: int, actions: Iterable[tuple[Role, object]], rules_version: str = FIRST_EDITION
 ) -> tuple[MatchState, list[Event]]:
     """Like replay, also returning every event in order (the full game log)."""
-    return flow.replay_events(seed, RULESET, actions)
+    return flow.replay_events(seed, RULESET, actions, GENERATORS[rules_version])

@@ -155,8 +155,8 @@ def test_seed_and_commands_let_the_admin_step_through_the_match(client: TestClie
     commands = [(a["role"], a["action"]) for a in detail["actions"]]
     assert commands == played
     for k, (role, _) in enumerate(commands):  # each position, and whose move came next
-        assert current_role(replay(detail["seed"], commands[:k])) == role
-    final = replay(detail["seed"], commands)
+        assert current_role(replay(detail["seed"], commands[:k], detail["rules_version"])) == role
+    final = replay(detail["seed"], commands, detail["rules_version"])
     for role in ROLES:
         shown = client.get(f"/api/matches/{match_id}", headers=seat(tokens[role])).json()
         assert shown["state"] == view_for(final, role)

@@ -290,17 +290,17 @@ def commands(detail: dict[str, Any]) -> list[tuple[Role, Any]]:
 
 def test_every_step_equals_a_direct_replay_of_that_prefix(played: Any) -> None:
     client, match_id, _, detail = played
-    moves, seed = commands(detail), detail["seed"]
+    moves, seed, rv = commands(detail), detail["seed"], detail["rules_version"]
     n = len(moves)
     assert n > 20 and [a["seq"] for a in detail["actions"]] == list(range(1, n + 1))
-    state = engine.start(seed)
+    state = engine.start(seed, rv)
     for k in range(n + 1):
         if k:
             state = engine.apply(state.state, *moves[k - 1])
         response = client.get(f"/api/admin/matches/{match_id}/steps/{k}", headers=ADMIN)
         assert response.status_code == 200, response.text
         step = response.json()
-        expected = engine.open_view(engine.replay(seed, moves[:k]))
+        expected = engine.open_view(engine.replay(seed, moves[:k], rv))
         assert step["view"] == normal(expected), f"step {k}"
         assert step["view"] == normal(engine.open_view(state.state))
         assert step["events"] == normal(state.events), f"the events of step {k}"
@@ -312,7 +312,7 @@ def test_every_step_equals_a_direct_replay_of_that_prefix(played: Any) -> None:
     for beyond, clamped in ((n + 1, n), (n + 1000, n), (-1, 0)):
         step = client.get(f"/api/admin/matches/{match_id}/steps/{beyond}", headers=ADMIN).json()
         assert step["step"] == clamped
-        assert step["view"] == normal(engine.open_view(engine.replay(seed, moves[:clamped])))
+        assert step["view"] == normal(engine.open_view(engine.replay(seed, moves[:clamped], rv)))
     unknown = client.get("/api/admin/matches/nosuchmatch/steps/0", headers=ADMIN)
     assert unknown.status_code == 404
 
@@ -342,7 +342,11 @@ def tampered(export: dict[str, Any], how: str) -> tuple[dict[str, Any], int]:
     middle = len(moves) // 2
     if how == "action":  # another action that was legal at that point
         for i in range(middle, len(moves)):
-            state = engine.replay(data["seed"], [(m["role"], m["action"]) for m in moves[:i]])
+            state = engine.replay(
+                data["seed"],
+                [(m["role"], m["action"]) for m in moves[:i]],
+                data["rules_version"],
+            )
             others = [
                 a for a in engine.legal_actions(state, moves[i]["role"]) if a != moves[i]["action"]
             ]
@@ -441,7 +445,7 @@ def test_players_replay_their_finished_match_with_everything_shown(played: Any) 
             assert response.status_code == 200, response.text
             step = response.json()
             assert (step["step"], step["steps"]) == (k, n)
-            truth = engine.replay(detail["seed"], moves[:k])
+            truth = engine.replay(detail["seed"], moves[:k], detail["rules_version"])
             assert step["view"] == normal(engine.open_view(truth))
             for side in ROLES:  # both hands, card by card, and both deck orders
                 assert [c["id"] for c in step["view"]["hands"][side]] == list(truth.hands[side])
@@ -477,3 +481,27 @@ def test_a_replay_opens_only_for_that_match_s_seats_and_only_at_the_end(client: 
         assert "view" not in response.json()
     for token in done_tokens.values():
         assert client.get(f"/api/matches/{done}/replay/0", headers=seat(token)).status_code == 200
+
+
+def first_edition_export(seed: int, n: int) -> dict[str, Any]:
+    """An export as the first edition wrote it: rules version 1, dealt by SplitMix64."""
+    game, bot = engine.GAME, RandomBot(seed)
+    state, actions = game.start(seed, "1").state, []
+    for _ in range(n):
+        (who,) = game.to_move(state)
+        action = bot.choose({}, game.legal_actions(state, who))
+        actions.append({"role": who, "action": game.action_to_json(action)})
+        state = game.apply(state, who, action).state
+    return {"rules_version": "1", "seed": seed, "actions": actions}
+
+
+def test_a_first_edition_export_replays_under_its_own_generator(client: TestClient) -> None:
+    """A match stored before the secret generator keeps verifying; the same actions read as
+    today's rules version are dealt differently and diverge."""
+    export = first_edition_export(4242, 30)
+    old = client.post("/api/admin/verify", headers=ADMIN, json=export).json()
+    assert (old["ok"], old["seq"], old["version"]) == (True, 30, 30)
+    as_new = client.post(
+        "/api/admin/verify", headers=ADMIN, json={**export, "rules_version": "2"}
+    ).json()
+    assert as_new["ok"] is False and as_new["seq"] >= 1

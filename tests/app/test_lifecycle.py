@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.clocks import Clock
 from app.main import create_app, sweep_once
 from app.persistence.models import Match, utcnow
-from engine.watergate import apply, current_role, other, start
+from engine.watergate import GAME, apply, current_role, other, start
 from engine.watergate.views import events_for, view_for
 
 from .conftest import ADMIN_TOKEN, make_settings
@@ -33,7 +33,7 @@ from .conftest import ADMIN_TOKEN, make_settings
 ROLES = ("editor", "nixon")
 DEADLINE = 10.0  # seconds per message: a guard against hanging, never a way to wait
 MAX_MESSAGES = 12  # pushes read while waiting for one condition
-PEEK_SEED = 0  # the Editor's opening hand holds E01 Bob Woodward (peek, then move 2)
+PEEK_SEED = 3  # rules version 2: the Editor's opening hand holds E01 Bob Woodward (peek, move 2)
 SETTINGS: dict[str, Any] = {"sweep_seconds": 1e6, "bot_kind": "random", "bot_delay_ms": 0}
 View = dict[str, Any]
 
@@ -380,7 +380,7 @@ def test_the_spectator_view_shows_public_information_only(
 ) -> None:
     monkeypatch.setattr("app.services.matches.new_seed", lambda: PEEK_SEED)
     match_id, tokens = started(client)
-    opening = start(PEEK_SEED)
+    opening = start(PEEK_SEED, GAME.rules_version)  # dealt as the server deals
     s, events = opening.state, list(opening.events)
     played = {"type": "play_action", "card": "E01"}  # Bob Woodward: the Editor peeks first
     assert played in view(client, match_id, tokens["editor"])["legal_actions"]

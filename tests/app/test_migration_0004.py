@@ -27,6 +27,7 @@ from tests.app.test_migrations import alembic_config, empty_url, inspected
 __all__ = ["empty_url"]  # the fixture, used by name below
 
 GAME = get_game("watergate")
+OLD_RULES = "1"  # what the old app stored: SplitMix64 deals from a 53-bit seed
 T0 = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 
 # the 0003 tables, as the old app wrote them
@@ -68,7 +69,7 @@ TOKENS = {
 
 def match(match_id: str, status: str, editor: str, nixon: str, **extra: Any) -> dict[str, Any]:
     row = {
-        "id": match_id, "rules_version": GAME.rules_version, "status": status,
+        "id": match_id, "rules_version": OLD_RULES, "status": status,
         "editor_kind": editor, "nixon_kind": nixon, "winner": None, "win_reason": None,
         "ended_by": None, "spectator_key": f"key-{match_id}", "seed": 4242, "version": 0,
         "round": 1, "options": {"opponent": "bot" if "bot" in (editor, nixon) else "human"},
@@ -85,7 +86,7 @@ def seat(match_id: str, role: str, token: str) -> dict[str, Any]:
 def bot_match_actions() -> list[tuple[str, dict[str, Any]]]:
     """Real moves from seed 4242 until the person (the Editor) is to move again, after the
     computer (Nixon) has moved at least twice."""
-    state = GAME.start(4242).state
+    state = GAME.start(4242, OLD_RULES).state
     moves: list[tuple[str, dict[str, Any]]] = []
     while True:
         (who,) = GAME.to_move(state)
@@ -225,7 +226,7 @@ def test_upgrading_from_0003_converts_the_rows_and_the_app_serves_them(
 
     bot = client.get("/api/matches/botgame1", headers=bearer("b_ed")).json()
     assert (bot["status"], bot["version"], bot["opponent"]) == ("active", len(moves), "bot")
-    state = replay(GAME, 4242, moves)
+    state = replay(GAME, 4242, moves, OLD_RULES)  # the old deal, replayed exactly
     assert bot["state"] == GAME.view_for(state, "editor")
     move = {"action": bot["legal_actions"][0], "expected_version": len(moves)}
     played = client.post("/api/matches/botgame1/actions", headers=bearer("b_ed"), json=move)

@@ -127,7 +127,11 @@ def admin_detail(client: httpx.Client, match_id: str) -> dict[str, Any]:
 
 def replayed(detail: dict[str, Any]) -> engine.MatchState:
     """The contract: the state is the seed's new match with the stored actions applied in order."""
-    return engine.replay(detail["seed"], [(a["role"], a["action"]) for a in detail["actions"]])
+    return engine.replay(
+        detail["seed"],
+        [(a["role"], a["action"]) for a in detail["actions"]],
+        detail["rules_version"],
+    )
 
 
 def canonical(state: engine.MatchState) -> str:
@@ -418,3 +422,26 @@ def test_shutdown_right_after_an_action_leaves_no_connection_open(
     finally:
         for pool in pools:  # close what a failure left open here, not in a later test's GC
             pool.dispose()
+
+
+def test_a_256_bit_seed_is_stored_exactly_and_deals_the_match(
+    any_db_url: str, make_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The secret seed is wider than any database integer: it is stored as text, read back to
+    the bit, and a new app (a cache miss) deals the same match from it."""
+    import app.services.matches
+
+    widest = (1 << 256) - 1
+    monkeypatch.setattr(app.services.matches, "new_seed", lambda: widest)
+    first = make_client(any_db_url)
+    duel = Duel.start(first)
+    duel.play(RandomBot(5), 6)
+    detail = admin_detail(first, duel.match_id)
+    assert (detail["seed"], detail["seed_text"]) == (widest, str(widest))
+    assert detail["rules_version"] == engine.GAME.rules_version
+    before = duel.views()
+    close(first)
+    second = make_client(any_db_url)
+    duel.clients = {"editor": second, "nixon": second}
+    assert duel.views() == before
+    assert before["editor"]["state"] == view_for(replayed(detail), "editor")

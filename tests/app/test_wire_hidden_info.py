@@ -33,6 +33,7 @@ import app.services.matches
 from app.push.frames import Live, frame
 from app.services.access import current
 from engine.watergate import (
+    GAME,
     ROLES,
     TOKENS,
     MatchState,
@@ -274,7 +275,8 @@ def play_and_check(
         "nixon": (url, f"/ws/matches/{match_id}?token={tokens['nixon']}"),
         None: (f"{url}/spectate?key={key}", f"/ws/watch/{match_id}?key={key}"),
     }
-    s = new_match(seed)  # the engine's true state, kept in step with the server's
+    # the engine's true state, kept in step with the server's (dealt as the server deals)
+    s = new_match(seed, GAME.rules_version)
     states = {0: s}  # every version's true state: a push may re-send an older version
     bots = {"editor": RandomBot(k * 2 + 1), "nixon": RandomBot(k * 2 + 2)}
     rnd = random.Random(f"wire-{seed}")
