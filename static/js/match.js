@@ -151,6 +151,12 @@ function wire() {
     const el = event.target.closest && event.target.closest("[data-target].is-target");
     if (el && el.namespaceURI === "http://www.w3.org/2000/svg" && (event.key === "Enter" || event.key === " ")) activate(event, el);
   });
+  const caption = (event) => {  // the human name of the piece under the pointer or the focus
+    const named = event.target.closest && event.target.closest("[data-name]");
+    if (named) $("board-caption").textContent = named.dataset.name;
+  };
+  $("board").addEventListener("pointerover", caption);
+  $("board").addEventListener("focusin", caption);
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-url");
     try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand("copy"); }

@@ -216,6 +216,14 @@ class Table:
             page.locator("#holding .tk.is-target, #track .tk.is-target").first.click()
             expect(spaces).not_to_have_count(0)
         self.snap(f"pin-choice-{role}", page)
+        # direct manipulation: a token, then a space; the fallback is one list of the spaces,
+        # never a button per token and space
+        expect(page.locator("#decision #choice-select option")).to_have_count(spaces.count())
+        assert page.locator(OPTIONS).count() <= 4, page.locator(OPTIONS).all_text_contents()
+        kinds = ("space_outer", "space_inner")
+        names = "|".join(template_pattern(EN["names"][k]).pattern for k in kinds)
+        name = spaces.first.get_attribute("aria-label") or ""
+        assert re.match(names, name), name  # a human name, not "O3"
         self.credit(role, "pin", pending, page)
         self.send(role, spaces.first)
 

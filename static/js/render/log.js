@@ -1,18 +1,26 @@
 // The game log in plain sentences, newest first.
 import { logSentence } from "../labels.js";
 
+const seenBy = new WeakMap();  // root -> handle -> the token as the log last showed it
+
+function learn(seen, e) {
+  for (const tk of [e.token, ...(e.tokens || [])]) if (tk && tk.handle !== undefined) seen.set(tk.handle, { ...seen.get(tk.handle), ...tk });
+}
+
 export function renderLog(root, view, me) {
   const entries = view.log || [];
   const have = Number(root.dataset.count || 0);
-  if (entries.length < have) { root.replaceChildren(); root.dataset.count = "0"; }
+  if (entries.length < have || !seenBy.has(root)) { root.replaceChildren(); root.dataset.count = "0"; seenBy.set(root, new Map()); }
+  const seen = seenBy.get(root);
   const start = Number(root.dataset.count || 0);
   const fresh = [];
   for (let i = start; i < entries.length; i++) {
     const e = entries[i];
+    learn(seen, e);
     if (e.type === "match_started") continue;
     const li = document.createElement("li");
     li.className = `log-${e.type} ${e.role ? `by-${e.role}` : ""}`;
-    li.textContent = logSentence(e, me);
+    li.textContent = logSentence(e, me, seen);
     fresh.push(li);
   }
   root.dataset.count = String(entries.length);
