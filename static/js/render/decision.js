@@ -33,7 +33,7 @@ export function decisionModel(view, rawPick) {
   const kind = decision.kind;
   const offer = (a, key, cls = "btn") => {
     const intent = { send: a };
-    model.options.push({ label: kind === "play" ? playLabel(a, me) : actionLabel(a, me), intent, cls });
+    model.options.push({ label: kind === "play" ? playLabel(a, me) : actionLabel(a, me), intent, cls, kind: a.type });
     if (key) targets.set(key, intent);
   };
   if (kind === "play") {
@@ -118,6 +118,7 @@ export function renderDecision(root, model, settings, dispatch) {
   for (const o of model.options) {
     const b = el("button", o.cls, o.label);
     b.type = "button";
+    if (o.kind) b.dataset.kind = o.kind;
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
   }

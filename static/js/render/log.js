@@ -7,7 +7,9 @@ function learn(seen, e) {
   for (const tk of [e.token, ...(e.tokens || [])]) if (tk && tk.handle !== undefined) seen.set(tk.handle, { ...seen.get(tk.handle), ...tk });
 }
 
-export function renderLog(root, view, me) {
+/** Draws the entries of `view.log` not drawn yet; `notes` (log index -> text) adds a word the
+ * client knows and the server does not (e.g. "auto-passed"). */
+export function renderLog(root, view, me, notes = new Map()) {
   const entries = view.log || [];
   const have = Number(root.dataset.count || 0);
   if (entries.length < have || !seenBy.has(root)) { root.replaceChildren(); root.dataset.count = "0"; seenBy.set(root, new Map()); }
@@ -21,6 +23,7 @@ export function renderLog(root, view, me) {
     const li = document.createElement("li");
     li.className = `log-${e.type} ${e.role ? `by-${e.role}` : ""}`;
     li.textContent = logSentence(e, me, seen);
+    if (notes.has(i)) li.append(" ", Object.assign(document.createElement("span"), { className: "log-note", textContent: notes.get(i) }));
     fresh.push(li);
   }
   root.dataset.count = String(entries.length);
