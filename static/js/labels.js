@@ -97,12 +97,18 @@ export function logSentence(e, me, seen = new Map()) {
     case "cards_drawn":
       return e.cards ? t("log.cards_drawn_own", { cards: e.cards.map(cardName).join(", ") }) : t("log.cards_drawn", p);
     case "tokens_placed": return t("log.tokens_placed", { count: e.tokens.length });
-    case "card_played":
-      return t(`log.card_played_${e.mode}`, { role: roleCap(e.role), card: cardName(e.card), against: cardName(e.against) });
+    case "deck_reshuffled": return t("log.deck_reshuffled", p);
+    case "card_played": {  // one voice: "You" for the viewer, the role's name otherwise
+      const info = META.cards[e.card] || {};
+      return t(`log.${e.role === me ? "you_" : ""}card_played_${e.mode}`, {
+        role: roleCap(e.role), card: cardName(e.card), against: cardName(e.against), value: info.value ?? "", color: colorName(info.color),
+      });
+    }
+    case "reaction_passed": return e.role === me ? t("log.you_reaction_passed") : t("log.reaction_passed", p);
     case "token_revealed": return t("log.token_revealed", { colors: colorsName(e.token.colors) });
     case "token_moved":
-      return t("log.token_moved", {
-        by: roleCap(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
+      return t(e.by === me ? "log.you_token_moved" : "log.token_moved", {
+        count: e.steps, by: roleCap(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
         toward_side: !me ? roleName(e.toward) : e.toward === me ? t("ui.your_side") : t("ui.their_side"),
         from: pos(e.from), to: pos(e.to),
       });

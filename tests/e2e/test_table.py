@@ -36,6 +36,9 @@ MY_PLAY = """() => document.body.classList.contains("my-turn")
   && document.querySelector("#hand .card.is-target") !== null"""
 LOG_COUNT = "() => Number(document.getElementById('log').dataset.count || 0)"
 BUDGET_S = 60.0
+# the log's length and the choices shown: a click changed the table when this changed
+SHOWN = """() => `${document.getElementById('log').dataset.count}|${
+  document.getElementById('decision').textContent}`"""
 
 
 def new_match(page: Page, role: str, opponent: str = "bot") -> str:
@@ -159,7 +162,7 @@ def test_auto_pass_answers_a_pass_only_window(open_page: Callable[..., Page]) ->
         if note.count() or page.locator("#final").is_visible():
             break
         options = page.locator("#decision .decision-options .btn")
-        before = page.evaluate(LOG_COUNT)
+        before = page.evaluate(SHOWN)
         if page.locator("#hand .card.is-target").count():
             page.locator("#hand .card.is-target").first.click()
             values = page.locator('#decision .btn[data-kind="play_value"]')
@@ -169,7 +172,7 @@ def test_auto_pass_answers_a_pass_only_window(open_page: Callable[..., Page]) ->
         else:
             pieces = page.locator("#board .is-target, #track .tk.is-target")
             (pieces.first if pieces.count() else options.first).click()
-        page.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
+        page.wait_for_function(f"before => ({SHOWN})() !== before", arg=before)
     expect(note.first).to_have_text(EN["names"]["auto_passed"])
 
 

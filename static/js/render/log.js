@@ -9,6 +9,15 @@ function learn(seen, e) {
 
 /** Draws the entries of `view.log` not drawn yet; `notes` (log index -> text) adds a word the
  * client knows and the server does not (e.g. "auto-passed"). */
+function chip(token) {  // the token as a small disc of its colours, as the track shows it
+  const c = token.colors || [];
+  const el = document.createElement("span");
+  el.className = `chip ${c.length ? "" : "chip-down"}`;
+  el.setAttribute("aria-hidden", "true");
+  if (c.length) { el.style.setProperty("--c1", `var(--${c[0]})`); el.style.setProperty("--c2", `var(--${c[1] || c[0]})`); }
+  return el;
+}
+
 export function renderLog(root, view, me, notes = new Map()) {
   const entries = view.log || [];
   const have = Number(root.dataset.count || 0);
@@ -23,6 +32,8 @@ export function renderLog(root, view, me, notes = new Map()) {
     const li = document.createElement("li");
     li.className = `log-${e.type} ${e.role ? `by-${e.role}` : ""}`;
     li.textContent = logSentence(e, me, seen);
+    const tk = e.token || (e.what === "evidence" ? seen.get(e.handle) : null);
+    if (tk) li.prepend(chip(tk), " ");
     if (notes.has(i)) li.append(" ", Object.assign(document.createElement("span"), { className: "log-note", textContent: notes.get(i) }));
     fresh.push(li);
   }

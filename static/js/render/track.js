@@ -114,7 +114,11 @@ export function renderTrack(root, view, me) {
   const rows = Math.max(3, ...stacks.values());
   root.style.setProperty("--rows", rows);
   const left = [...existing.values()];
-  for (const el of left) el.classList.add("tk-leave");
+  for (const el of left) {  // on its way out: no longer a piece one can choose
+    el.classList.add("tk-leave");
+    el.classList.remove("is-target", "is-selected");
+    delete el.dataset.target;
+  }
   return { entered, left };
 }
 
