@@ -38,7 +38,7 @@ export function tokenName(token) {
 export function placeName(p, me) {
   if (p === 0) return t("names.track_zero");
   const side = p > 0 ? "editor" : "nixon";
-  const whose = !me ? roleName(side) : side === me ? t("ui.your_side") : t("ui.their_side");
+  const whose = !me ? t("names.side_theirs", { role: roleCap(side) }) : side === me ? t("ui.your_side") : t("ui.their_side");
   return t("names.track_space", { n: Math.abs(p), side: whose });
 }
 
