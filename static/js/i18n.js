@@ -12,8 +12,12 @@ export function fill(text, params = {}) {
   return String(text).replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+const plurals = new Intl.PluralRules(boot.lang || "en");
+
+/** A locale string; one given as plural forms ({"one": …, "other": …}) is chosen by `count`. */
 export function t(path, params) {
-  const text = lookup(path);
+  let text = lookup(path);
+  if (text && typeof text === "object" && params && "count" in params) text = text[plurals.select(Number(params.count))] ?? text.other;
   return text === undefined ? path : fill(text, params);
 }
 

@@ -1,57 +1,125 @@
 // Words for actions and log entries, in the player's language (no rules here: only wording).
-import { META, cardName, colorName, colorsName, personName, roleCap, roleName, t } from "./i18n.js";
+import { L, META, cardName, colorName, colorsName, personName, roleCap, roleName, t } from "./i18n.js";
 
 export const pos = (p) => (p == null ? "—" : p > 0 ? `E${p}` : p < 0 ? `N${-p}` : "0");
 const value = (card) => META.cards[card]?.value ?? "";
 
-export function actionLabel(a) {
+// ---- human names for the board's spaces, derived from the metadata's graph ------------------
+// A space touching an informant's tile is "next to" that informant; an inner space is named
+// after the informant most of its neighbours touch ("towards").
+const informantAt = Object.fromEntries(META.informants.map((i) => [i.space, i.person]));
+const spaceColor = Object.fromEntries(META.spaces.map((s) => [s.id, s.color]));
+const neighbours = {};
+for (const [a, b] of META.edges) { (neighbours[a] ||= []).push(b); (neighbours[b] ||= []).push(a); }
+const SPACE_PLACE = Object.fromEntries(META.spaces.map(({ id }) => {
+  const near = (neighbours[id] || []).find((n) => informantAt[n]);
+  if (near) return [id, { person: informantAt[near], inner: false }];
+  const votes = {};
+  for (const n of neighbours[id] || []) for (const m of neighbours[n] || []) if (informantAt[m] && spaceColor[n]) votes[informantAt[m]] = (votes[informantAt[m]] || 0) + 1;
+  const person = Object.keys(votes).sort((x, y) => votes[y] - votes[x])[0];
+  return [id, { person, inner: true }];
+}));
+const adj = (c) => L.color_adj?.[c] ?? colorName(c);
+
+/** "green space next to Hugh Sloan", "inner blue space towards John Dean". */
+export function spaceName(id) {
+  const place = SPACE_PLACE[id];
+  if (!place || !place.person) return id;
+  return t(place.inner ? "names.space_inner" : "names.space_outer", { color: adj(spaceColor[id]), person: personName(place.person) });
+}
+
+/** A token's human name from what this seat sees: "blue/green token", "face-down token". */
+export function tokenName(token) {
+  if (!token || !token.colors || !token.colors.length) return t("names.token_hidden");
+  return t("names.token", { colors: colorsName(token.colors) });
+}
+
+/** Where a track position is, as this seat sees it: "space 2 on your side". */
+export function placeName(p, me) {
+  if (p === 0) return t("names.track_zero");
+  const side = p > 0 ? "editor" : "nixon";
+  const whose = !me ? t("names.side_theirs", { role: roleCap(side) }) : side === me ? t("ui.your_side") : t("ui.their_side");
+  return t("names.track_space", { n: Math.abs(p), side: whose });
+}
+
+// The tokens the view shows, by handle (so an action naming a handle can name the token).
+let known = new Map();
+export function learnTokens(view) {
+  known = new Map();
+  for (const tk of view.state.track.evidence) known.set(tk.handle, { ...tk, where: "track" });
+  for (const role of Object.keys(view.state.holding || {})) for (const tk of view.state.holding[role]) known.set(tk.handle, { ...tk, where: "held" });
+  for (const [space, tk] of Object.entries(view.state.board.spaces)) if (tk) known.set(tk.handle, { ...tk, where: space });
+}
+export function handleName(handle, me) {
+  const tk = known.get(handle);
+  if (!tk) return t("names.token_hidden");
+  const at = tk.where === "track" ? ` (${placeName(tk.position, me)})` : "";
+  const twins = [...known.values()].filter((o) => o.where === tk.where && o.position === tk.position && tokenName(o) === tokenName(tk));
+  const nth = twins.length > 1 ? ` ${twins.findIndex((o) => o.handle === handle) + 1}/${twins.length}` : "";  // two alike tokens on one space
+  return `${tokenName(tk)}${at}${nth}`;
+}
+
+export function actionLabel(a, me) {
   switch (a.type) {
     case "play_value":
-      return t(`actions.play_value_${a.target}`, { card: cardName(a.card), value: value(a.card), handle: a.handle, color: colorName(a.color) });
+      return t(`actions.play_value_${a.target}`, { card: cardName(a.card), value: value(a.card), token: handleName(a.handle, me), color: colorName(a.color) });
     case "choose_target":
-      return t(`actions.choose_target_${a.target}`, { handle: a.handle });
+      return t(`actions.choose_target_${a.target}`, { token: handleName(a.handle, me) });
     case "play_action": case "react": case "choose_card": case "gambit_keep":
       return t(`actions.${a.type}`, { card: cardName(a.card) });
     case "choose_picture":
       return t("actions.choose_picture", { person: personName(a.person) });
+    case "pin":
+      return t("actions.pin", { token: handleName(a.handle, me), space: spaceName(a.space) });
+    case "choose_space":
+      return spaceName(a.space);
     default:
-      return t(`actions.${a.type}`, { handle: a.handle, space: a.space });
+      return t(`actions.${a.type}`, { token: handleName(a.handle, me), space: spaceName(a.space) });
   }
 }
 
 /** A play's label once its card is selected: the card's name is already on screen. */
-export function playLabel(a) {
+export function playLabel(a, me) {
   if (a.type === "play_action") return t("ui.use_action");
   const head = t("ui.use_value", { value: value(a.card) });
   if (a.target === "ask") return `${head}: ${t("ui.ask_color", { color: colorName(a.color) })}`;
   if (a.target === "none") return t("ui.nothing_to_move");
-  const what = a.target === "evidence" ? t("ui.token_n", { handle: a.handle }) : t(`tokens.${a.target}`);
+  const what = a.target === "evidence" ? handleName(a.handle, me) : t(`tokens.${a.target}`);
   return `${head}: ${what}`;
 }
 
-export function logSentence(e, me) {
+/** The sentence for log entry `e`; `seen` (handle -> token payload) names tokens the entry
+ * gives by handle only, as they were known at that point of the log. */
+export function logSentence(e, me, seen = new Map()) {
   const p = { role: roleCap(e.role), count: e.count, round: e.round, space: e.space, steps: e.steps };
   switch (e.type) {
     case "round_started": return t("log.round_started", { round: e.round, role: roleName(e.initiative) });
     case "cards_drawn":
       return e.cards ? t("log.cards_drawn_own", { cards: e.cards.map(cardName).join(", ") }) : t("log.cards_drawn", p);
     case "tokens_placed": return t("log.tokens_placed", { count: e.tokens.length });
-    case "card_played":
-      return t(`log.card_played_${e.mode}`, { role: roleCap(e.role), card: cardName(e.card), against: cardName(e.against) });
-    case "token_revealed": return t("log.token_revealed", { handle: e.token.handle, colors: colorsName(e.token.colors) });
+    case "deck_reshuffled": return t("log.deck_reshuffled", p);
+    case "card_played": {  // one voice: "You" for the viewer, the role's name otherwise
+      const info = META.cards[e.card] || {};
+      return t(`log.${e.role === me ? "you_" : ""}card_played_${e.mode}`, {
+        role: roleCap(e.role), card: cardName(e.card), against: cardName(e.against), value: info.value ?? "", color: colorName(info.color),
+      });
+    }
+    case "reaction_passed": return e.role === me ? t("log.you_reaction_passed") : t("log.reaction_passed", p);
+    case "token_revealed": return t("log.token_revealed", { colors: colorsName(e.token.colors) });
     case "token_moved":
-      return t("log.token_moved", {
-        by: roleCap(e.by), what: e.what === "evidence" ? t("ui.token_n", { handle: e.handle }) : t(`tokens.${e.what}`), steps: e.steps,
+      return t(e.by === me ? "log.you_token_moved" : "log.token_moved", {
+        count: e.steps, by: roleCap(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
         toward_side: !me ? roleName(e.toward) : e.toward === me ? t("ui.your_side") : t("ui.their_side"),
         from: pos(e.from), to: pos(e.to),
       });
     case "evidence_gained": return t("log.evidence_gained", { role: roleCap(e.role), count: e.tokens.length });
     case "evidence_pinned": case "token_drawn_from_bag":
-      return t(`log.${e.type}`, { role: roleCap(e.role), colors: colorsName(e.token.colors), space: e.space });
-    case "token_returned_to_bag": return t("log.token_returned_to_bag", { handle: e.token.handle });
+      return t(`log.${e.type}`, { role: roleCap(e.role), colors: colorsName(e.token.colors), space: spaceName(e.space) });
+    case "token_returned_to_bag": return t("log.token_returned_to_bag", { token: tokenName(e.token) });
     case "picture_pinned": case "picture_flipped":
       return t(`log.${e.type}`, { role: roleCap(e.role), person: personName(e.person), face: t(`ui.face_${e.face}`) });
-    case "board_evidence_flipped": return t("log.board_evidence_flipped", { space: e.space, face: t(`ui.face_${e.token.face}`) });
+    case "board_evidence_flipped": return t("log.board_evidence_flipped", { space: spaceName(e.space), face: t(`ui.face_${e.token.face}`) });
+    case "board_evidence_removed": return t("log.board_evidence_removed", { space: spaceName(e.space) });
     case "restriction_added": return t(`restrictions.${e.rule}`);
     case "face_down_asked": case "face_down_denied": return t(`log.${e.type}`, { color: colorName(e.color) });
     case "play_cancelled": return t("log.play_cancelled", { by: cardName(e.by), card: cardName(e.card) });

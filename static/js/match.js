@@ -100,7 +100,7 @@ function draw(s, prev) {
     renderHand($("hand"), s.view, me);
     document.querySelector(".area-hand").hidden = !(s.view.state.hands[me] || []).length;
     renderPanels($("panels"), s.view, me);
-    renderLog($("log"), s.view, page.role);
+    renderLog($("log"), s.view, page.role, autoPassNotes(s.view));
   }
   if (s.view && (fresh || s.rematch !== prev.rematch)) renderStatus(s, page, now, dispatch);
   if (s.view && (fresh || s.pick !== prev.pick || s.settings !== prev.settings)) {
@@ -109,6 +109,21 @@ function draw(s, prev) {
     renderTargets(model);
   }
   renderChrome(s, root);
+}
+
+// R18: the log indices where this browser answered a window by itself (the server cannot tell)
+let autoPassedFrom = null;
+const autoNotes = new Map();
+function autoPassNotes(view) {
+  if (autoPassedFrom !== null) {
+    const i = view.log.findIndex((e, k) => k >= autoPassedFrom && e.type === "reaction_passed" && e.role === page.role);
+    if (i >= 0) { autoNotes.set(i, t("names.auto_passed")); autoPassedFrom = null; }
+  }
+  return autoNotes;
+}
+function autoPass(action) {
+  autoPassedFrom = store.get().view.log.length;
+  send(action);
 }
 
 // ---- effects that follow the store ----------------------------------------------------------
@@ -145,12 +160,54 @@ function activate(event, el) {  // a click (or key) on a highlighted piece of th
   dispatch(intent);
 }
 
+/** Focus follows the game for keyboard players: to the first choice once a card is chosen, back
+ * to the hand once a move is made (only when the focus was on the table already). */
+function moveFocus(s, prev) {
+  if (!root.contains(document.activeElement) && document.activeElement !== document.body) return;
+  const first = (sel) => { const x = document.querySelector(sel); if (x) x.focus({ preventScroll: true }); };
+  if (s.pick.card && s.pick.card !== prev.pick.card) first("#decision .decision-options .btn, #decision select");
+  else if (s.view !== prev.view && prev.view && s.view.version !== prev.view.version && isMine(s.view)) {
+    if (!document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected || root.querySelector("#decision").contains(document.activeElement)) first(document.querySelector("#hand .card.is-target") ? "#hand .card.is-target" : "#decision .decision-options .btn");
+  }
+}
+
+/** Keyboard shortcuts (listed in the help dialog): 1–9 a card, V value, A action, Esc cancel, ? help. */
+function shortcut(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const tag = event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const help = $("help");
+  if (event.key === "?") { event.preventDefault(); if (!help.open) help.showModal(); return; }
+  if (help.open) return;
+  const s = store.get();
+  const click = (sel) => { const b = document.querySelector(sel); if (b) { event.preventDefault(); b.click(); } };
+  if (/^[1-9]$/.test(event.key)) {
+    const card = document.querySelectorAll("#hand .card")[Number(event.key) - 1];
+    if (card && card.classList.contains("is-target")) { event.preventDefault(); dispatch({ pick: { card: card.dataset.card } }); }
+  } else if (event.key === "v" || event.key === "V") click('#decision .btn[data-kind="play_value"]');
+  else if (event.key === "a" || event.key === "A") click('#decision .btn[data-kind="play_action"]');
+  else if (event.key === "Escape" && (s.pick.card || s.pick.pin !== null)) {
+    event.preventDefault();
+    dispatch({ pick: { card: null, pin: null } });
+    const first = document.querySelector("#hand .card.is-target");
+    if (first) first.focus({ preventScroll: true });
+  }
+}
+
 function wire() {
+  document.addEventListener("keydown", shortcut);
+  $("help-open").addEventListener("click", () => $("help").showModal());
   document.addEventListener("click", (event) => activate(event, event.target.closest("[data-target]")));
   document.addEventListener("keydown", (event) => {
     const el = event.target.closest && event.target.closest("[data-target].is-target");
     if (el && el.namespaceURI === "http://www.w3.org/2000/svg" && (event.key === "Enter" || event.key === " ")) activate(event, el);
   });
+  const caption = (event) => {  // the human name of the piece under the pointer or the focus
+    const named = event.target.closest && event.target.closest("[data-name]");
+    if (named) $("board-caption").textContent = named.dataset.name;
+  };
+  $("board").addEventListener("pointerover", caption);
+  $("board").addEventListener("focusin", caption);
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-url");
     try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand("copy"); }
@@ -158,6 +215,7 @@ function wire() {
   });
   const setting = (id, name) => $(id).addEventListener("change", () => dispatch({ setting: { [name]: $(id).checked } }));
   setting("skip-anim", "noAnim");
+  setting("auto-pass", "autoPass");
   setting("sound", "sound");
   $("resign").addEventListener("click", async () => {
     if (!window.confirm(t("ui.resign_confirm"))) return;
@@ -172,7 +230,8 @@ store.subscribe(draw);
 store.subscribe(keepSettings);
 store.subscribe(announceTurn);
 store.subscribe(claimRematch);
-watchAutoPass(store, (s) => (s.settings.autoPass ? decisionModel(s.view, s.pick).autoPass : null), send);
+watchAutoPass(store, (s) => (s.settings.autoPass ? decisionModel(s.view, s.pick).autoPass : null), autoPass);
+store.subscribe(moveFocus);
 setInterval(() => renderClocks($("clocks"), store.get(), Date.now()), 1000);
 draw(store.get(), { ...store.get(), view: null });
 

@@ -36,8 +36,13 @@ export function createStore(initial) {
 // UI settings and the localStorage keys they are kept under in this browser.
 export const SETTING_KEYS = { sound: "wg.sound", noAnim: "wg.noanim", autoPass: "wg.autopass" };
 
+const DEFAULTS = { sound: false, noAnim: false, autoPass: true };  // R18's auto-pass is on unless turned off
+
 export function loadSettings() {
-  return Object.fromEntries(Object.entries(SETTING_KEYS).map(([name, key]) => [name, localStorage.getItem(key) === "1"]));
+  return Object.fromEntries(Object.entries(SETTING_KEYS).map(([name, key]) => {
+    const kept = localStorage.getItem(key);
+    return [name, kept === null ? DEFAULTS[name] : kept === "1"];
+  }));
 }
 
 const unique = (xs) => [...new Set(xs)];

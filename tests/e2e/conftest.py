@@ -134,7 +134,11 @@ def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(**options: Any) -> Any:
+    def make(prefs: dict[str, str] | None = None, **options: Any) -> Any:
+        """`prefs`: localStorage settings this browser starts with (unless the page changes
+        them). By default auto-pass is off, so that a test that plays by clicking answers every
+        reaction window itself; pass prefs={} for the page's own defaults."""
+        kept = {"wg.autopass": "0"} if prefs is None else prefs
         settings: dict[str, Any] = {
             "base_url": server,
             "locale": "en-US",
@@ -144,6 +148,9 @@ def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
         context = chromium.new_context(**settings)
         context.set_default_timeout(UI_TIMEOUT_MS)
         contexts.append(context)
+        unless_set = "if (localStorage.getItem(k) === null) localStorage.setItem(k, v);"
+        entries = f"Object.entries({json.dumps(kept)})"
+        context.add_init_script(f"for (const [k, v] of {entries}) {unless_set}")
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))
         return page

@@ -216,6 +216,14 @@ class Table:
             page.locator("#holding .tk.is-target, #track .tk.is-target").first.click()
             expect(spaces).not_to_have_count(0)
         self.snap(f"pin-choice-{role}", page)
+        # direct manipulation: a token, then a space; the fallback is one list of the spaces,
+        # never a button per token and space
+        expect(page.locator("#decision #choice-select option")).to_have_count(spaces.count())
+        assert page.locator(OPTIONS).count() <= 4, page.locator(OPTIONS).all_text_contents()
+        kinds = ("space_outer", "space_inner")
+        names = "|".join(template_pattern(EN["names"][k]).pattern for k in kinds)
+        name = spaces.first.get_attribute("aria-label") or ""
+        assert re.match(names, name), name  # a human name, not "O3"
         self.credit(role, "pin", pending, page)
         self.send(role, spaces.first)
 
@@ -322,8 +330,12 @@ def test_two_friends_play_the_first_rounds(open_page: Callable[..., Page], shot:
         if not card:
             continue
         watcher = nixon if role == "editor" else editor
-        sentence = fill(
-            EN["log"][f"card_played_{mode}"], role=EN["roles_cap"][role], card=card_name(card)
+        sentence = fill(  # a value play says its value and colour
+            EN["log"][f"card_played_{mode}"],
+            role=EN["roles_cap"][role],
+            card=card_name(card),
+            value=CARDS[card].value,
+            color=EN["colors"][CARDS[card].color],
         )
         expect(watcher.locator("#log li.log-card_played", has_text=sentence).first).to_be_visible()
     assert not problems, "; ".join(problems)
@@ -379,7 +391,7 @@ def test_pages_in_portuguese_and_german(
     round_started = fill(loc["log"]["round_started"], round=1, role=loc["roles"]["editor"])
     expect(log.locator("li.log-round_started")).to_have_text(round_started)
     expect(log.locator("li.log-tokens_placed")).to_have_text(
-        fill(loc["log"]["tokens_placed"], count=3)
+        fill(loc["log"]["tokens_placed"]["other"], count=3)  # plural forms
     )
     prompt = fill(loc["decision"]["play"], role=loc["roles_cap"]["editor"])
     expect(page.locator("#decision .decision-prompt")).to_have_text(prompt)
@@ -392,12 +404,17 @@ def test_pages_in_portuguese_and_german(
     # once a card is selected its name is on screen: the button names the value and the target
     label = f"{fill(ui['use_value'], value=value)}: {loc['tokens']['initiative']}"
     page.locator("#decision").get_by_role("button", name=label, exact=True).click()
-    played = fill(
-        loc["log"]["card_played_value"], role=loc["roles_cap"]["editor"], card=card_name(card, loc)
+    played = fill(  # the viewer's own play, in the second person, with its value and colour
+        loc["log"]["you_card_played_value"],
+        card=card_name(card, loc),
+        value=value,
+        color=loc["colors"][CARDS[card].color],
     )
     expect(log.locator("li.log-card_played.by-editor").last).to_have_text(played)
     moved = log.locator("li.log-token_moved").last
-    expect(moved).to_have_text(template_pattern(loc["log"]["token_moved"]))
+    forms = loc["log"]["you_token_moved"]
+    steps = f"{forms['one'] if value == 1 else forms['other']}"
+    expect(moved).to_have_text(template_pattern(steps))
     expect(moved).to_contain_text(loc["tokens"]["initiative"])
     # the computer's answer arrives by itself, told in the same language
     reply = log.locator("li.log-card_played.by-nixon").last

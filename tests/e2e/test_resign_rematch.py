@@ -40,6 +40,13 @@ def whoami(role: str) -> str:
     return f"{UI['you_are']}: {EN['roles_cap'][role]} · {opponent}"
 
 
+def menu(page: Page) -> Page:
+    """Opens the top bar's menu (resign, spectator link, settings live there); returns the page."""
+    if page.locator("#menu").get_attribute("open") is None:
+        page.locator("#menu summary").click()
+    return page
+
+
 def match_id_of(page: Page) -> str:
     found = MATCH_URL.search(page.url)
     assert found, page.url
@@ -83,23 +90,23 @@ def friends_at_the_table(open_page: Callable[..., Page]) -> tuple[Page, Page, st
 def test_resign_then_rematch_with_roles_swapped(open_page: Callable[..., Page], shot: Shot) -> None:
     editor, nixon, match_id = friends_at_the_table(open_page)
     for page in (editor, nixon):
-        expect(page.locator("#resign")).to_be_visible()
+        expect(menu(page).locator("#resign")).to_be_visible()
         expect(page.locator("#final")).to_be_hidden()
     watcher = open_page()  # someone given the spectator link
-    watcher.goto(editor.locator("#spectate-url").input_value())
+    watcher.goto(menu(editor).locator("#spectate-url").input_value())
     expect(watcher.locator("#whoami")).to_have_text(UI["spectating"])
     expect(watcher.locator("#resign")).to_be_hidden()
     expect(watcher.locator("#hand .card")).to_have_count(0)
 
     asked: list[str] = []
     answer_confirm(editor, accept=False, asked=asked)  # a change of mind: nothing happens
-    editor.locator("#resign").click()
+    menu(editor).locator("#resign").click()
     assert asked == [f"confirm: {UI['resign_confirm']}"]
     assert editor.evaluate(STATUS_OF, match_id) == "active"
-    expect(editor.locator("#resign")).to_be_visible()
+    expect(menu(editor).locator("#resign")).to_be_visible()
 
     answer_confirm(editor, accept=True, asked=asked)
-    editor.locator("#resign").click()
+    menu(editor).locator("#resign").click()
     assert asked[1:] == [f"confirm: {UI['resign_confirm']}"]
     verdict = (
         f"{fill(UI['winner_is'], role=EN['roles_cap']['nixon'])}: {EN['reasons']['resigned']}."
@@ -136,7 +143,7 @@ def test_resign_then_rematch_with_roles_swapped(open_page: Callable[..., Page], 
     expect(editor.locator("body")).not_to_have_class(re.compile(r"\bmy-turn\b"))
     for page in (editor, nixon):
         expect(page.locator("#final")).to_be_hidden()
-        expect(page.locator("#resign")).to_be_visible()
+        expect(menu(page).locator("#resign")).to_be_visible()
         assert page.evaluate(STATUS_OF, new_id) == "active"
     assert seats_of(editor) == {match_id: "editor", new_id: "nixon"}
     assert seats_of(nixon) == {match_id: "nixon", new_id: "editor"}

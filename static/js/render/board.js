@@ -1,13 +1,14 @@
 // The evidence board as SVG: threads, coloured evidence spaces, informants, Nixon in the centre.
-// Nixon sees it from the other side of the table (rotated half a turn; text stays upright).
-import { META, colorLetter, colorName, personName, t } from "../i18n.js";
-import { CENTRE, POINTS as pts } from "../meta.js";
+// Nixon sees it from the other side of the table: every position is turned half a turn about the
+// drawing's middle, the letters are not (they stay upright).
+import { META, colorLetter, personName, t } from "../i18n.js";
+import { spaceName, tokenName } from "../labels.js";
+import { CENTRE, POINTS } from "../meta.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const [cx, cy] = pts[CENTRE];  // Nixon's picture
 const [vx, vy, vw, vh] = META.layout.viewbox;
-const turn = `rotate(180 ${vx + vw / 2} ${vy + vh / 2})`;  // half a turn about the drawing's middle
-const spaceColor = Object.fromEntries(META.spaces.map((s) => [s.id, s.color]));
+const turned = Object.fromEntries(Object.entries(POINTS).map(([id, [x, y]]) => [id, [2 * vx + vw - x, 2 * vy + vh - y]]));
+let pts = POINTS;  // the points as this seat sees them (set by build)
 const personAt = Object.fromEntries(META.informants.map((i) => [i.space, i.person]));
 
 function svg(tag, attrs = {}, parent) {
@@ -17,46 +18,40 @@ function svg(tag, attrs = {}, parent) {
   return el;
 }
 
-function upright(el, x, y, me) {
-  if (me === "nixon") el.setAttribute("transform", `rotate(180 ${x} ${y})`);
-}
-
 function build(root, me) {
+  pts = me === "nixon" ? turned : POINTS;
+  const [cx, cy] = pts[CENTRE];  // Nixon's picture
   const s = svg("svg", { viewBox: META.layout.viewbox.join(" "), class: "board-svg", role: "group", "aria-label": t("ui.evidence_board") });
   const defs = svg("defs", {}, s);
   const hatch = svg("pattern", { id: "hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
   svg("rect", { width: 8, height: 8, fill: "#3b362f" }, hatch);
   svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#8a8273", "stroke-width": 3 }, hatch);
   const g = svg("g", { class: "board-root" }, s);
-  if (me === "nixon") g.setAttribute("transform", turn);
   const threads = svg("g", { class: "threads" }, g);
   for (const [a, b] of META.edges) {
     svg("line", { x1: pts[a][0], y1: pts[a][1], x2: pts[b][0], y2: pts[b][1], class: "thread", "data-a": a, "data-b": b }, threads);
   }
   const centre = svg("g", { class: "nixon-picture" }, g);
   svg("circle", { cx, cy, r: 62 }, centre);
-  const label = svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "centre-label" }, centre);
+  const label = svg("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "centre-label", "aria-hidden": "true" }, centre);
   label.textContent = "RN";
-  upright(label, cx, cy, me);
   for (const space of META.spaces) {
     const [x, y] = pts[space.id];
-    const node = svg("g", { class: `space space-${space.color}`, "data-space": space.id, "data-target": `space:${space.id}`, tabindex: "-1", role: "button" }, g);
+    const node = svg("g", { class: `space space-${space.color}`, "data-space": space.id, "data-target": `space:${space.id}`, "data-name": spaceName(space.id), tabindex: "-1", role: "button" }, g);
     svg("circle", { cx: x, cy: y, r: 44, class: "slip" }, node);
-    const letter = svg("text", { x, y: y + 16, "text-anchor": "middle", class: "slip-letter" }, node);
+    const letter = svg("text", { x, y: y + 16, "text-anchor": "middle", class: "slip-letter", "aria-hidden": "true" }, node);
     letter.textContent = colorLetter(space.color);  // colour told by letter too (colour-blind players)
-    upright(letter, x, y, me);
     svg("g", { class: "piece" }, node);
   }
   for (const inf of META.informants) {
     const [x, y] = pts[inf.space];
-    const node = svg("g", { class: "informant", "data-person": inf.person, "data-target": `picture:${inf.person}`, tabindex: "-1", role: "button" }, g);
+    const node = svg("g", { class: "informant", "data-person": inf.person, "data-target": `picture:${inf.person}`, "data-name": personName(inf.person), tabindex: "-1", role: "button" }, g);
     svg("rect", { x: x - 62, y: y - 46, width: 124, height: 92, rx: 10, class: "tile" }, node);
     const name = svg("text", { x, y: y - 6, "text-anchor": "middle", class: "informant-name" }, node);
     const words = personName(inf.person).split(" ");
     const last = words.pop();
     svg("tspan", { x, dy: 0 }, name).textContent = words.join(" ");
     svg("tspan", { x, dy: 24 }, name).textContent = last;
-    upright(name, x, y, me);
   }
   root.replaceChildren(s);
   return s;
@@ -71,7 +66,7 @@ function drawPiece(node, token, x, y) {
   svg("path", { d: `M ${x} ${y - 30} A 30 30 0 0 1 ${x} ${y + 30} Z`, fill: `var(--${c2})` }, piece);
   svg("circle", { cx: x, cy: y, r: 30, class: token.face === "down" ? "piece-rim piece-down" : "piece-rim" }, piece);
   if (token.face === "down") svg("circle", { cx: x, cy: y, r: 30, fill: "url(#hatch)", opacity: 0.72 }, piece);
-  const label = svg("text", { x, y: y + 9, "text-anchor": "middle", class: "piece-letters" }, piece);
+  const label = svg("text", { x, y: y + 9, "text-anchor": "middle", class: "piece-letters", "aria-hidden": "true" }, piece);
   label.textContent = `${token.colors.map(colorLetter).join("")}`;
   if (token.momentum_symbol) svg("path", { d: `M ${x} ${y - 44} L ${x + 11} ${y - 26} L ${x - 11} ${y - 26} Z`, class: "piece-symbol" }, piece);
 }
@@ -93,10 +88,8 @@ export function renderBoard(root, view, me) {
       if (now) { node.classList.remove("pop"); void node.getBBox; node.classList.add("pop"); }
     }
     node.classList.toggle("lit", lit.has(id));
-    const desc = token
-      ? `${token.colors.map(colorName).join("/")} ${token.face === "up" ? t("ui.face_up") : t("ui.face_down")}`
-      : t("ui.empty");
-    node.setAttribute("aria-label", `${id}, ${colorName(spaceColor[id])}: ${desc}`);
+    const desc = token ? `${tokenName(token)}, ${token.face === "up" ? t("ui.face_up") : t("ui.face_down")}` : t("ui.empty");
+    node.setAttribute("aria-label", `${node.dataset.name}: ${desc}`);
   }
   for (const node of s.querySelectorAll(".informant")) {
     const person = node.dataset.person;

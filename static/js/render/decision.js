@@ -2,7 +2,7 @@
 // It never invents an action: every button and every clickable piece sends an offered object.
 // Pure: decisionModel() says what is offered (with each offer's intent), renderDecision() draws it.
 import { cardName, cardText, colorName, roleCap, t } from "../i18n.js";
-import { actionLabel, playLabel } from "../labels.js";
+import { actionLabel, handleName, learnTokens, playLabel, spaceName } from "../labels.js";
 import { settlePick } from "../store.js";
 import { el } from "./dom.js";
 
@@ -25,13 +25,15 @@ export function decisionModel(view, rawPick) {
   if (!decision || view.status !== "active") return { hidden: true, targets, chosen: null };
   const legal = view.legal_actions || [];
   const pick = settlePick(view, rawPick);
+  learnTokens(view);
+  const me = view.role;
   const model = { prompt: prompt(decision), waiting: !legal.length, options: [], targets, chosen: null };
   if (decision.against && decision.against.mode !== "value") model.against = cardText(decision.against.card);  // what the reaction would answer, in full
   if (model.waiting) return model;
   const kind = decision.kind;
   const offer = (a, key, cls = "btn") => {
     const intent = { send: a };
-    model.options.push({ label: kind === "play" ? playLabel(a) : actionLabel(a), intent, cls });
+    model.options.push({ label: kind === "play" ? playLabel(a, me) : actionLabel(a, me), intent, cls, kind: a.type });
     if (key) targets.set(key, intent);
   };
   if (kind === "play") {
@@ -45,9 +47,22 @@ export function decisionModel(view, rawPick) {
       model.chosen = `card:${pick.card}`;
     }
   } else if (kind === "pin") {
-    for (const h of unique(legal.map((a) => a.handle))) targets.set(`token:ev-${h}`, { pick: { pin: h } });
-    for (const a of legal.filter((x) => pick.pin === null || x.handle === pick.pin)) offer(a, pick.pin === null ? null : `space:${a.space}`);
-    if (pick.pin !== null) model.chosen = `token:ev-${pick.pin}`;
+    // Direct manipulation: a held token, then a space. The fallback is one button per token and
+    // one list of spaces, never a button per token and space.
+    const handles = unique(legal.map((a) => a.handle));
+    for (const h of handles) targets.set(`token:ev-${h}`, { pick: { pin: h } });
+    if (pick.pin === null) {
+      model.hint = t("names.pick_token");
+      for (const h of handles) model.options.push({ label: handleName(h, me), intent: { pick: { pin: h } }, cls: "btn" });
+    } else {
+      model.hint = t("names.pick_space");
+      model.title = handleName(pick.pin, me);
+      const spaces = legal.filter((x) => x.handle === pick.pin);
+      for (const a of spaces) targets.set(`space:${a.space}`, { send: a });
+      model.select = { label: t("names.choose_space_for"), button: t("names.pin_to"), choices: spaces.map((a) => ({ label: spaceName(a.space), intent: { send: a } })) };
+      if (handles.length > 1) model.options.push({ label: t("ui.cancel"), intent: { pick: { pin: null } }, cls: "btn btn-quiet" });
+      model.chosen = `token:ev-${pick.pin}`;
+    }
   } else {
     for (const a of legal) {
       const key = a.type === "choose_space" ? `space:${a.space}` : a.type === "choose_picture" ? `picture:${a.person}` : (a.type === "choose_token" || a.type === "choose_target") ? tokenKey(a) : null;
@@ -71,6 +86,20 @@ function autoPassBox(checked, dispatch) {
   return label;
 }
 
+function choiceSelect(spec, dispatch) {  // the accessible fallback for a long list of places
+  const row = el("div", "choice-select");
+  const label = el("label", null, spec.label);
+  const select = document.createElement("select");
+  select.id = "choice-select";
+  label.htmlFor = select.id;
+  spec.choices.forEach((c, i) => { const o = el("option", null, c.label); o.value = String(i); select.append(o); });
+  const go = el("button", "btn", spec.button);
+  go.type = "button";
+  go.addEventListener("click", () => dispatch(spec.choices[Number(select.value)].intent));
+  row.append(label, select, go);
+  return row;
+}
+
 /** Draws `model` into `root`; a click on an option hands its intent to `dispatch`. */
 export function renderDecision(root, model, settings, dispatch) {
   if (model.hidden) { root.replaceChildren(); root.hidden = true; return; }
@@ -89,10 +118,12 @@ export function renderDecision(root, model, settings, dispatch) {
   for (const o of model.options) {
     const b = el("button", o.cls, o.label);
     b.type = "button";
+    if (o.kind) b.dataset.kind = o.kind;
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
   }
   if (model.autoPassBox) parts.push(autoPassBox(settings.autoPass, dispatch));
+  if (model.select) parts.push(choiceSelect(model.select, dispatch));
   parts.push(list);
   root.replaceChildren(...parts);
 }

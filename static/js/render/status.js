@@ -14,12 +14,14 @@ function ago(seconds) {
 
 function renderPresence(box, v, page, now) {
   const who = page.spectator ? SEATS : [other(page.role)];
+  const bot = !page.spectator && v.opponent === "bot";
   box.textContent = (v.presence ? who : []).map((r) => {
     const p = v.presence[r];
+    if (bot) return `${roleCap(r)}: ${t("names.computer")} · ${v.players?.[r]?.level || t("names.at_table")}`;  // the computer is always there
     const state = p.online ? t("ui.online") : p.last_seen ? t("ui.last_seen", { when: ago(now / 1000 - p.last_seen) }) : t("ui.never_seen");
     return `${roleCap(r)}: ${state}`;
   }).join(" · ");
-  box.className = `presence ${who.every((r) => v.presence?.[r]?.online) ? "on" : "off"}`;
+  box.className = `presence ${bot || who.every((r) => v.presence?.[r]?.online) ? "on" : "off"}`;
 }
 
 function fmt(ms) {
@@ -88,7 +90,7 @@ export function renderStatus(state, page, now, dispatch) {
   const v = state.view;
   const me = page.role;
   const d = v.state.decision;
-  const mine = v.legal_actions.length > 0;
+  const myMove = v.legal_actions.length > 0;
   renderPresence($("presence"), v, page, now);
   renderClocks($("clocks"), state, now);
   $("resign").hidden = page.spectator || v.status !== "active";
@@ -98,13 +100,16 @@ export function renderStatus(state, page, now, dispatch) {
   $("whoami").textContent = page.spectator ? t("ui.spectating")
     : `${t("ui.you_are")}: ${roleCap(me)} · ${t("ui.opponent_is")}: ${t(`ui.${v.opponent || "human"}`)}`;
   $("round").textContent = `${t("ui.round")} ${v.state.round}`;
+  const mine = page.role || SEATS[0];
+  $("side-mine").textContent = page.spectator ? roleCap(mine) : t("names.side_mine", { role: roleCap(mine) });
+  $("side-theirs").textContent = page.spectator ? roleCap(other(mine)) : t("names.side_theirs", { role: roleCap(other(mine)) });
   const turn = $("turn-indicator");
-  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : mine ? t("ui.your_turn") : t("ui.waiting_for", { role: roleCap(d ? d.role : "") });
-  turn.className = `turn-indicator ${mine ? "mine" : "theirs"}`;
+  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleCap(d ? d.role : "") });
+  turn.className = `turn-indicator ${myMove ? "mine" : "theirs"}`;
   turn.hidden = !turn.textContent;
-  document.body.classList.toggle("my-turn", mine);
-  document.title = `${mine ? "● " : ""}${t("ui.title")}`;
-  $("favicon").href = mine ? "/static/img/favicon-turn.svg" : "/static/img/favicon.svg";
+  document.body.classList.toggle("my-turn", myMove);
+  document.title = `${myMove ? "● " : ""}${t("ui.title")}`;
+  $("favicon").href = myMove ? "/static/img/favicon-turn.svg" : "/static/img/favicon.svg";
   const invite = $("invite-box");
   invite.hidden = !(v.status === "waiting" && page.inviteUrl);
   if (!invite.hidden) $("invite-url").value = page.inviteUrl;
@@ -121,5 +126,6 @@ export function renderChrome(state, root) {
   if (state.conn) { conn.textContent = t(`ui.${state.conn}`); conn.className = `conn conn-${state.conn}`; }
   $("sound").checked = state.settings.sound;
   $("skip-anim").checked = state.settings.noAnim;
+  $("auto-pass").checked = state.settings.autoPass;
   document.body.classList.toggle("no-anim", state.settings.noAnim);
 }

@@ -1,7 +1,7 @@
 // The research track: its spaces (as many as the game's metadata says), your own side on the
 // right; tokens keyed so moves slide. Pure: what enters and leaves is returned for effects.js.
-import { colorLetter, colorName, t } from "../i18n.js";
-import { pos } from "../labels.js";
+import { colorLetter, t } from "../i18n.js";
+import { placeName, tokenName } from "../labels.js";
 import { SEATS, TRACK_CELLS, TRACK_REACH } from "../meta.js";
 
 // Positions run from -reach (Nixon's end) to +reach (the Editor's); each seat sees its own end on the right.
@@ -30,22 +30,21 @@ export function evidenceFace(el, token) {
   }
   const letters = document.createElement("span");
   letters.className = "tk-letters";
+  letters.setAttribute("aria-hidden", "true");  // the accessible name says the colours in words
   letters.textContent = colors.length ? colors.map(colorLetter).join("") : "?";
-  const number = document.createElement("span");
-  number.className = "tk-num";
-  number.textContent = `#${token.handle}`;  // the number the choice buttons name
-  el.append(letters, number);
+  el.append(letters);
   if (token.momentum_symbol) {
     const sym = document.createElement("span");
     sym.className = "tk-sym";
+    sym.setAttribute("aria-hidden", "true");
     sym.textContent = "▲";
     el.append(sym);
   }
 }
 
 function describe(token) {
-  const parts = [`#${token.handle}`, token.face === "up" ? t("ui.face_up") : t("ui.face_down")];
-  if (token.colors) parts.push(token.colors.map(colorName).join("/"));
+  const parts = [tokenName(token)];
+  if (token.colors) parts.push(token.face === "up" ? t("ui.face_up") : t("ui.face_down"));
   if (token.peeked) parts.push(t("ui.peeked"));
   if (token.momentum_symbol) parts.push(t("ui.momentum_symbol"));
   return parts.join(", ");
@@ -65,7 +64,7 @@ export function renderTrack(root, view, me) {
       const cell = document.createElement("div");
       cell.className = `cell ${p === 0 ? "cell-zero" : (p > 0) === (me === "editor") ? "cell-mine" : "cell-theirs"}`;
       cell.textContent = Math.abs(p);
-      cell.setAttribute("aria-label", `${t("ui.space")} ${pos(p)}`);
+      cell.title = placeName(p, view.role);
       cells.append(cell);
     }
     const layer = document.createElement("div");
@@ -93,15 +92,15 @@ export function renderTrack(root, view, me) {
     place("token:initiative", state.track.initiative, (el) => {
       el.className = el.className.replace(/tk-(down|pair|single)/g, "");
       el.classList.add("tk-initiative");
-      el.textContent = "I";
-      el.setAttribute("aria-label", `${t("ui.initiative_token")} ${pos(state.track.initiative)}`);
+      el.innerHTML = '<span aria-hidden="true">I</span>';
+      el.setAttribute("aria-label", `${t("ui.initiative_token")}, ${placeName(state.track.initiative, view.role)}`);
     });
   }
   if (state.track.momentum !== null) {
     place("token:momentum", state.track.momentum, (el) => {
       el.classList.add("tk-momentum");
-      el.textContent = "M";
-      el.setAttribute("aria-label", `${t("ui.momentum_token")} ${pos(state.track.momentum)}`);
+      el.innerHTML = '<span aria-hidden="true">M</span>';
+      el.setAttribute("aria-label", `${t("ui.momentum_token")}, ${placeName(state.track.momentum, view.role)}`);
     });
   }
   for (const token of state.track.evidence) {
@@ -109,13 +108,17 @@ export function renderTrack(root, view, me) {
       const wasDown = el.classList.contains("tk-down");
       evidenceFace(el, token);
       if (wasDown && token.face === "up") el.classList.add("tk-flip");
-      el.setAttribute("aria-label", `${describe(token)}, ${pos(token.position)}`);
+      el.setAttribute("aria-label", `${describe(token)}, ${placeName(token.position, view.role)}`);
     });
   }
   const rows = Math.max(3, ...stacks.values());
   root.style.setProperty("--rows", rows);
   const left = [...existing.values()];
-  for (const el of left) el.classList.add("tk-leave");
+  for (const el of left) {  // on its way out: no longer a piece one can choose
+    el.classList.add("tk-leave");
+    el.classList.remove("is-target", "is-selected");
+    delete el.dataset.target;
+  }
   return { entered, left };
 }
 
