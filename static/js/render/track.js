@@ -2,10 +2,12 @@
 // right; tokens keyed so moves slide. Pure: what enters and leaves is returned for effects.js.
 import { colorLetter, t } from "../i18n.js";
 import { placeName, tokenName } from "../labels.js";
-import { SEATS, TRACK_CELLS, TRACK_REACH } from "../meta.js";
+import { SEATS, TRACK_CELLS, TRACK_REACH, TRACK_SIDES } from "../meta.js";
 
-// Positions run from -reach (Nixon's end) to +reach (the Editor's); each seat sees its own end on the right.
-const column = (p, me) => (me === "editor" ? p + TRACK_REACH : TRACK_REACH - p);
+// Positions run from -reach to +reach; the metadata says whose end is which (+1: positive). Each
+// seat sees its own end on the right; a spectator sees the track as the negative end's owner does.
+const side = (me) => TRACK_SIDES[me] ?? -1;
+const column = (p, me) => TRACK_REACH + side(me) * p;
 
 function tokenEl(key) {
   const el = document.createElement("button");
@@ -60,9 +62,9 @@ export function renderTrack(root, view, me) {
     const cells = document.createElement("div");
     cells.className = "track-cells";
     for (let c = 0; c < TRACK_CELLS; c++) {
-      const p = me === "editor" ? c - TRACK_REACH : TRACK_REACH - c;
+      const p = side(me) * (c - TRACK_REACH);
       const cell = document.createElement("div");
-      cell.className = `cell ${p === 0 ? "cell-zero" : (p > 0) === (me === "editor") ? "cell-mine" : "cell-theirs"}`;
+      cell.className = `cell ${p === 0 ? "cell-zero" : (p > 0) === (side(me) > 0) ? "cell-mine" : "cell-theirs"}`;
       cell.textContent = Math.abs(p);
       cell.title = placeName(p, view.role);
       cells.append(cell);
