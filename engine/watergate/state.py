@@ -18,7 +18,6 @@ from .ruleset import Ruleset
 RULES_VERSION: Final = "1"
 
 JSON = str | int | bool | None | list["JSON"] | dict[str, "JSON"]
-Event = dict[str, JSON]
 
 
 class Token(NamedTuple):
