@@ -8,7 +8,7 @@ match is over. An action resolves the pending decision, which queues more work, 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from ..core.errors import IllegalAction, MatchOver, NotYourDecision
 from ..core.game import Step
@@ -261,9 +261,12 @@ def apply(s: MatchState, role: Role, action: object) -> WatergateStep:
         raise NotYourDecision("It is not your decision now.")
     legal = legal_actions(s, role)
     # Fast path: the very object offered (bots in-process); anything else is parsed and compared.
+    # A plain loop: a generator under any() cost about 2% of a random game (engine benchmark).
     act: Action
-    if any(a is action for a in legal):
-        act = cast(Action, action)
+    for offered in legal:
+        if offered is action:
+            act = offered
+            break
     else:
         act = action if isinstance(action, ACTION_TYPES) else parse_action(action)
         if act not in legal:
