@@ -100,7 +100,7 @@ class Admin:
                     }
                     for a in actions
                 ],
-                "log": exports.full_log(entry.events),
+                "log": exports.full_log(game, entry.events),
             }
 
     async def step(self, match_id: str, k: int) -> dict[str, Any]:

@@ -43,10 +43,9 @@ def stored(database: Database, match_id: str) -> Stored:
         )
 
 
-def full_log(events: Any) -> list[Any]:
-    """Every event, nothing hidden (the admin's log). The Game protocol has no admin projection
-    of events yet; today's events are JSON objects already."""
-    return list(events)
+def full_log(game: AnyGame, events: Any) -> list[Any]:
+    """Every event, nothing hidden (the admin's log), as the game writes it for the admin."""
+    return game.events_to_json(tuple(events))
 
 
 def step(match: Stored, k: int) -> dict[str, Any]:
@@ -65,7 +64,7 @@ def step(match: Stored, k: int) -> dict[str, Any]:
         "steps": len(match.actions),
         "action": {"seq": last[0], "role": last[1], "action": last[2]} if last else None,
         "view": game.open_view(state),
-        "events": full_log(events),  # everything is shown in a step-through
+        "events": full_log(game, events),  # everything is shown in a step-through
         "winner": outcome.winners[0] if outcome and outcome.winners else None,
         "win_reason": outcome.reason if outcome else None,
     }

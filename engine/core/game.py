@@ -88,7 +88,13 @@ class Game(Protocol[S, A, E]):
 
     def view_for(self, state: S, viewer: Viewer) -> JSONObject: ...
 
-    def events_for(self, events: Sequence[E], viewer: Viewer) -> list[JSONObject]: ...
+    def events_for(self, events: Sequence[E], viewer: Viewer) -> list[JSONObject]:
+        """The log entries `viewer` may read, in order (each event type says what it shows)."""
+        ...
+
+    def events_to_json(self, events: Sequence[E]) -> list[JSONObject]:
+        """Every field of every event, nothing hidden: the admin console's log only."""
+        ...
 
     def outcome(self, state: S) -> Outcome | None:
         """None while the match goes on."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..core.game import Step
 from .catalog import COLORS, ROLES, Role, other
+from .events import Event
 from .flow import apply, awaiting, current_role
 from .game import GAME, WatergateGame
 from .ruleset import Ruleset, load_ruleset, ruleset_from_data
@@ -24,7 +25,7 @@ from .standard import (
     replay_events,
     start,
 )
-from .state import RULES_VERSION, Event, MatchState
+from .state import RULES_VERSION, MatchState
 from .views import admin_view, events_for, open_view, view_for
 
 __all__ = [

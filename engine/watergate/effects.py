@@ -8,14 +8,27 @@ re-queues the task when the op's count allows more (R14: what cannot be done is 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, assert_never
+from typing import Final, assert_never, cast
 
 from .actions import ChooseCard, ChoosePicture, ChooseSpace, ChooseTarget, offer
 from .board import check_editor_win, connected_people
 from .catalog import Op, Role, other
+from .events import (
+    BoardEvidenceFlipped,
+    BoardEvidenceRemoved,
+    CardReplayed,
+    Event,
+    Face,
+    PictureFlipped,
+    PicturePinned,
+    RestrictionAdded,
+    TokenDrawnFromBag,
+    TokenReturnedToBag,
+    TopCardDrawn,
+    TrackPeeked,
+)
 from .state import (
     CardD,
-    Event,
     MatchState,
     Move,
     OpTask,
@@ -189,9 +202,7 @@ def _op_pin_from_bag(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> No
     for _ in range(min(op.get("count", 1), len(s.bag))):
         token = Token(new_handle(s), draw_from_bag(s), 0, True, False)
         held.append(token)
-        ev.append(
-            {"type": "token_drawn_from_bag", "role": task.role, "token": token_payload(s, token)}
-        )
+        ev.append(TokenDrawnFromBag(task.role, token_payload(s, token)))
     if held:
         s.stack.append(PinHolding(task.role))
 
@@ -206,9 +217,9 @@ def _op_pin_picture(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> Non
 
 def pin_picture(s: MatchState, role: Role, person: str, ev: list[Event]) -> None:
     """Take a picture from the supply: the Editor pins it face up, Nixon face down."""
-    face = "up" if role == "editor" else "down"
+    face: Face = "up" if role == "editor" else "down"
     s.pictures[s.rules.person_index[person]] = face
-    ev.append({"type": "picture_pinned", "role": role, "person": person, "face": face})
+    ev.append(PicturePinned(role, person, face))
     if face == "up":
         check_editor_win(s, ev)
 
@@ -217,27 +228,21 @@ def _op_peek(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     hidden = [i for i, t in enumerate(s.track) if not t.up]
     for i in hidden:
         s.track[i] = s.track[i]._replace(peeked=True)
-    ev.append(
-        {
-            "type": "track_peeked",
-            "role": task.role,
-            "tokens": [token_payload(s, s.track[i]) for i in hidden],
-        }
-    )
+    ev.append(TrackPeeked(task.role, tuple(token_payload(s, s.track[i]) for i in hidden)))
 
 
 def _op_draw_and_play(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     drawn = draw_cards(s, task.role, 1, ev)  # R19: reshuffles per R7; nothing if both are empty
     if drawn:
         s.in_play.append(drawn[0])
-        ev.append({"type": "top_card_drawn", "role": task.role})
+        ev.append(TopCardDrawn(task.role))
         s.decision = PlayD(task.role, drawn[0], s.turns[task.role])
 
 
 def _op_restrict(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     if op["rule"] not in s.restrictions:
         s.restrictions.append(op["rule"])
-    ev.append({"type": "restriction_added", "role": task.role, "rule": op["rule"]})
+    ev.append(RestrictionAdded(task.role, op["rule"]))
 
 
 OPS: Final[dict[str, OpHandler]] = {
@@ -271,7 +276,7 @@ def resolve_op_choice(
     if isinstance(action, ChooseCard):  # replay_removed_own
         # R22: the chosen card's action runs as part of The system works; only The system works
         # itself was announced, so only it can be answered by a reaction (our ruling).
-        ev.append({"type": "card_replayed", "role": role, "card": action.card})
+        ev.append(CardReplayed(role, action.card))
         # R22: it stays removed; the card of the op is removed after
         push_effects(s, role, action.card)
         return
@@ -302,15 +307,7 @@ def _resolve_target_choice(
         i = next(i for i, t in enumerate(s.track) if t.handle == chosen)
         token = s.track.pop(i)
         s.bag.append(token.id)
-        ev.append(
-            {
-                "type": "token_returned_to_bag",
-                "role": role,
-                "token": token_payload(s, token),
-                "peeked": token.peeked,
-                "reason": "card",
-            }
-        )
+        ev.append(TokenReturnedToBag(role, token_payload(s, token), token.peeked, "card"))
 
 
 def _resolve_picture_choice(
@@ -319,9 +316,9 @@ def _resolve_picture_choice(
     if op["op"] == "pin_picture":
         pin_picture(s, role, person, ev)
     else:  # flip_picture
-        face = op["to"]
+        face = cast(Face, op["to"])  # the data test allows only "up" and "down"
         s.pictures[s.rules.person_index[person]] = face
-        ev.append({"type": "picture_flipped", "role": role, "person": person, "face": face})
+        ev.append(PictureFlipped(role, person, face))
         if face == "up":
             check_editor_win(s, ev)
 
@@ -335,24 +332,10 @@ def _resolve_space_choice(
     if op["op"] == "flip_board_evidence":
         token = token._replace(up=op["to"] == "up")
         s.board[i] = token
-        ev.append(
-            {
-                "type": "board_evidence_flipped",
-                "role": role,
-                "space": space_id,
-                "token": token_payload(s, token),
-            }
-        )
+        ev.append(BoardEvidenceFlipped(role, space_id, token_payload(s, token)))
         if token.up:
             check_editor_win(s, ev)
     else:
         s.board[i] = None
         s.bag.append(token.id)
-        ev.append(
-            {
-                "type": "board_evidence_removed",
-                "role": role,
-                "space": space_id,
-                "token": token_payload(s, token),
-            }
-        )
+        ev.append(BoardEvidenceRemoved(role, space_id, token_payload(s, token)))

@@ -5,9 +5,17 @@ from __future__ import annotations
 from .actions import Pin, offer
 from .board import open_spaces, pin_token
 from .catalog import Role, other
+from .events import (
+    EvaluationStarted,
+    Event,
+    EvidenceGained,
+    MomentumGained,
+    MomentumReturned,
+    TokenReturnedToBag,
+    TokensReset,
+)
 from .state import (
     EvalStep,
-    Event,
     MatchState,
     MomentumGain,
     PinD,
@@ -19,7 +27,7 @@ from .track import gain_initiative, token_payload, win
 
 
 def start_evaluation(s: MatchState, ev: list[Event]) -> None:
-    ev.append({"type": "evaluation_started", "round": s.round})
+    ev.append(EvaluationStarted(s.round))
     for step in (5, 4, 3, 2, 1):
         s.stack.append(EvalStep(step))
 
@@ -30,15 +38,7 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
         for token in [tok for tok in s.track if tok.pos == 0]:
             s.track.remove(token)
             s.bag.append(token.id)
-            ev.append(
-                {
-                    "type": "token_returned_to_bag",
-                    "role": None,
-                    "token": token_payload(s, token),
-                    "peeked": token.peeked,
-                    "reason": "neutral",
-                }
-            )
+            ev.append(TokenReturnedToBag(None, token_payload(s, token), token.peeked, "neutral"))
     elif step == 2:  # this round's initiative token
         pos = s.track_initiative
         if pos is not None:
@@ -51,10 +51,10 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
             s.track_momentum = None
             if pos == 0:  # R3: back to the supply
                 s.momentum_supply += 1
-                ev.append({"type": "momentum_returned"})
+                ev.append(MomentumReturned())
             else:
                 gainer: Role = "editor" if pos > 0 else "nixon"
-                ev.append({"type": "momentum_gained", "role": gainer})
+                ev.append(MomentumGained(gainer))
                 s.stack.append(MomentumGain(gainer))
     elif step == 4:  # new initiative and momentum tokens on space 0
         if s.momentum_supply == 0:
@@ -63,7 +63,7 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
         s.momentum_supply -= 1
         s.track_initiative = 0
         s.track_momentum = 0
-        ev.append({"type": "tokens_reset"})
+        ev.append(TokensReset())
     else:  # R25: the player with initiative pins first, then the other; then a new round
         s.stack.append(StartRound())
         s.stack.append(PinSide(other(s.initiative)))
@@ -79,13 +79,7 @@ def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
     for token in gained:
         s.track.remove(token)
         s.holding[t.role].append(token._replace(pos=0))
-    ev.append(
-        {
-            "type": "evidence_gained",
-            "role": t.role,
-            "tokens": [token_payload(s, tok) for tok in gained],
-        }
-    )
+    ev.append(EvidenceGained(t.role, tuple(token_payload(s, tok) for tok in gained)))
     s.stack.append(PinHolding(t.role))
 
 
@@ -95,15 +89,7 @@ def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
     for token in [tok for tok in held if not open_spaces(s, tok.id)]:
         held.remove(token)
         s.bag.append(token.id)
-        ev.append(
-            {
-                "type": "token_returned_to_bag",
-                "role": t.role,
-                "token": token_payload(s, token),
-                "peeked": False,
-                "reason": "no_space",
-            }
-        )
+        ev.append(TokenReturnedToBag(t.role, token_payload(s, token), False, "no_space"))
     if held:
         s.decision = PinD(t.role)
 

@@ -12,9 +12,10 @@ from .bots import HeuristicBot, RandomBot
 from .bots.search import SearchBot
 from .catalog import ROLES, Role
 from .describe import describe as _describe
+from .events import Event, events_to_json
 from .observation import observation_for as _observation_for
 from .ruleset import Ruleset, load_ruleset
-from .state import GENERATORS, RULES_VERSION, Event, MatchState
+from .state import GENERATORS, RULES_VERSION, MatchState
 from .state import JSON as StateJSON
 
 TRACK_REACH: Final = 5  # the research track runs from -5 (Nixon's end) to +5 (the Editor's)
@@ -71,7 +72,10 @@ class WatergateGame:
         return cast(JSONObject, views.view_for(state, _viewer(viewer)))
 
     def events_for(self, events: Sequence[Event], viewer: Viewer) -> list[JSONObject]:
-        return cast(list[JSONObject], views.events_for(list(events), _viewer(viewer)))
+        return views.events_for(events, _viewer(viewer))
+
+    def events_to_json(self, events: Sequence[Event]) -> list[JSONObject]:
+        return events_to_json(events)
 
     def outcome(self, state: MatchState) -> Outcome | None:
         if state.winner is None:

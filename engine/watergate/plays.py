@@ -8,9 +8,17 @@ from typing import assert_never
 from .actions import ChooseTarget, ChooseToken, PlayAction, PlayValue, card_offers, offer
 from .catalog import COLORS, Role
 from .effects import requirements_met
+from .events import (
+    Event,
+    FaceDownAsked,
+    FaceDownDenied,
+    NothingMoved,
+    PlaySource,
+    TokenRevealed,
+)
+from .events.interned import card_played
 from .state import (
     Ann,
-    Event,
     FaceDownD,
     FallbackD,
     MatchState,
@@ -87,7 +95,7 @@ def resolve_play(s: MatchState, d: PlayD, action: PlayValue | PlayAction, ev: li
         s.in_play.append(card_id)
         s.turns[role] = d.turn
         s.stack.append(TurnEnd(role))
-    source = "hand" if d.card == "" else "deck"
+    source: PlaySource = "hand" if d.card == "" else "deck"
     match action:
         case PlayAction():
             _play_action(s, role, card_id, source, ev)
@@ -97,29 +105,19 @@ def resolve_play(s: MatchState, d: PlayD, action: PlayValue | PlayAction, ev: li
             assert_never(action)
 
 
-def _play_action(s: MatchState, role: Role, card_id: str, source: str, ev: list[Event]) -> None:
-    ev.append(
-        {"type": "card_played", "role": role, "card": card_id, "mode": "action", "source": source}
-    )
+def _play_action(
+    s: MatchState, role: Role, card_id: str, source: PlaySource, ev: list[Event]
+) -> None:
+    ev.append(card_played(role, card_id, "action", source))
     kind = s.rules.cards[card_id].kind + "_action"
     announce(s, Ann(role, card_id, "action", kind, -1, -1, False))
 
 
-def _play_value(s: MatchState, role: Role, action: PlayValue, source: str, ev: list[Event]) -> None:
+def _play_value(
+    s: MatchState, role: Role, action: PlayValue, source: PlaySource, ev: list[Event]
+) -> None:
     card_id, target = action.card, action.target
-    played: Event = {
-        "type": "card_played",
-        "role": role,
-        "card": card_id,
-        "mode": "value",
-        "source": source,
-        "target": target,
-    }
-    if action.handle is not None:
-        played["handle"] = action.handle
-    if action.color is not None:
-        played["color"] = action.color
-    ev.append(played)
+    ev.append(card_played(role, card_id, "value", source, target, action.handle, action.color))
     _value_effect(s, role, action, ev)
 
 
@@ -132,9 +130,7 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
         token = s.track[i]
         if not token.up:  # R13
             s.track[i] = token = token._replace(up=True, peeked=False)
-            ev.append(
-                {"type": "token_revealed", "token": token_payload(s, token), "position": token.pos}
-            )
+            ev.append(TokenRevealed(token_payload(s, token), token.pos))
         # R17: "Follow the money!" may answer before the token moves (or is gained at space 5)
         announce(s, Ann(role, card_id, "value", "value_evidence_move", -1, handle, False))
         return
@@ -148,25 +144,25 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
     elif target == "ask":
         _ask(s, card_id, str(action.color), steps, ev)
     else:
-        ev.append({"type": "nothing_moved", "role": role})  # R12
+        ev.append(NothingMoved(role))  # R12
 
 
 def _ask(s: MatchState, card_id: str, color: str, steps: int, ev: list[Event]) -> None:
     """R11: the Editor names a colour; Nixon must flip and move one of his choice if he has one."""
-    ev.append({"type": "face_down_asked", "role": "editor", "color": color})
+    ev.append(FaceDownAsked("editor", color))
     if any(not t.up and color in s.rules.tokens[t.id].colors for t in s.track):
         # R11, R18: Nixon is asked even when only one token fits, so the prompt's timing tells
         # the Editor nothing about how many face-down tokens of that colour there are.
         s.decision = FaceDownD("nixon", card_id, color, steps)
         return
-    ev.append({"type": "face_down_denied", "role": "nixon", "color": color})
+    ev.append(FaceDownDenied("nixon", color))
     fallback = FallbackD(
         "editor", card_id, "joker" if s.rules.cards[card_id].color == "joker" else color, steps
     )
     if fallback_choices(s, fallback):
         s.decision = fallback
     else:
-        ev.append({"type": "nothing_moved", "role": "editor"})  # R12
+        ev.append(NothingMoved("editor"))  # R12
 
 
 def face_down_choices(s: MatchState, d: FaceDownD) -> list[ChooseToken]:

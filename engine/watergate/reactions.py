@@ -13,12 +13,20 @@ from typing import assert_never
 from .actions import GAMBIT_REMOVE, PASS, GambitKeep, GambitRemove, Pass, React, offer
 from .catalog import Card, Role, other
 from .effects import push_effects
+from .events import (
+    CardDiscarded,
+    CardRemoved,
+    Event,
+    GambitKept,
+    PlayCancelled,
+    ReactionPassed,
+)
+from .events.interned import card_played
 from .plays import announce
 from .state import (
     Ann,
     DiscardPlayed,
     Dispose,
-    Event,
     GambitD,
     MatchState,
     Move,
@@ -72,7 +80,7 @@ def react_choices(s: MatchState, d: ReactD) -> list[Pass | React]:
 def resolve_react(s: MatchState, d: ReactD, action: Pass | React, ev: list[Event]) -> None:
     match action:
         case Pass():
-            ev.append({"type": "reaction_passed", "role": d.role})
+            ev.append(ReactionPassed(d.role))
         case React(card_id):
             _react(s, d, card_id, ev)
         case _:
@@ -83,16 +91,7 @@ def _react(s: MatchState, d: ReactD, card_id: str, ev: list[Event]) -> None:
     s.hands[d.role].remove(card_id)  # R8: out of turn; whose turn it is does not change
     s.in_play.append(card_id)
     against = s.chain[d.ann]
-    ev.append(
-        {
-            "type": "card_played",
-            "role": d.role,
-            "card": card_id,
-            "mode": "reaction",
-            "source": "hand",
-            "against": against.card,
-        }
-    )
+    ev.append(card_played(d.role, card_id, "reaction", "hand", against=against.card))
     announce(
         s, Ann(d.role, card_id, "action", s.rules.cards[card_id].kind + "_action", d.ann, -1, False)
     )
@@ -120,16 +119,14 @@ def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
     """Cancel the link a reaction answers and put its card where the reaction card says (R17)."""
     target = s.chain[reaction.target]
     s.chain[reaction.target] = target._replace(cancelled=True)
-    ev.append(
-        {"type": "play_cancelled", "role": target.role, "card": target.card, "by": reaction.card}
-    )
+    ev.append(PlayCancelled(target.role, target.card, reaction.card))
     s.in_play.remove(target.card)
     if s.rules.cards[reaction.card].on_cancel == "remove":
         s.removed.append(target.card)
-        ev.append({"type": "card_removed", "role": target.role, "card": target.card})
+        ev.append(CardRemoved(target.role, target.card))
     else:  # "discard" (Mitchell) and "follow_the_money" send it to the owner's discard pile unused
         s.discards[target.role].append(target.card)
-        ev.append({"type": "card_discarded", "role": target.role, "card": target.card})
+        ev.append(CardDiscarded(target.role, target.card))
 
 
 def _after_cancel(s: MatchState, reaction: Ann) -> None:
@@ -181,9 +178,7 @@ def resolve_gambit(
             s.hands[d.role].remove(conspirator)
             s.removed.append(conspirator)
             s.discards[d.role].append(gambit)
-            ev.append(
-                {"type": "gambit_kept", "role": d.role, "card": gambit, "removed": conspirator}
-            )
+            ev.append(GambitKept(d.role, gambit, conspirator))
         case GambitRemove():
             s.removed.append(gambit)
         case _:

@@ -11,9 +11,10 @@ from ..core.game import Step
 from . import flow
 from .actions import action_to_json
 from .catalog import Card, Role, Space, TokenData
+from .events import Event
 from .game import GAME
 from .ruleset import Ruleset
-from .state import GENERATORS, Event, MatchState
+from .state import GENERATORS, MatchState
 
 RULESET: Final[Ruleset] = GAME.ruleset
 CARDS: Final[Mapping[str, Card]] = RULESET.cards

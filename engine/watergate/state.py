@@ -22,7 +22,6 @@ RULES_VERSION: Final = "2"
 GENERATORS: Final[dict[str, Generator]] = {"1": "splitmix64", "2": "sha256-ctr"}
 
 JSON = str | int | bool | None | list["JSON"] | dict[str, "JSON"]
-Event = dict[str, JSON]
 
 
 class Token(NamedTuple):

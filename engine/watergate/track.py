@@ -3,12 +3,27 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..core.rng import below, shuffle
+from .actions import TrackTarget
 from .catalog import Role, direction
-from .state import (
-    JSON,
-    BoardToken,
+from .events import (
+    DeckReshuffled,
     Event,
+    EvidenceGained,
+    InitiativeGained,
+    MatchWon,
+    MomentumGained,
+    MomentumPlaced,
+    MomentumRemoved,
+    TokenPayload,
+    TokenRevealed,
+    WinReason,
+)
+from .events.interned import token_moved
+from .state import (
+    BoardToken,
     MatchState,
     MomentumGain,
     Move,
@@ -20,25 +35,19 @@ from .state import (
 _END = 5  # the last space on each side of the track
 
 
-def token_payload(s: MatchState, t: Token | BoardToken) -> dict[str, JSON]:
-    """Everything about a token, for events; views and events_for choose what a seat may see."""
+def token_payload(s: MatchState, t: Token | BoardToken) -> TokenPayload:
+    """Everything about a token, for events; each event's record says what a seat may see."""
     data = s.rules.tokens[t.id]
-    return {
-        "handle": t.handle,
-        "id": t.id,
-        "colors": list(data.colors),
-        "momentum_symbol": data.momentum_symbol,
-        "face": "up" if t.up else "down",
-    }
+    return TokenPayload(t.handle, t.id, data.colors, data.momentum_symbol, "up" if t.up else "down")
 
 
-def win(s: MatchState, role: Role, reason: str, ev: list[Event]) -> None:
+def win(s: MatchState, role: Role, reason: WinReason, ev: list[Event]) -> None:
     """End the match at once: nothing queued after a win runs (R27, R26)."""
     s.winner = role
     s.win_reason = reason
     s.stack.clear()
     s.decision = None
-    ev.append({"type": "match_won", "role": role, "reason": reason})
+    ev.append(MatchWon(role, reason))
 
 
 def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
@@ -52,9 +61,7 @@ def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
             deck.extend(discard)
             discard.clear()
             s.rng = shuffle(s.rng, deck)
-            ev.append(
-                {"type": "deck_reshuffled", "role": role, "count": len(deck), "order": list(deck)}
-            )
+            ev.append(DeckReshuffled(role, len(deck), tuple(deck)))
         drawn.append(deck.pop())
     return drawn
 
@@ -85,24 +92,13 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
         start = token.pos
         if not token.up:  # R13: a face-down token is turned face up when moved
             token = token._replace(up=True, peeked=False)
-            ev.append(
-                {"type": "token_revealed", "token": token_payload(s, token), "position": start}
-            )
+            ev.append(TokenRevealed(token_payload(s, token), start))
     if start is None:
         return  # R14: initiative or momentum already gained this round
     end = max(-_END, min(_END, start + sign * t.steps))
-    event: Event = {
-        "type": "token_moved",
-        "what": t.what,
-        "by": t.by,
-        "toward": t.toward,
-        "steps": abs(end - start),
-        "from": start,
-        "to": end,
-    }
-    if t.what == "evidence":
-        event["handle"] = t.handle
-    ev.append(event)
+    what = cast(TrackTarget, t.what)
+    handle = t.handle if what == "evidence" else None
+    ev.append(token_moved(what, t.by, t.toward, abs(end - start), start, end, handle))
     # R9 extended (our ruling): a token that reaches space 5 on a side is gained by that side's
     # player, also when the opponent's card pushed it there (Saturday Night Massacre).
     gainer: Role | None = "editor" if end == _END else "nixon" if end == -_END else None
@@ -114,12 +110,12 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
         s.track_momentum = end
         if gainer:
             s.track_momentum = None
-            ev.append({"type": "momentum_gained", "role": gainer})
+            ev.append(MomentumGained(gainer))
             s.stack.append(MomentumGain(gainer))
     elif gainer:
         del s.track[idx]
         s.holding[gainer].append(token._replace(pos=0))
-        ev.append({"type": "evidence_gained", "role": gainer, "tokens": [token_payload(s, token)]})
+        ev.append(EvidenceGained(gainer, (token_payload(s, token),)))
         s.stack.append(PinHolding(gainer))
     else:
         s.track[idx] = token._replace(pos=end)
@@ -129,7 +125,7 @@ def gain_initiative(s: MatchState, role: Role, ev: list[Event]) -> None:
     """The initiative card turns to the gainer; they start the next round (evaluation step 2)."""
     s.track_initiative = None
     s.initiative = role
-    ev.append({"type": "initiative_gained", "role": role})
+    ev.append(InitiativeGained(role))
 
 
 def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
@@ -139,10 +135,10 @@ def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
     spaces = s.rules.momentum_spaces
     if placed >= spaces:
         s.momentum_removed += 1  # the Editor's card is full: the token leaves the game
-        ev.append({"type": "momentum_removed", "role": role})
+        ev.append(MomentumRemoved(role))
         return
     s.momentum[role] = placed + 1
-    ev.append({"type": "momentum_placed", "role": role, "space": placed + 1})
+    ev.append(MomentumPlaced(role, placed + 1))
     if role == "nixon":
         if placed + 1 >= spaces:
             win(s, "nixon", "fifth_momentum", ev)

@@ -1,4 +1,5 @@
-"""Per-seat projections: `view_for`, `events_for` (whitelists, field by field) and `admin_view`.
+"""Per-seat projections: `view_for` (a whitelist, field by field), `open_view` and `admin_view`;
+`events_for` comes from the event records (events/), which declare their own visibility.
 
 Hidden information (product.md): a seat sees its own hand, counts of the other hand, decks and bag,
 and the colours of a face-down track token only if it is Nixon or the Editor has peeked at it.
@@ -12,6 +13,7 @@ from typing import Final
 from .board import connected_people, connected_spaces
 from .catalog import Role, other
 from .effects import op_of
+from .events import events_for as events_for  # the log's projection, declared on the records
 from .ruleset import Ruleset
 from .serialize import state_to_json
 from .state import (
@@ -19,7 +21,6 @@ from .state import (
     BoardToken,
     CardD,
     Decision,
-    Event,
     FaceDownD,
     FallbackD,
     GambitD,
@@ -188,100 +189,6 @@ def view_for(s: MatchState, role: Viewer) -> dict[str, JSON]:
         "winner": s.winner,
         "win_reason": s.win_reason,
     }
-
-
-# ---- the log ------------------------------------------------------------------------------------
-
-# event type -> the fields every seat may read (token payloads are projected separately)
-_PUBLIC_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "match_started": (),
-    "round_started": ("round", "initiative"),
-    "cards_drawn": ("role", "count"),
-    "deck_reshuffled": ("role", "count"),
-    "tokens_placed": ("role",),
-    "top_card_drawn": ("role",),
-    "card_played": ("role", "card", "mode", "source", "target", "handle", "color", "against"),
-    "token_revealed": ("position",),
-    "token_moved": ("what", "by", "toward", "steps", "from", "to", "handle"),
-    "momentum_gained": ("role",),
-    "momentum_placed": ("role", "space"),
-    "momentum_removed": ("role",),
-    "momentum_returned": (),
-    "initiative_gained": ("role",),
-    "evidence_gained": ("role",),
-    "evidence_pinned": ("role", "space"),
-    "token_drawn_from_bag": ("role",),
-    "token_returned_to_bag": ("role", "reason"),
-    "picture_pinned": ("role", "person", "face"),
-    "picture_flipped": ("role", "person", "face"),
-    "board_evidence_flipped": ("role", "space"),
-    "board_evidence_removed": ("role", "space"),
-    "track_peeked": ("role",),
-    "restriction_added": ("role", "rule"),
-    "nothing_moved": ("role",),
-    "face_down_asked": ("role", "color"),
-    "face_down_denied": ("role", "color"),
-    "reaction_passed": ("role",),
-    "play_cancelled": ("role", "card", "by"),
-    "card_removed": ("role", "card"),
-    "card_discarded": ("role", "card"),
-    "gambit_kept": ("role", "card", "removed"),
-    "card_replayed": ("role", "card"),
-    "evaluation_started": ("round",),
-    "tokens_reset": (),
-    "match_won": ("role", "reason"),
-}
-EVENT_TYPES: Final = frozenset(_PUBLIC_FIELDS)
-
-
-def _payload_for(p: dict[str, JSON], visible: bool) -> dict[str, JSON]:
-    out: dict[str, JSON] = {"handle": p["handle"], "face": p["face"]}
-    if visible:
-        out["colors"] = p["colors"]
-        out["momentum_symbol"] = p["momentum_symbol"]
-    return out
-
-
-def _token_visible(event: Event, p: dict[str, JSON], role: Viewer) -> bool:
-    """A token in an event is visible unless it is a face-down track token the seat has not seen."""
-    if p["face"] == "up" or role == "nixon":
-        return True
-    kind = event["type"]
-    if kind == "tokens_placed":
-        return False
-    if kind == "token_returned_to_bag":
-        return role == "editor" and bool(event.get("peeked"))
-    if kind == "track_peeked":
-        return role == "editor"  # the Editor sees what it looked at; a spectator does not
-    return True  # tokens on the board are open to everybody
-
-
-def event_for(event: Event, role: Viewer) -> Event:
-    """One event as `role` may read it."""
-    kind = event["type"]
-    assert isinstance(kind, str)
-    out: Event = {"type": kind}
-    for key in _PUBLIC_FIELDS[kind]:
-        if key in event:
-            out[key] = event[key]
-    if kind == "cards_drawn" and event["role"] == role:
-        out["cards"] = event["cards"]
-    if "token" in event:
-        p = event["token"]
-        assert isinstance(p, dict)
-        out["token"] = _payload_for(p, _token_visible(event, p, role))
-    if "tokens" in event:
-        ps = event["tokens"]
-        assert isinstance(ps, list)
-        out["tokens"] = [
-            _payload_for(p, _token_visible(event, p, role)) for p in ps if isinstance(p, dict)
-        ]
-    return out
-
-
-def events_for(events: list[Event] | tuple[Event, ...], role: Viewer) -> list[Event]:
-    """The log entries `role` may read, in order (structured: type plus parameters)."""
-    return [event_for(e, role) for e in events]
 
 
 def open_view(s: MatchState) -> dict[str, JSON]:

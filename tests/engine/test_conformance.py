@@ -77,6 +77,7 @@ def play_out(game: AnyGame, seed: int) -> tuple[object, list[tuple[str, JSON]]]:
     rng = seed_state(seed * 7919 + 1)
     for viewer in (*game.seats, None):
         assert_plain_json(list(game.events_for(step.events, viewer)))
+    assert_plain_json(game.events_to_json(step.events))
     for n in range(MAX_DECISIONS):
         check_position(game, state)
         if n % STATE_EVERY == 0:
@@ -94,6 +95,9 @@ def play_out(game: AnyGame, seed: int) -> tuple[object, list[tuple[str, JSON]]]:
         assert 1 <= game.round_of(state) <= game.round_of(step.state)  # rounds never go back
         for viewer in (*game.seats, None):
             assert_plain_json(list(game.events_for(step.events, viewer)))
+        full = game.events_to_json(step.events)  # the admin's log: one object per event
+        assert_plain_json(full)
+        assert len(full) == len(step.events)
         log.append((seat, game.action_to_json(legal[i])))
         state = step.state
     else:

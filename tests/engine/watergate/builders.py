@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from engine.core.game import JSONObject
 from engine.watergate import Action, Event, MatchState, Role, apply, legal_actions, new_match
+from engine.watergate.events import event_to_json
 from engine.watergate.standard import RULESET
 from engine.watergate.state import BoardToken, PlayD, Token
 
@@ -110,8 +112,13 @@ def acts(s: MatchState, role: Role) -> list[Action]:
     return legal_actions(s, role)
 
 
-def of_type(events: Iterable[Event], kind: str) -> list[Event]:
-    return [e for e in events if e["type"] == kind]
+def of_type(events: Iterable[Event] | Iterable[JSONObject], kind: str) -> list[JSONObject]:
+    """The events of one type, as JSON: a log projected for a viewer, or records in full."""
+    return [
+        e if isinstance(e, dict) else event_to_json(e)
+        for e in events
+        if (e["type"] if isinstance(e, dict) else e.type) == kind
+    ]
 
 
 def pass_window(s: MatchState) -> tuple[MatchState, list[Event]]:

@@ -16,9 +16,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 from engine.watergate import MatchState, Role, apply, current_role, legal_actions, new_match
+from engine.watergate.events import CardPlayed, Event
 from engine.watergate.serialize import dumps, state_to_json
 from engine.watergate.standard import RULESET
-from engine.watergate.state import Event, PlayD
+from engine.watergate.state import PlayD
 from engine.watergate.views import events_for, view_for
 
 CARD_IDS = RULESET.card_ids
@@ -150,7 +151,7 @@ def public_cards(s: MatchState) -> set[str]:
 def test_the_spectator_log_names_played_cards_only_and_no_face_down_colour() -> None:
     tally: Counter[str] = Counter()
     for seed, before, action, after, events in STEPS:
-        played = {str(e["card"]) for e in events if e["type"] == "card_played"}
+        played = {e.card for e in events if isinstance(e, CardPlayed)}
         allowed = played | public_cards(before) | public_cards(after)
         for e in events_for(events, None):
             where = f"seed {seed}, v{before.version}, {dumps(action)}: {e}"
