@@ -52,11 +52,19 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.engine --games 2000
 
 # Rewrites both locks from pyproject.toml (and requirements/build.in), keeping every version that
-# still fits; the image's lock is the test lock's versions, cut to what the server needs.
+# still fits; the image's lock is the test lock's versions, cut to what the server needs. A lock
+# whose text did not change keeps its date, so it does not rebuild .venv.
+define RELOCK
+cp requirements/$(1) requirements/$(1).new 2>/dev/null || :
+$(COMPILE) $(2) -o requirements/$(1).new
+cmp -s requirements/$(1).new requirements/$(1) && rm requirements/$(1).new \
+	|| mv requirements/$(1).new requirements/$(1)
+endef
+
 lock: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(COMPILE) --extra dev pyproject.toml requirements/build.in -o requirements/dev.txt
-	$(COMPILE) pyproject.toml requirements/build.in -c requirements/dev.txt -o requirements/app.txt
+	$(call RELOCK,dev.txt,--extra dev pyproject.toml requirements/build.in)
+	$(call RELOCK,app.txt,pyproject.toml requirements/build.in -c requirements/dev.txt)
 
 upgrade:
 	$(MAKE) lock ARGS='--upgrade $(ARGS)'
