@@ -31,7 +31,6 @@ SEED_BITS: Final = 256  # the largest secret seed the SHA-256 generator takes
 _SECURE: Final = 1 << (SEED_BITS + 64)  # marks a sha256-ctr state (above every SplitMix64 state)
 _KEY_MASK: Final = (1 << SEED_BITS) - 1
 _DOMAIN: Final = b"watergate-online/sha256-ctr/v1\x00"  # keeps these blocks apart from other uses
-_LIMITS: Final = {n: (1 << 64) - (1 << 64) % n for n in range(1, 257)}  # rejection thresholds
 
 
 def next_u64(state: int) -> tuple[int, int]:
@@ -50,6 +49,7 @@ def secure_u64(state: int) -> tuple[int, int]:
     block = hashlib.sha256(
         _DOMAIN + key.to_bytes(32, "big") + (state & _MASK).to_bytes(8, "big")
     ).digest()
+    # the counter is the low 64 bits: a match draws a few hundred times, never 2**64
     return state + 1, int.from_bytes(block[:8], "big")
 
 
@@ -59,7 +59,7 @@ def below(state: int, n: int) -> tuple[int, int]:
     if state < _SECURE:
         state, x = next_u64(state)
         return state, (x * n) >> 64
-    limit = _LIMITS.get(n) or (1 << 64) - (1 << 64) % n
+    limit = (1 << 64) - (1 << 64) % n  # the largest multiple of n: draws at or above it are redrawn
     while True:
         state, x = secure_u64(state)
         if x < limit:
