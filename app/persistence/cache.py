@@ -4,7 +4,6 @@ database is the truth and the cache is only ever behind it."""
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -16,16 +15,13 @@ from sqlalchemy.orm import Session
 from engine.core.game import Viewer
 from engine.registry import get_game
 
+from ..jsontext import dumps
 from . import repository as repo
-from .models import Match, Seat
-from .records import MatchInfo, info_of, refreshed
+from .models import Seat
+from .records import MatchFacts, MatchInfo, info_of, refreshed
 
 AnyState = Any  # a game's state: opaque to the app
 AnyEvent = Any
-
-
-def _dumps(obj: object) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,7 @@ class Entry:
     ) -> Entry:
         game = get_game(self.game)
         logs = {
-            viewer: self.log_json[viewer] + tuple(_dumps(e) for e in game.events_for(new, viewer))
+            viewer: self.log_json[viewer] + tuple(dumps(e) for e in game.events_for(new, viewer))
             for viewer in self.log_json
         }
         return Entry(
@@ -74,7 +70,7 @@ class Entry:
                 if viewer is not None
                 else []
             )
-            found = self.parts[viewer] = (_dumps(game.view_for(self.state, viewer)), _dumps(legal))
+            found = self.parts[viewer] = (dumps(game.view_for(self.state, viewer)), dumps(legal))
         return found
 
     def warm(self) -> Entry:
@@ -187,7 +183,7 @@ class MatchCache:
         return len(self._slots)
 
 
-def read_info(db: Session, match: Match) -> MatchInfo:
+def read_info(db: Session, match: MatchFacts) -> MatchInfo:
     """The match row's facts, with its seats and rematch, from the database."""
     rematch = repo.get_rematch(db, match.id) if match.status == "finished" else None
     new_seats = repo.seats_of(db, rematch.new_match_id) if rematch and rematch.new_match_id else []
@@ -195,7 +191,7 @@ def read_info(db: Session, match: Match) -> MatchInfo:
     return info_of(match, seats, rematch, new_seats)
 
 
-def row_info(db: Session, cache: MatchCache, match: Match) -> MatchInfo:
+def row_info(db: Session, cache: MatchCache, match: MatchFacts) -> MatchInfo:
     """The facts of a row just read (or locked): the cached seats and rematch with the row's own
     columns, without reading the seats again (their names and kinds never change)."""
     known = cache.info(match.id)
@@ -228,7 +224,7 @@ def catch_up(
 
 def load(db: Session, cache: MatchCache, match_id: str) -> tuple[MatchInfo, Entry] | None:
     """The match as stored now, into the cache (None: no such match, and none is cached)."""
-    match = repo.get_match(db, match_id)
+    match = repo.match_row(db, match_id)
     if match is None:
         cache.forget(match_id)
         return None

@@ -4,9 +4,67 @@ its seats and the rematch offer. Built from rows here; rows never leave the pers
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
-from .models import Match, Rematch, Seat
+from .models import Rematch, Seat
+
+
+class MatchFacts(Protocol):
+    """The columns of a match row, as an ORM row or a MatchRow carries them."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def rules_version(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def winner(self) -> str | None: ...
+    @property
+    def win_reason(self) -> str | None: ...
+    @property
+    def ended_by(self) -> str | None: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def spectator_key(self) -> str | None: ...
+    @property
+    def activated_at(self) -> datetime | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A match row read without the ORM (the move path reads and writes it in plain SQL)."""
+
+    id: str
+    game: str
+    seed: int
+    rules_version: str
+    status: str
+    version: int
+    winner: str | None
+    win_reason: str | None
+    ended_by: str | None
+    options: dict[str, Any]
+    spectator_key: str | None
+    activated_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How a match ended outside the rules' own outcome (on time), or by the rules."""
+
+    status: str  # finished | abandoned
+    winner: str | None
+    win_reason: str | None
+    ended_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +123,7 @@ class MatchInfo:
         return replace(self, seats=seats)
 
 
-def refreshed(info: MatchInfo, match: Match) -> MatchInfo:
+def refreshed(info: MatchInfo, match: MatchFacts) -> MatchInfo:
     """The facts with the row's own columns read again (seats and rematch kept as known)."""
     return replace(
         info,
@@ -80,7 +138,7 @@ def refreshed(info: MatchInfo, match: Match) -> MatchInfo:
 
 
 def info_of(
-    match: Match, seats: list[Seat], rematch: Rematch | None, new_seats: list[Seat]
+    match: MatchFacts, seats: list[Seat], rematch: Rematch | None, new_seats: list[Seat]
 ) -> MatchInfo:
     """The record of a match row, its seat rows, and its rematch with the new match's seats (an
     old seat has claimed its new seat once the new match's other seat holds a token)."""

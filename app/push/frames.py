@@ -5,21 +5,17 @@ render and shared by every viewer."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from engine.core.game import Outcome, Viewer
 from engine.registry import get_game
 
 from ..clocks import clocks_view
+from ..jsontext import dumps
 from ..persistence.cache import Entry
 from ..persistence.records import MatchInfo
 
 JSONObj = dict[str, object]
-
-
-def _dumps(obj: object) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +77,7 @@ def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer)
             "role": info.ended_by,
             "winner": info.winner,
         }
-        log = (*log, _dumps(ended))
+        log = (*log, dumps(ended))
     return "[" + ",".join(log) + "]"
 
 
@@ -97,8 +93,8 @@ def frame(
     head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
     legal = legal_json if status == "active" and viewer else "[]"
     return (
-        f"{_dumps(head)[:-1]},"
+        f"{dumps(head)[:-1]},"
         f'"state":{view_json},"legal_actions":{legal},'
-        f"{_dumps(_facts(info, outcome, viewer, live))[1:-1]},"
+        f"{dumps(_facts(info, outcome, viewer, live))[1:-1]},"
         f'"log":{_log(info, entry, outcome, viewer)}}}'
     )

@@ -20,7 +20,7 @@ from ..push.hub import Connection
 from .access import seat_for
 from .core import Core, utc
 from .matches import SeatTaken, new_row
-from .play import end_on_time
+from .play import on_time
 
 ABANDON_AFTER = timedelta(days=30)
 
@@ -164,7 +164,7 @@ class Lifecycle:
                 )  # fmt: skip
                 loser = out_of_time(info, entry, now)
                 if loser is not None:
-                    end_on_time(match, loser, get_game(info.game).seats, now)
+                    repo.finish(db, match.id, on_time(loser, get_game(info.game).seats), utc(now))
                     changed.append(match.id)
         return changed
 

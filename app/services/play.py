@@ -4,6 +4,7 @@ arrives after its seat's clock ran out is refused and ends the match instead."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -17,20 +18,15 @@ from ..clocks import out_of_time
 from ..errors import ApiError, checked_id, from_engine, unauthorized
 from ..persistence import repository as repo
 from ..persistence.cache import Entry, catch_up, row_info
-from ..persistence.models import Match
-from ..persistence.records import MatchInfo, refreshed
+from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
 from .core import Core, utc
 
 
-def end_on_time(match: Match, loser: str, seats: tuple[str, ...], when: float) -> None:
+def on_time(loser: str, seats: tuple[str, ...]) -> Ending:
     """The seat that ran out of time loses."""
-    match.status = "finished"
-    match.winner = next(s for s in seats if s != loser)
-    match.win_reason = "timeout"
-    match.ended_by = loser
-    match.updated_at = utc(when)
+    return Ending("finished", next(s for s in seats if s != loser), "timeout", loser)
 
 
 class Play:
@@ -65,18 +61,23 @@ class Play:
         """The transaction (in a worker thread); raises ApiError."""
         try:
             with self.core.db.write() as db:
-                match = self._locked(db, match_id, expected)
-                info = row_info(db, self.core.cache, match)
+                row = self._locked(db, match_id, expected)
+                info = row_info(db, self.core.cache, row)
                 entry = catch_up(
-                    db, self.core.cache, match.id, info.game, match.seed,
-                    match.rules_version, match.version,
-                )  # fmt: skip
-                new = None
+                    db, self.core.cache, row.id, info.game, row.seed, row.rules_version, row.version
+                )
+                new, ending = None, None
                 if out_of_time(info, entry, now) == seat:
-                    end_on_time(match, seat, get_game(info.game).seats, now)
+                    ending = on_time(seat, get_game(info.game).seats)
                 else:
-                    new = self._accept(db, match, entry, seat, action, now)
-                info = refreshed(info, match)
+                    new, ending = self._accept(db, row, entry, seat, action, now)
+                if ending is not None:
+                    repo.finish(db, row.id, ending, utc(now))
+                    row = replace(
+                        row, status=ending.status, winner=ending.winner,
+                        win_reason=ending.win_reason, ended_by=ending.ended_by,
+                    )  # fmt: skip
+                info = refreshed(info, row)
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
         self.core.cache.put_info(info)
@@ -86,9 +87,9 @@ class Play:
         return info, new
 
     @staticmethod
-    def _locked(db: Session, match_id: str, expected: int | None) -> Match:
+    def _locked(db: Session, match_id: str, expected: int | None) -> MatchRow:
         """The match row under its lock, if an action may be played on it at `expected`."""
-        match = repo.get_match(db, checked_id(match_id), lock=True)
+        match = repo.match_row(db, checked_id(match_id), lock=True)
         if match is None:
             raise unauthorized()  # the seat's match was deleted
         if match.status == "waiting":
@@ -103,9 +104,10 @@ class Play:
 
     @staticmethod
     def _accept(
-        db: Session, match: Match, entry: Entry, seat: str, action: Any, now: float
-    ) -> Entry:
-        """Run the rules, store the action at seq = version + 1 and move the row on."""
+        db: Session, row: MatchRow, entry: Entry, seat: str, action: Any, now: float
+    ) -> tuple[Entry, Ending | None]:
+        """Run the rules, store the action at seq = version + 1 and move the row on; how the
+        match ended, if this action ended it."""
         game = get_game(entry.game)
         try:
             step = game.apply(entry.state, seat, action)
@@ -113,12 +115,10 @@ class Play:
             raise from_engine(err) from None
         new = entry.extended(step.state, tuple(step.events), now, seat)
         stored = game.action_to_json(game.parse_action(action))
-        repo.add_action(db, match.id, new.version, seat, stored, utc(now))
-        match.version = new.version
-        match.round = game.round_of(new.state)
-        match.updated_at = utc(now)
-        if (outcome := game.outcome(new.state)) is not None:
-            match.status = "finished"
-            match.winner = outcome.winners[0] if outcome.winners else None
-            match.win_reason = outcome.reason
-        return new
+        repo.add_action(db, row.id, new.version, seat, stored, utc(now))
+        repo.advance(db, row.id, new.version, game.round_of(new.state), utc(now))
+        outcome = game.outcome(new.state)
+        if outcome is None:
+            return new, None
+        winner = outcome.winners[0] if outcome.winners else None
+        return new, Ending("finished", winner, outcome.reason)
