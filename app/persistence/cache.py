@@ -17,8 +17,7 @@ from engine.registry import get_game
 
 from ..jsontext import dumps
 from . import repository as repo
-from .models import Seat
-from .records import MatchFacts, MatchInfo, info_of, refreshed
+from .records import MatchFacts, MatchInfo, SeatRow, info_of, refreshed
 
 AnyState = Any  # a game's state: opaque to the app
 AnyEvent = Any
@@ -198,7 +197,7 @@ def row_info(db: Session, cache: MatchCache, match: MatchFacts) -> MatchInfo:
     return refreshed(known, match) if known is not None else read_info(db, match)
 
 
-def _seat_order(game_id: str) -> Callable[[Seat], int]:
+def _seat_order(game_id: str) -> Callable[[SeatRow], int]:
     """Seats in the game's order (views and clocks list them so)."""
     names = get_game(game_id).seats
     return lambda seat: names.index(seat.name) if seat.name in names else len(names)

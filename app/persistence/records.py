@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 
-from .models import Rematch, Seat
+from .models import Rematch
 
 
 class MatchFacts(Protocol):
@@ -55,6 +55,24 @@ class MatchRow:
     options: dict[str, Any]
     spectator_key: str | None
     activated_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat row's columns."""
+
+    name: str
+    kind: str
+    token_hash: str | None
+    last_seen_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class InviteRow:
+    code: str
+    match_id: str
+    seat: str
+    claimed_at: datetime | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +156,7 @@ def refreshed(info: MatchInfo, match: MatchFacts) -> MatchInfo:
 
 
 def info_of(
-    match: MatchFacts, seats: list[Seat], rematch: Rematch | None, new_seats: list[Seat]
+    match: MatchFacts, seats: list[SeatRow], rematch: Rematch | None, new_seats: list[SeatRow]
 ) -> MatchInfo:
     """The record of a match row, its seat rows, and its rematch with the new match's seats (an
     old seat has claimed its new seat once the new match's other seat holds a token)."""

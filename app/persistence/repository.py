@@ -8,11 +8,11 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Float, bindparam, case, cast, delete, func, insert, select, update
+from sqlalchemy import Float, and_, bindparam, case, cast, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from .models import AdminAudit, Invite, Match, MatchAction, Rematch, Seat
-from .records import Ending, MatchRow
+from .models import AdminAudit, Match, MatchAction, Rematch, Seat, utcnow
+from .records import Ending, InviteRow, MatchRow, SeatRow
 
 SORTS = {"created": Match.created_at, "activity": Match.updated_at}
 
@@ -25,12 +25,12 @@ def get_match(db: Session, match_id: str, *, lock: bool = False) -> Match | None
     return db.get(Match, match_id, with_for_update=lock)
 
 
-# The move path (every action) in plain Core statements, built once: the ORM's identity map and
-# unit of work cost about 2 ms of CPU per action, most of a move's time on the server.
+# The paths every match takes (create, claim, every move) in plain Core statements, built once:
+# the ORM's identity map and unit of work cost about 2 ms of CPU per action, most of a move's
+# time on the server; rows come back as typed records.
 _MATCHES = Match.metadata.tables["matches"]
-_ROW = select(*(_MATCHES.c[f.name] for f in fields(MatchRow))).where(
-    _MATCHES.c.id == bindparam("match_id")
-)
+_ROWS = select(*(_MATCHES.c[f.name] for f in fields(MatchRow)))
+_ROW = _ROWS.where(_MATCHES.c.id == bindparam("match_id"))
 _ROW_LOCKED = _ROW.with_for_update()
 _ADVANCE = (
     update(_MATCHES)
@@ -48,7 +48,18 @@ _FINISH = (
         updated_at=bindparam("when"),
     )
 )
+_FINISH_AT = _FINISH.where(
+    _MATCHES.c.status == "active", _MATCHES.c.version == bindparam("at_version")
+)
 _ADD_ACTION = insert(Match.metadata.tables["match_actions"])
+_SEATS = Match.metadata.tables["seats"]
+_SEATS_OF = select(*(_SEATS.c[f.name] for f in fields(SeatRow))).where(
+    _SEATS.c.match_id == bindparam("match_id")
+)
+_INVITES = Match.metadata.tables["invites"]
+_INVITE = select(*(_INVITES.c[f.name] for f in fields(InviteRow))).where(
+    _INVITES.c.code == bindparam("code")
+)
 
 
 def match_row(db: Session, match_id: str, *, lock: bool = False) -> MatchRow | None:
@@ -65,23 +76,39 @@ def advance(db: Session, match_id: str, version: int, round_: int, when: datetim
     )
 
 
-def finish(db: Session, match_id: str, ending: Ending, when: datetime) -> None:
-    db.connection().execute(
-        _FINISH,
-        {
-            "match_id": match_id,
-            "status": ending.status,
-            "winner": ending.winner,
-            "win_reason": ending.win_reason,
-            "ended_by": ending.ended_by,
-            "when": when,
-        },
-    )
+def finish(
+    db: Session, match_id: str, ending: Ending, when: datetime, *, at_version: int | None = None
+) -> bool:
+    """End the match; with `at_version`, only if it is still active at that version (a sweep's
+    verdict must not overrule a move accepted since it looked)."""
+    params = {
+        "match_id": match_id,
+        "status": ending.status,
+        "winner": ending.winner,
+        "win_reason": ending.win_reason,
+        "ended_by": ending.ended_by,
+        "when": when,
+    }
+    if at_version is None:
+        done = db.connection().execute(_FINISH, params)
+    else:  # (a parameter named like a column would be taken as one more column to set)
+        done = db.connection().execute(_FINISH_AT, {**params, "at_version": at_version})
+    return done.rowcount == 1
 
 
 def add_match(db: Session, match: Match) -> None:
-    db.add(match)
-    db.flush()
+    """Insert a new (transient) row; unset columns take their defaults."""
+    values = {c.key: getattr(match, c.key) for c in _MATCHES.c}
+    db.connection().execute(insert(_MATCHES), {k: v for k, v in values.items() if v is not None})
+
+
+def activate(db: Session, match_id: str, when: datetime) -> None:
+    """The second person is seated: the match starts now."""
+    db.connection().execute(
+        update(_MATCHES)
+        .where(_MATCHES.c.id == match_id)
+        .values(status="active", activated_at=when, updated_at=when)
+    )
 
 
 def delete_match(db: Session, match: Match) -> None:
@@ -100,18 +127,29 @@ def bot_matches_active(db: Session) -> list[str]:
     return list(db.scalars(query).all())
 
 
-def idle_human_matches(db: Session, cutoff: datetime) -> list[Match]:
+def _idle(cutoff: datetime) -> Any:
     """Waiting or active matches between people with no activity since `cutoff`."""
-    query = select(Match).where(
-        Match.status.in_(("waiting", "active")),
-        Match.updated_at < cutoff,
-        Match.id.not_in(_with_bot()),
+    return and_(
+        _MATCHES.c.status.in_(("waiting", "active")),
+        _MATCHES.c.updated_at < cutoff,
+        _MATCHES.c.id.not_in(_with_bot()),
     )
-    return list(db.scalars(query).all())
 
 
-def active_matches(db: Session) -> list[Match]:
-    return list(db.scalars(select(Match).where(Match.status == "active")).all())
+def idle_human_matches(db: Session, cutoff: datetime) -> list[str]:
+    return list(db.connection().execute(select(_MATCHES.c.id).where(_idle(cutoff))).scalars())
+
+
+def abandon(db: Session, match_id: str, cutoff: datetime) -> bool:
+    """Mark the match abandoned if it is still idle since `cutoff`."""
+    query = update(_MATCHES).where(_MATCHES.c.id == match_id, _idle(cutoff))
+    done = db.connection().execute(query.values(status="abandoned", ended_by="abandoned"))
+    return done.rowcount == 1
+
+
+def active_matches(db: Session) -> list[MatchRow]:
+    found = db.connection().execute(_ROWS.where(_MATCHES.c.status == "active"))
+    return [MatchRow(*row) for row in found]
 
 
 # ---- seats and invites ---------------------------------------------------------------------------
@@ -119,58 +157,67 @@ def active_matches(db: Session) -> list[Match]:
 
 def add_seats(db: Session, match_id: str, kinds: dict[str, str], held: dict[str, str]) -> None:
     """A row per seat of a new match: its kind, and the token hash of the seats already taken."""
-    for name, kind in kinds.items():
-        db.add(Seat(match_id=match_id, name=name, kind=kind, token_hash=held.get(name)))
-    db.flush()
+    rows = [
+        {"match_id": match_id, "name": name, "kind": kind, "token_hash": held.get(name)}
+        for name, kind in kinds.items()
+    ]
+    db.connection().execute(insert(_SEATS), rows)
 
 
 def claim_seat(db: Session, match_id: str, seat: str, digest: str) -> bool:
     """Give a person's free seat to the token with this hash; false when it was taken first."""
-    claimed = db.execute(
-        update(Seat)
+    claimed = db.connection().execute(
+        update(_SEATS)
         .where(
-            Seat.match_id == match_id,
-            Seat.name == seat,
-            Seat.kind == "human",
-            Seat.token_hash.is_(None),
+            _SEATS.c.match_id == match_id,
+            _SEATS.c.name == seat,
+            _SEATS.c.kind == "human",
+            _SEATS.c.token_hash.is_(None),
         )
         .values(token_hash=digest)
     )
-    return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+    return claimed.rowcount == 1
 
 
 def seat_by_token(db: Session, digest: str) -> tuple[str, str] | None:
     """(match id, seat name) of the seat holding the token with this hash."""
-    row = db.execute(select(Seat.match_id, Seat.name).where(Seat.token_hash == digest)).first()
+    query = select(_SEATS.c.match_id, _SEATS.c.name).where(_SEATS.c.token_hash == digest)
+    row = db.connection().execute(query).first()
     return None if row is None else (str(row[0]), str(row[1]))
 
 
-def seats_of(db: Session, match_id: str) -> list[Seat]:
-    return list(db.scalars(select(Seat).where(Seat.match_id == match_id)).all())
+def seats_of(db: Session, match_id: str) -> list[SeatRow]:
+    found = db.connection().execute(_SEATS_OF, {"match_id": match_id})
+    return [SeatRow(*row) for row in found]
 
 
 def touch_seat(db: Session, match_id: str, seat: str, when: datetime) -> None:
-    db.execute(
-        update(Seat).where(Seat.match_id == match_id, Seat.name == seat).values(last_seen_at=when)
+    db.connection().execute(
+        update(_SEATS)
+        .where(_SEATS.c.match_id == match_id, _SEATS.c.name == seat)
+        .values(last_seen_at=when)
     )
 
 
 def add_invite(db: Session, code: str, match_id: str, seat: str) -> None:
-    db.add(Invite(code=code, match_id=match_id, seat=seat))
+    db.connection().execute(
+        insert(_INVITES), {"code": code, "match_id": match_id, "seat": seat, "created_at": utcnow()}
+    )
 
 
-def get_invite(db: Session, code: str) -> Invite | None:
-    return db.get(Invite, code)
+def get_invite(db: Session, code: str) -> InviteRow | None:
+    row = db.connection().execute(_INVITE, {"code": code}).first()
+    return None if row is None else InviteRow(*row)
 
 
 def claim_invite(db: Session, code: str, when: datetime) -> bool:
     """Mark the invite claimed; false when someone claimed it first."""
-    claimed = db.execute(
-        update(Invite)
-        .where(Invite.code == code, Invite.claimed_at.is_(None))
+    claimed = db.connection().execute(
+        update(_INVITES)
+        .where(_INVITES.c.code == code, _INVITES.c.claimed_at.is_(None))
         .values(claimed_at=when)
     )
-    return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+    return claimed.rowcount == 1
 
 
 # ---- actions -------------------------------------------------------------------------------------

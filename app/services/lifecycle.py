@@ -15,6 +15,7 @@ from ..clocks import out_of_time, rule_from_options
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
 from ..persistence.cache import catch_up, fresh_entry, read_info, row_info
+from ..persistence.records import Ending
 from ..push.changes import MatchChanged, PresenceChanged
 from ..push.hub import Connection
 from .access import seat_for
@@ -147,25 +148,29 @@ class Lifecycle:
 
     def _sweep(self, now: float) -> list[str]:
         """End matches whose deciding seat ran out of time; mark long-idle human matches
-        abandoned. Returns the ids that changed."""
-        changed = []
-        with self.db.write() as db:
-            for match in repo.idle_human_matches(db, utc(now) - ABANDON_AFTER):
-                match.status = "abandoned"
-                match.ended_by = "abandoned"
-                changed.append(match.id)
-            for match in repo.active_matches(db):
-                if rule_from_options(match.options) is None:
+        abandoned. Returns the ids that changed. The looking happens in a read transaction, so
+        a sweep holds the write lock (and delays moves) only when something ended."""
+        cutoff = utc(now) - ABANDON_AFTER
+        late: list[tuple[str, int, Ending]] = []
+        with self.db.reader() as db:
+            idle = repo.idle_human_matches(db, cutoff)
+            for row in repo.active_matches(db):
+                if rule_from_options(row.options) is None:
                     continue
-                info = row_info(db, self.core.cache, match)
+                info = row_info(db, self.core.cache, row)
                 entry = catch_up(
-                    db, self.core.cache, match.id, info.game, match.seed,
-                    match.rules_version, match.version,
-                )  # fmt: skip
+                    db, self.core.cache, row.id, info.game, row.seed, row.rules_version, row.version
+                )
                 loser = out_of_time(info, entry, now)
                 if loser is not None:
-                    repo.finish(db, match.id, on_time(loser, get_game(info.game).seats), utc(now))
-                    changed.append(match.id)
+                    late.append((row.id, row.version, on_time(loser, get_game(info.game).seats)))
+        if not idle and not late:
+            return []
+        with self.db.write() as db:
+            changed = [match_id for match_id in idle if repo.abandon(db, match_id, cutoff)]
+            for match_id, version, ending in late:
+                if repo.finish(db, match_id, ending, utc(now), at_version=version):
+                    changed.append(match_id)
         return changed
 
     # ---- sockets coming and going -------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -95,11 +95,12 @@ class Matches:
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
             if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token)):
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
-            match = repo.get_match(db, invite.match_id, lock=True)
+            match = repo.match_row(db, invite.match_id, lock=True)
             assert match is not None
             if match.status == "waiting":
-                match.status = "active"
-                match.updated_at = match.activated_at = self.core.stamp()
+                now = self.core.stamp()
+                repo.activate(db, match.id, now)
+                match = replace(match, status="active", activated_at=now)
             seat, info = invite.seat, read_info(db, match)
         self.core.cache.put_info(info)
         self.core.cache.put_token(info.match_id, token_hash(token), seat)
