@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,9 +73,10 @@ class Entry:
             found = self.parts[viewer] = (dumps(game.view_for(self.state, viewer)), dumps(legal))
         return found
 
-    def warm(self) -> Entry:
-        """Serialise every viewer's part now (in a worker thread, off the event loop)."""
-        for viewer in self.log_json:
+    def warm(self, viewers: Iterable[Viewer] | None = None) -> Entry:
+        """Serialise the viewers' parts now (every viewer's by default), in a worker thread
+        rather than on the event loop; anyone else's part is made when first asked for."""
+        for viewer in self.log_json if viewers is None else viewers:
             self.part(viewer)
         return self
 
@@ -195,6 +197,21 @@ def row_info(db: Session, cache: MatchCache, match: MatchFacts) -> MatchInfo:
     columns, without reading the seats again (their names and kinds never change)."""
     known = cache.info(match.id)
     return refreshed(known, match) if known is not None else read_info(db, match)
+
+
+def current(
+    cache: MatchCache, reader: Callable[[], AbstractContextManager[Session]], row: MatchFacts
+) -> tuple[MatchInfo, Entry]:
+    """The row's facts and its game state at the row's version: from the cache when it holds
+    them (a move's usual case, with no read at all), else read in a reader session."""
+    known, entry = cache.info(row.id), cache.entry(row.id)
+    if known is not None and entry is not None and entry.version == row.version:
+        return refreshed(known, row), entry
+    with reader() as db:
+        info = row_info(db, cache, row)
+        return info, catch_up(
+            db, cache, row.id, info.game, row.seed, row.rules_version, row.version
+        )
 
 
 def _seat_order(game_id: str) -> Callable[[SeatRow], int]:

@@ -74,7 +74,7 @@ class Database:
         self.reader: sessionmaker[Session] = sessionmaker(
             self.reader_engine, expire_on_commit=False
         )
-        self._write_lock: AbstractContextManager[object] = (
+        self.write_lock: AbstractContextManager[object] = (
             threading.Lock() if is_sqlite(self.url) else nullcontext()
         )
 
@@ -83,7 +83,7 @@ class Database:
         """A write transaction. On SQLite this process's writers queue on a lock first: SQLite's
         own busy handler sleeps in steps of up to 100 ms, which showed as latency spikes under
         load; other processes still meet the database lock (BEGIN IMMEDIATE)."""
-        with self._write_lock, self.writer.begin() as session:
+        with self.write_lock, self.writer.begin() as session:
             yield session
 
     def dispose(self) -> None:

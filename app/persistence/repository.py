@@ -28,18 +28,18 @@ def get_match(db: Session, match_id: str, *, lock: bool = False) -> Match | None
 # The paths every match takes (create, claim, every move) in plain Core statements, built once:
 # the ORM's identity map and unit of work cost about 2 ms of CPU per action, most of a move's
 # time on the server; rows come back as typed records.
-_MATCHES = Match.metadata.tables["matches"]
-_ROWS = select(*(_MATCHES.c[f.name] for f in fields(MatchRow)))
-_ROW = _ROWS.where(_MATCHES.c.id == bindparam("match_id"))
-_ROW_LOCKED = _ROW.with_for_update()
-_ADVANCE = (
-    update(_MATCHES)
-    .where(_MATCHES.c.id == bindparam("match_id"))
+MATCHES = Match.metadata.tables["matches"]
+ROWS = select(*(MATCHES.c[f.name] for f in fields(MatchRow)))
+ROW = ROWS.where(MATCHES.c.id == bindparam("match_id"))
+ROW_LOCKED = ROW.with_for_update()
+ADVANCE = (
+    update(MATCHES)
+    .where(MATCHES.c.id == bindparam("match_id"))
     .values(version=bindparam("version"), round=bindparam("round"), updated_at=bindparam("when"))
 )
-_FINISH = (
-    update(_MATCHES)
-    .where(_MATCHES.c.id == bindparam("match_id"))
+FINISH = (
+    update(MATCHES)
+    .where(MATCHES.c.id == bindparam("match_id"))
     .values(
         status=bindparam("status"),
         winner=bindparam("winner"),
@@ -48,23 +48,21 @@ _FINISH = (
         updated_at=bindparam("when"),
     )
 )
-_FINISH_AT = _FINISH.where(
-    _MATCHES.c.status == "active", _MATCHES.c.version == bindparam("at_version")
+FINISH_AT = FINISH.where(MATCHES.c.status == "active", MATCHES.c.version == bindparam("at_version"))
+ADD_ACTION = insert(Match.metadata.tables["match_actions"])
+SEATS = Match.metadata.tables["seats"]
+SEATS_OF = select(*(SEATS.c[f.name] for f in fields(SeatRow))).where(
+    SEATS.c.match_id == bindparam("match_id")
 )
-_ADD_ACTION = insert(Match.metadata.tables["match_actions"])
-_SEATS = Match.metadata.tables["seats"]
-_SEATS_OF = select(*(_SEATS.c[f.name] for f in fields(SeatRow))).where(
-    _SEATS.c.match_id == bindparam("match_id")
-)
-_INVITES = Match.metadata.tables["invites"]
-_INVITE = select(*(_INVITES.c[f.name] for f in fields(InviteRow))).where(
-    _INVITES.c.code == bindparam("code")
+INVITES = Match.metadata.tables["invites"]
+INVITE = select(*(INVITES.c[f.name] for f in fields(InviteRow))).where(
+    INVITES.c.code == bindparam("code")
 )
 
 
 def match_row(db: Session, match_id: str, *, lock: bool = False) -> MatchRow | None:
     """The match row's columns as a record; `lock` as in get_match."""
-    found = db.connection().execute(_ROW_LOCKED if lock else _ROW, {"match_id": match_id})
+    found = db.connection().execute(ROW_LOCKED if lock else ROW, {"match_id": match_id})
     row = found.first()
     return None if row is None else MatchRow(*row)
 
@@ -72,8 +70,19 @@ def match_row(db: Session, match_id: str, *, lock: bool = False) -> MatchRow | N
 def advance(db: Session, match_id: str, version: int, round_: int, when: datetime) -> None:
     """Move the row on to the version (and round) of the action just stored."""
     db.connection().execute(
-        _ADVANCE, {"match_id": match_id, "version": version, "round": round_, "when": when}
+        ADVANCE, {"match_id": match_id, "version": version, "round": round_, "when": when}
     )
+
+
+def ending_values(ending: Ending, when: datetime) -> dict[str, Any]:
+    """FINISH's parameters besides the match id."""
+    return {
+        "status": ending.status,
+        "winner": ending.winner,
+        "win_reason": ending.win_reason,
+        "ended_by": ending.ended_by,
+        "when": when,
+    }
 
 
 def finish(
@@ -81,32 +90,25 @@ def finish(
 ) -> bool:
     """End the match; with `at_version`, only if it is still active at that version (a sweep's
     verdict must not overrule a move accepted since it looked)."""
-    params = {
-        "match_id": match_id,
-        "status": ending.status,
-        "winner": ending.winner,
-        "win_reason": ending.win_reason,
-        "ended_by": ending.ended_by,
-        "when": when,
-    }
+    params = {"match_id": match_id, **ending_values(ending, when)}
     if at_version is None:
-        done = db.connection().execute(_FINISH, params)
+        done = db.connection().execute(FINISH, params)
     else:  # (a parameter named like a column would be taken as one more column to set)
-        done = db.connection().execute(_FINISH_AT, {**params, "at_version": at_version})
+        done = db.connection().execute(FINISH_AT, {**params, "at_version": at_version})
     return done.rowcount == 1
 
 
 def add_match(db: Session, match: Match) -> None:
     """Insert a new (transient) row; unset columns take their defaults."""
-    values = {c.key: getattr(match, c.key) for c in _MATCHES.c}
-    db.connection().execute(insert(_MATCHES), {k: v for k, v in values.items() if v is not None})
+    values = {c.key: getattr(match, c.key) for c in MATCHES.c}
+    db.connection().execute(insert(MATCHES), {k: v for k, v in values.items() if v is not None})
 
 
 def activate(db: Session, match_id: str, when: datetime) -> None:
     """The second person is seated: the match starts now."""
     db.connection().execute(
-        update(_MATCHES)
-        .where(_MATCHES.c.id == match_id)
+        update(MATCHES)
+        .where(MATCHES.c.id == match_id)
         .values(status="active", activated_at=when, updated_at=when)
     )
 
@@ -130,25 +132,25 @@ def bot_matches_active(db: Session) -> list[str]:
 def _idle(cutoff: datetime) -> Any:
     """Waiting or active matches between people with no activity since `cutoff`."""
     return and_(
-        _MATCHES.c.status.in_(("waiting", "active")),
-        _MATCHES.c.updated_at < cutoff,
-        _MATCHES.c.id.not_in(_with_bot()),
+        MATCHES.c.status.in_(("waiting", "active")),
+        MATCHES.c.updated_at < cutoff,
+        MATCHES.c.id.not_in(_with_bot()),
     )
 
 
 def idle_human_matches(db: Session, cutoff: datetime) -> list[str]:
-    return list(db.connection().execute(select(_MATCHES.c.id).where(_idle(cutoff))).scalars())
+    return list(db.connection().execute(select(MATCHES.c.id).where(_idle(cutoff))).scalars())
 
 
 def abandon(db: Session, match_id: str, cutoff: datetime) -> bool:
     """Mark the match abandoned if it is still idle since `cutoff`."""
-    query = update(_MATCHES).where(_MATCHES.c.id == match_id, _idle(cutoff))
+    query = update(MATCHES).where(MATCHES.c.id == match_id, _idle(cutoff))
     done = db.connection().execute(query.values(status="abandoned", ended_by="abandoned"))
     return done.rowcount == 1
 
 
 def active_matches(db: Session) -> list[MatchRow]:
-    found = db.connection().execute(_ROWS.where(_MATCHES.c.status == "active"))
+    found = db.connection().execute(ROWS.where(MATCHES.c.status == "active"))
     return [MatchRow(*row) for row in found]
 
 
@@ -161,18 +163,18 @@ def add_seats(db: Session, match_id: str, kinds: dict[str, str], held: dict[str,
         {"match_id": match_id, "name": name, "kind": kind, "token_hash": held.get(name)}
         for name, kind in kinds.items()
     ]
-    db.connection().execute(insert(_SEATS), rows)
+    db.connection().execute(insert(SEATS), rows)
 
 
 def claim_seat(db: Session, match_id: str, seat: str, digest: str) -> bool:
     """Give a person's free seat to the token with this hash; false when it was taken first."""
     claimed = db.connection().execute(
-        update(_SEATS)
+        update(SEATS)
         .where(
-            _SEATS.c.match_id == match_id,
-            _SEATS.c.name == seat,
-            _SEATS.c.kind == "human",
-            _SEATS.c.token_hash.is_(None),
+            SEATS.c.match_id == match_id,
+            SEATS.c.name == seat,
+            SEATS.c.kind == "human",
+            SEATS.c.token_hash.is_(None),
         )
         .values(token_hash=digest)
     )
@@ -181,40 +183,40 @@ def claim_seat(db: Session, match_id: str, seat: str, digest: str) -> bool:
 
 def seat_by_token(db: Session, digest: str) -> tuple[str, str] | None:
     """(match id, seat name) of the seat holding the token with this hash."""
-    query = select(_SEATS.c.match_id, _SEATS.c.name).where(_SEATS.c.token_hash == digest)
+    query = select(SEATS.c.match_id, SEATS.c.name).where(SEATS.c.token_hash == digest)
     row = db.connection().execute(query).first()
     return None if row is None else (str(row[0]), str(row[1]))
 
 
 def seats_of(db: Session, match_id: str) -> list[SeatRow]:
-    found = db.connection().execute(_SEATS_OF, {"match_id": match_id})
+    found = db.connection().execute(SEATS_OF, {"match_id": match_id})
     return [SeatRow(*row) for row in found]
 
 
 def touch_seat(db: Session, match_id: str, seat: str, when: datetime) -> None:
     db.connection().execute(
-        update(_SEATS)
-        .where(_SEATS.c.match_id == match_id, _SEATS.c.name == seat)
+        update(SEATS)
+        .where(SEATS.c.match_id == match_id, SEATS.c.name == seat)
         .values(last_seen_at=when)
     )
 
 
 def add_invite(db: Session, code: str, match_id: str, seat: str) -> None:
     db.connection().execute(
-        insert(_INVITES), {"code": code, "match_id": match_id, "seat": seat, "created_at": utcnow()}
+        insert(INVITES), {"code": code, "match_id": match_id, "seat": seat, "created_at": utcnow()}
     )
 
 
 def get_invite(db: Session, code: str) -> InviteRow | None:
-    row = db.connection().execute(_INVITE, {"code": code}).first()
+    row = db.connection().execute(INVITE, {"code": code}).first()
     return None if row is None else InviteRow(*row)
 
 
 def claim_invite(db: Session, code: str, when: datetime) -> bool:
     """Mark the invite claimed; false when someone claimed it first."""
     claimed = db.connection().execute(
-        update(_INVITES)
-        .where(_INVITES.c.code == code, _INVITES.c.claimed_at.is_(None))
+        update(INVITES)
+        .where(INVITES.c.code == code, INVITES.c.claimed_at.is_(None))
         .values(claimed_at=when)
     )
     return claimed.rowcount == 1
@@ -236,7 +238,7 @@ def add_action(
 ) -> None:
     """The (match_id, seq) unique constraint refuses a second action at the same version."""
     db.connection().execute(
-        _ADD_ACTION,
+        ADD_ACTION,
         {"match_id": match_id, "seq": seq, "role": seat, "action": action, "created_at": when},
     )
 

@@ -172,6 +172,11 @@ class Hub:
         room = self._rooms.get(match_id)
         return {c.viewer for c in room.conns if c.viewer is not None} if room else set()
 
+    def viewers(self, match_id: str) -> set[Viewer]:
+        """Who watches this match on this process: seats, and None for spectators."""
+        room = self._rooms.get(match_id)
+        return {c.viewer for c in room.conns} if room else set()
+
     def connections(self) -> list[Connection]:
         return [c for room in self._rooms.values() for c in room.conns]
 

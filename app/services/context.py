@@ -11,6 +11,7 @@ from ..clocks import Clock
 from ..config import Settings
 from ..persistence.cache import MatchCache
 from ..persistence.db import Database
+from ..persistence.moves import Moves
 from ..push.fanout import Fanout
 from ..push.hub import Hub
 from ..push.presence import Presence
@@ -54,7 +55,8 @@ class AppContext:
         # Fewer worker threads than anyio's 40: database work is short, and a crowd of threads
         # fighting for the GIL stretched the one holding the write lock (p99 latency spikes).
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
-        core = Core(settings, db, cache, fanout, renderer, clock)
+        moves = Moves(db.writer_engine, db.write_lock)
+        core = Core(settings, db, cache, fanout, renderer, clock, moves)
         play = Play(core)
         bots = BotRunner(core, play)
         core.listeners.append(bots.on_change)

@@ -11,6 +11,7 @@ from ..clocks import Clock
 from ..config import Settings
 from ..persistence.cache import MatchCache
 from ..persistence.db import Database
+from ..persistence.moves import Moves
 from ..push.changes import Change
 from ..push.fanout import Fanout
 from ..push.render import Renderer
@@ -28,6 +29,7 @@ class Core:
     fanout: Fanout
     renderer: Renderer
     clock: Clock
+    moves: Moves
     listeners: list[Callable[[Change], None]] = field(default_factory=list)
 
     def stamp(self) -> datetime:

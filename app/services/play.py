@@ -4,20 +4,21 @@ arrives after its seat's clock ran out is refused and ends the match instead."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.errors import EngineError
+from engine.core.game import Viewer
 from engine.registry import get_game
 
 from ..clocks import out_of_time
 from ..errors import ApiError, checked_id, from_engine, unauthorized
-from ..persistence import repository as repo
-from ..persistence.cache import Entry, catch_up, row_info
+from ..persistence.cache import Entry, current
+from ..persistence.moves import MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
@@ -46,8 +47,13 @@ class Play:
     ) -> tuple[MatchInfo, Entry]:
         """Apply the action and publish it (sockets, bots, a seat's socket message)."""
         now = self.core.clock.now()
+        # the views about to be pushed (and the mover's, which an HTTP move answers with); read
+        # here on the event loop, which owns the sockets
+        watching = self.core.fanout.hub.viewers(match_id) | {seat}
         try:
-            info, entry = await run_in_threadpool(self.apply, match_id, seat, action, expected, now)
+            info, entry = await run_in_threadpool(
+                self.apply, match_id, seat, action, expected, now, watching
+            )
         except ApiError as err:
             if err.code == "match_over":  # a late move may just have ended it on time
                 await self.core.publish(MatchChanged(match_id))
@@ -56,23 +62,27 @@ class Play:
         return info, entry
 
     def apply(
-        self, match_id: str, seat: str, action: Any, expected: int | None, now: float
+        self,
+        match_id: str,
+        seat: str,
+        action: Any,
+        expected: int | None,
+        now: float,
+        watching: Iterable[Viewer] | None = None,
     ) -> tuple[MatchInfo, Entry]:
-        """The transaction (in a worker thread); raises ApiError."""
+        """The transaction (in a worker thread); raises ApiError. The new state's views are
+        serialised for `watching` (everyone when None)."""
         try:
-            with self.core.db.write() as db:
-                row = self._locked(db, match_id, expected)
-                info = row_info(db, self.core.cache, row)
-                entry = catch_up(
-                    db, self.core.cache, row.id, info.game, row.seed, row.rules_version, row.version
-                )
+            with self.core.moves.transaction() as tx:
+                row = self._locked(tx, match_id, expected)
+                info, entry = current(self.core.cache, self.core.db.reader, row)
                 new, ending = None, None
                 if out_of_time(info, entry, now) == seat:
                     ending = on_time(seat, get_game(info.game).seats)
                 else:
-                    new, ending = self._accept(db, row, entry, seat, action, now)
+                    new, ending = self._accept(tx, row, entry, seat, action, now)
                 if ending is not None:
-                    repo.finish(db, row.id, ending, utc(now))
+                    tx.finish(row.id, ending, utc(now))
                     row = replace(
                         row, status=ending.status, winner=ending.winner,
                         win_reason=ending.win_reason, ended_by=ending.ended_by,
@@ -83,13 +93,13 @@ class Play:
         self.core.cache.put_info(info)
         if new is None:
             raise ApiError(422, "match_over", "Your time ran out: the match is over.")
-        self.core.cache.put_entry(new.warm())
+        self.core.cache.put_entry(new.warm(watching))
         return info, new
 
     @staticmethod
-    def _locked(db: Session, match_id: str, expected: int | None) -> MatchRow:
+    def _locked(tx: MoveTransaction, match_id: str, expected: int | None) -> MatchRow:
         """The match row under its lock, if an action may be played on it at `expected`."""
-        match = repo.match_row(db, checked_id(match_id), lock=True)
+        match = tx.locked_row(checked_id(match_id))
         if match is None:
             raise unauthorized()  # the seat's match was deleted
         if match.status == "waiting":
@@ -104,7 +114,7 @@ class Play:
 
     @staticmethod
     def _accept(
-        db: Session, row: MatchRow, entry: Entry, seat: str, action: Any, now: float
+        tx: MoveTransaction, row: MatchRow, entry: Entry, seat: str, action: Any, now: float
     ) -> tuple[Entry, Ending | None]:
         """Run the rules, store the action at seq = version + 1 and move the row on; how the
         match ended, if this action ended it."""
@@ -115,8 +125,8 @@ class Play:
             raise from_engine(err) from None
         new = entry.extended(step.state, tuple(step.events), now, seat)
         stored = game.action_to_json(game.parse_action(action))
-        repo.add_action(db, row.id, new.version, seat, stored, utc(now))
-        repo.advance(db, row.id, new.version, game.round_of(new.state), utc(now))
+        tx.add_action(row.id, new.version, seat, stored, utc(now))
+        tx.advance(row.id, new.version, game.round_of(new.state), utc(now))
         outcome = game.outcome(new.state)
         if outcome is None:
             return new, None
