@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from .clocks import Clock, SystemClock
 from .config import Settings
@@ -18,6 +19,7 @@ from .http.paths import STATIC
 from .services.context import AppContext
 
 log = logging.getLogger("watergate")
+CHECKPOINT_SECONDS = 1.0
 
 
 async def sweep_once(ctx: AppContext) -> list[str]:
@@ -40,6 +42,20 @@ async def _sweep_forever(ctx: AppContext, stop: asyncio.Event) -> None:
             log.exception("sweep failed")
 
 
+async def _checkpoint_forever(ctx: AppContext, stop: asyncio.Event) -> None:
+    """Keep SQLite's write-ahead log short, off the event loop (commits never checkpoint)."""
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), CHECKPOINT_SECONDS)
+            return
+        except TimeoutError:
+            pass
+        try:
+            await run_in_threadpool(ctx.db.checkpoint)
+        except Exception:
+            log.exception("checkpoint failed")
+
+
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
     """A new app; tests pass their own Settings (and a controllable clock)."""
     settings = settings or Settings()
@@ -51,11 +67,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         app.state.ctx = ctx
         stop = asyncio.Event()
         sweeper = asyncio.create_task(_sweep_forever(ctx, stop))
+        checkpointer = asyncio.create_task(_checkpoint_forever(ctx, stop))
         try:
             yield
         finally:
             stop.set()
             await sweeper
+            await checkpointer
             await ctx.close()
 
     app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)

@@ -136,6 +136,14 @@ class MatchCache:
             self._slots.move_to_end(match_id)
             return slot.info, slot.entry
 
+    def holds(self, match_id: str, version: int) -> bool:
+        """Whether the match's facts and its state at exactly `version` are cached."""
+        with self._lock:
+            slot = self._slots.get(match_id)
+            if slot is None or slot.info is None or slot.entry is None:
+                return False
+            return slot.entry.version == version
+
     def put_info(self, info: MatchInfo) -> None:
         with self._lock:
             self._slot(info.match_id).info = info

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from sqlalchemy import Engine, MetaData, create_engine, event
@@ -17,6 +17,9 @@ NAMING = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+
+SQLITE_BUSY_MS = 30_000  # how long a writer waits for another process's write lock
 
 
 class Base(DeclarativeBase):
@@ -41,7 +44,9 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
     url = driver_url(url)
     if not is_sqlite(url):
         return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_MS / 1000}
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -50,6 +55,9 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
+        # No checkpoint inside a commit: a checkpoint writes the database file and syncs it,
+        # and a move may commit on the event loop. Database.checkpoint runs them instead.
+        cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.close()
 
     @event.listens_for(engine, "begin")
@@ -74,17 +82,32 @@ class Database:
         self.reader: sessionmaker[Session] = sessionmaker(
             self.reader_engine, expire_on_commit=False
         )
-        self.write_lock: AbstractContextManager[object] = (
-            threading.Lock() if is_sqlite(self.url) else nullcontext()
-        )
+        # SQLite has one writer at a time: this process's writers queue on this lock first
+        self.write_lock: threading.Lock | None = threading.Lock() if is_sqlite(self.url) else None
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A write transaction. On SQLite this process's writers queue on a lock first: SQLite's
         own busy handler sleeps in steps of up to 100 ms, which showed as latency spikes under
         load; other processes still meet the database lock (BEGIN IMMEDIATE)."""
-        with self.write_lock, self.writer.begin() as session:
+        with self.write_lock or nullcontext(), self.writer.begin() as session:
             yield session
+
+    def checkpoint(self) -> tuple[int, int] | None:
+        """Copy the write-ahead log into the SQLite file (a worker thread calls this every
+        second): (frames in the log, frames copied), or None on PostgreSQL. PASSIVE: it never
+        waits for, nor blocks, readers and writers."""
+        if not is_sqlite(self.url):
+            return None
+        raw = self.writer_engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            row = cursor.fetchone()
+            assert row is not None  # the pragma always answers one row: (busy, frames, copied)
+            return int(row[1]), int(row[2])
+        finally:
+            raw.close()
 
     def dispose(self) -> None:
         self.writer_engine.dispose()

@@ -18,7 +18,7 @@ from engine.registry import get_game
 from ..clocks import out_of_time
 from ..errors import ApiError, checked_id, from_engine, unauthorized
 from ..persistence.cache import Entry, current
-from ..persistence.moves import MoveTransaction
+from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
@@ -51,9 +51,17 @@ class Play:
         # here on the event loop, which owns the sockets
         watching = self.core.fanout.hub.viewers(match_id) | {seat}
         try:
-            info, entry = await run_in_threadpool(
-                self.apply, match_id, seat, action, expected, now, watching
-            )
+            if self.core.moves.can_move_now:
+                try:  # at once, when nothing has to be waited for (the usual case)
+                    info, entry = self.apply(match_id, seat, action, expected, now, watching, False)
+                except Busy:
+                    info, entry = await run_in_threadpool(
+                        self.apply, match_id, seat, action, expected, now, watching
+                    )
+            else:
+                info, entry = await run_in_threadpool(
+                    self.apply, match_id, seat, action, expected, now, watching
+                )
         except ApiError as err:
             if err.code == "match_over":  # a late move may just have ended it on time
                 await self.core.publish(MatchChanged(match_id))
@@ -69,12 +77,16 @@ class Play:
         expected: int | None,
         now: float,
         watching: Iterable[Viewer] | None = None,
+        wait: bool = True,
     ) -> tuple[MatchInfo, Entry]:
-        """The transaction (in a worker thread); raises ApiError. The new state's views are
-        serialised for `watching` (everyone when None)."""
+        """The transaction (in a worker thread, or with wait=False on the event loop, where it
+        raises Busy rather than wait for the database or read it); raises ApiError. The new
+        state's views are serialised for `watching` (everyone when None)."""
         try:
-            with self.core.moves.transaction() as tx:
+            with self.core.moves.transaction(wait=wait) as tx:
                 row = self._locked(tx, match_id, expected)
+                if not wait and not self.core.cache.holds(row.id, row.version):
+                    raise Busy  # the state must be read or replayed first: not on the loop
                 info, entry = current(self.core.cache, self.core.db.reader, row)
                 new, ending = None, None
                 if out_of_time(info, entry, now) == seat:

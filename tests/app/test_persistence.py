@@ -8,11 +8,13 @@ tests (test_crash.py, test_multiprocess.py): it plays a human-vs-human match ove
 from __future__ import annotations
 
 import asyncio
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -445,3 +447,28 @@ def test_a_256_bit_seed_is_stored_exactly_and_deals_the_match(
     duel.clients = {"editor": second, "nixon": second}
     assert duel.views() == before
     assert before["editor"]["state"] == view_for(replayed(detail), "editor")
+
+
+def test_a_checkpoint_puts_every_accepted_action_into_the_sqlite_file(
+    sqlite_url: str, make_client: MakeClient, tmp_path: Path
+) -> None:
+    """Commits never checkpoint (a move may commit on the event loop); the app's checkpointer
+    copies the write-ahead log into the database file, so the file alone holds every action."""
+    client = make_client(sqlite_url)
+    duel = Duel.start(client)
+    assert duel.play(RandomBot(5), 30) == 30
+    db = client.app.state.ctx.db  # type: ignore[attr-defined]
+    frames, copied = db.checkpoint()
+    assert frames > 0 and copied == frames
+    path = Path(sqlite_url.removeprefix("sqlite:///"))
+    alone = tmp_path / "alone.db"
+    shutil.copyfile(path, alone)  # the file without its -wal: what a checkpoint wrote
+    engine_ = create_engine(f"sqlite:///{alone}", poolclass=NullPool)
+    try:
+        with Session(engine_) as session:
+            stored = session.scalars(
+                select(MatchAction.seq).where(MatchAction.match_id == duel.match_id)
+            ).all()
+    finally:
+        engine_.dispose()
+    assert sorted(stored) == list(range(1, 31))
