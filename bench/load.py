@@ -1,7 +1,7 @@
 """Load on a running server: N concurrent matches, two websocket clients each, random legal play.
 
     python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 \
-        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo]
+        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo] [--hostile 1000]
 
 Latency is measured from sending an action to the opponent socket's push of the new version.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
@@ -9,6 +9,10 @@ The percentiles are of the steady state, once every match has started (`--ramp-s
 `warmup_p99_ms` is the same figure while players were still arriving.
 `--with-echo` then drives the bare websocket relay of bench.echo with the same number of pairs,
 think time and duration, and prints its figures and `p99_over_echo` (the goal is at most 3).
+`--hostile N` adds N clients that, while the matches play, keep opening spectator sockets on the
+matches' spectator keys, wait for the first frame and close them again; the percentiles stay
+those of the honest seats, and `hostile_connects` / `refused_sockets` count the churn (a socket
+the server closed with 4429, or refused at the handshake). Run the server with RATE_LIMITS=off.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ class Stats:
     errors: int = 0
     finished: int = 0
     codes: dict[str, int] = field(default_factory=dict)
+    spectate: dict[str, None] = field(default_factory=dict)  # the matches' spectator paths
+    hostile_connects: int = 0
+    refused_sockets: int = 0
 
 
 def _ws_url(base: str, match_id: str, token: str) -> str:
@@ -63,6 +70,8 @@ async def _seat(
         if msg.get("type") != "view":
             continue
         version = msg["version"]
+        if msg.get("spectate_path"):
+            stats.spectate.setdefault(msg["spectate_path"])
         started = sent.pop(version, None)
         if started is not None:
             now = time.perf_counter()
@@ -136,8 +145,34 @@ async def _slot(
             stats.codes[name] = stats.codes.get(name, 0) + 1
 
 
+async def _hostile(base: str, stats: Stats, deadline: float, seed: int) -> None:
+    """Churn spectator sockets on the honest matches until the deadline."""
+    rng = random.Random(seed)
+    ws_base = base.replace("http", "ws", 1).rstrip("/")
+    while time.perf_counter() < deadline:
+        if not stats.spectate:
+            await asyncio.sleep(0.1)  # no match has started yet
+            continue
+        path = rng.choice(list(stats.spectate)).replace("/watch/", "/ws/watch/", 1)
+        stats.hostile_connects += 1
+        try:
+            async with websockets.connect(ws_base + path, open_timeout=10) as ws:
+                await asyncio.wait_for(ws.recv(), timeout=10)
+        except websockets.ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code == 4429:
+                stats.refused_sockets += 1
+        except (websockets.InvalidStatus, OSError, TimeoutError):
+            stats.refused_sockets += 1
+
+
 async def run(
-    base: str, game: str, matches: int, seconds: float, think_ms: int, ramp_s: float
+    base: str,
+    game: str,
+    matches: int,
+    seconds: float,
+    think_ms: int,
+    ramp_s: float,
+    hostile: int = 0,
 ) -> Stats:
     stats = Stats()
     stats.steady_from = time.perf_counter() + ramp_s + 1.0  # every match has started by then
@@ -148,7 +183,8 @@ async def run(
             *(
                 _slot(http, base, game, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
                 for i in range(matches)
-            )
+            ),
+            *(_hostile(base, stats, deadline, 10_000 + i) for i in range(hostile)),
         )
     return stats
 
@@ -170,11 +206,15 @@ def main() -> None:
     parser.add_argument("--game", default=DEFAULT_GAME)
     parser.add_argument("--with-echo", action="store_true", help="also measure the echo floor")
     parser.add_argument("--echo-port", type=int, default=8099)
+    parser.add_argument("--hostile", type=int, default=0, help="spectator-socket churners")
     args = parser.parse_args()
     started = time.perf_counter()
     stats = asyncio.run(
-        run(args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s)
-    )
+        run(
+            args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s,
+            args.hostile,
+        )
+    )  # fmt: skip
     elapsed = time.perf_counter() - started
     print(f"matches {args.matches}")
     print(f"think_ms {args.think_ms}")
@@ -187,6 +227,10 @@ def main() -> None:
     print(f"p999_ms {_pct(stats.latencies, 0.999):.1f}")
     print(f"warmup_p99_ms {_pct(stats.warmup, 0.99):.1f}")
     print(f"errors {stats.errors}")
+    if args.hostile:
+        print(f"hostile_clients {args.hostile}")
+        print(f"hostile_connects {stats.hostile_connects}")
+        print(f"refused_sockets {stats.refused_sockets}")
     for code, count in sorted(stats.codes.items()):
         print(f"error_{code} {count}")
     if args.with_echo:
