@@ -23,4 +23,4 @@ class Settings(BaseSettings):
     worker_threads: int = 12  # threads for blocking work (database, bots)
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
-    cache_matches: int = 5000  # match states kept in memory (rebuilt by replay on a miss)
+    cache_mb: float = 512  # memory for cached match states (a miss rebuilds by replay)

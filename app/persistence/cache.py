@@ -21,6 +21,9 @@ from . import repository as repo
 from .records import MatchFacts, MatchInfo, SeatRow, info_of, refreshed
 
 AnyState = Any  # a game's state: opaque to the app
+ENTRY_BASE_BYTES = 2048
+PART_CHARS = 2500  # a typical serialised view with its legal actions
+SLOT_BYTES = 1024  # a slot's row facts and tokens, before its game state
 AnyEvent = Any
 
 
@@ -37,6 +40,7 @@ class Entry:
     log_json: dict[Viewer, tuple[str, ...]]
     stamps: tuple[float, ...] = ()  # when each action was accepted (epoch seconds), for clocks
     actors: tuple[str, ...] = ()  # who made each action
+    log_chars: int = 0  # the length of every serialised log entry, for the cache's weight
     parts: dict[Viewer, tuple[str, str]] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )  # not carried over by dataclasses.replace: a new state needs its own
@@ -45,10 +49,11 @@ class Entry:
         self, state: AnyState, new: tuple[AnyEvent, ...], stamp: float | None, actor: str | None
     ) -> Entry:
         game = get_game(self.game)
-        logs = {
-            viewer: self.log_json[viewer] + tuple(dumps(e) for e in game.events_for(new, viewer))
+        added = {
+            viewer: tuple(dumps(e) for e in game.events_for(new, viewer))
             for viewer in self.log_json
         }
+        logs = {viewer: self.log_json[viewer] + added[viewer] for viewer in self.log_json}
         return Entry(
             self.match_id,
             self.game,
@@ -58,6 +63,7 @@ class Entry:
             logs,
             self.stamps if stamp is None else (*self.stamps, stamp),
             self.actors if actor is None else (*self.actors, actor),
+            self.log_chars + sum(len(text) for texts in added.values() for text in texts),
         )
 
     def part(self, viewer: Viewer) -> tuple[str, str]:
@@ -72,6 +78,14 @@ class Entry:
             )
             found = self.parts[viewer] = (dumps(game.view_for(self.state, viewer)), dumps(legal))
         return found
+
+    def weight(self) -> int:
+        """About how many bytes of memory the entry holds: measured (tracemalloc) at about
+        twice its serialised text, plus a little for the state, from a fresh match to a
+        finished one (tests/app/test_push.py checks the estimate)."""
+        parts = sum(len(view) + len(legal) for view, legal in self.parts.values())
+        unmade = PART_CHARS * (len(self.log_json) - len(self.parts))  # views not yet serialised
+        return 2 * (self.log_chars + parts + unmade) + ENTRY_BASE_BYTES
 
     def warm(self, viewers: Iterable[Viewer] | None = None) -> Entry:
         """Serialise the viewers' parts now (every viewer's by default), in a worker thread
@@ -93,26 +107,37 @@ class _Slot:
     info: MatchInfo | None = None
     entry: Entry | None = None
     tokens: dict[str, str] = field(default_factory=dict)  # token hash -> seat name
+    weight: int = SLOT_BYTES
 
 
 class MatchCache:
-    """A bounded LRU of matches, safe to use from many threads."""
+    """An LRU of matches bounded by their estimated bytes (a finished match weighs about
+    fifteen times a fresh one), safe to use from many threads. The newest slot always stays."""
 
-    def __init__(self, capacity: int) -> None:
-        self._capacity = max(1, capacity)
+    def __init__(self, capacity_bytes: int) -> None:
+        self._capacity = capacity_bytes
         self._slots: OrderedDict[str, _Slot] = OrderedDict()
         self._by_token: dict[str, str] = {}  # token hash -> match id, for cached slots only
         self._lock = threading.Lock()
+        self.weight = 0  # the sum of the slots' weights
 
     def _slot(self, match_id: str) -> _Slot:
         slot = self._slots.get(match_id)
         if slot is None:
             slot = self._slots[match_id] = _Slot()
-            while len(self._slots) > self._capacity:
-                _, old = self._slots.popitem(last=False)
-                self._drop_tokens(old)
+            self.weight += slot.weight
+            self._weigh(slot, slot.weight)  # (the new slot is the newest: it stays)
         self._slots.move_to_end(match_id)
         return slot
+
+    def _weigh(self, slot: _Slot, weight: int) -> None:
+        """The slot weighs this much now; evict the least recently used beyond the budget."""
+        self.weight += weight - slot.weight
+        slot.weight = weight
+        while self.weight > self._capacity and len(self._slots) > 1:
+            _, old = self._slots.popitem(last=False)
+            self.weight -= old.weight
+            self._drop_tokens(old)
 
     def _drop_tokens(self, slot: _Slot) -> None:
         for digest in slot.tokens:
@@ -154,6 +179,7 @@ class MatchCache:
             slot = self._slot(entry.match_id)
             if slot.entry is None or slot.entry.version < entry.version:
                 slot.entry = entry
+                self._weigh(slot, SLOT_BYTES + entry.weight())
 
     def drop_info(self, match_id: str) -> None:
         """The row changed elsewhere: read it again next time (the game state stays good)."""
@@ -186,6 +212,7 @@ class MatchCache:
         with self._lock:
             slot = self._slots.pop(match_id, None)
             if slot is not None:
+                self.weight -= slot.weight
                 self._drop_tokens(slot)
 
     def __len__(self) -> int:

@@ -44,7 +44,7 @@ class AppContext:
     @staticmethod
     async def start(settings: Settings, clock: Clock) -> AppContext:
         db = Database(settings.database_url)
-        cache = MatchCache(settings.cache_matches)
+        cache = MatchCache(int(settings.cache_mb * 1024 * 1024))
         hub = Hub()
         fanout = Fanout(hub, cache, settings.redis_url)
         await fanout.start()

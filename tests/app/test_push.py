@@ -7,6 +7,9 @@ Synchronisation is by blocking receives only (tests.app.test_ws.receive has a de
 
 from __future__ import annotations
 
+import gc
+import random
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +18,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
 
+from app.persistence.cache import Entry, fresh_entry
 from app.push.changes import Deleted, MatchChanged, Moved, PresenceChanged, decode, encode
+from engine.registry import DEFAULT_GAME, get_game
 
 from .conftest import ADMIN_TOKEN
 from .test_ws import receive, view_at
@@ -140,13 +145,51 @@ def test_a_push_after_an_action_reads_nothing_from_the_database(
     assert reads == [], reads
 
 
-def test_the_match_cache_is_bounded_and_a_miss_is_served_from_the_database(
+def test_the_match_cache_is_bounded_by_bytes_and_a_miss_is_served_from_the_database(
     sqlite_url: str, make_client: MakeClient
 ) -> None:
-    client = make_client(sqlite_url, cache_matches=2)
+    budget_mb = 0.04  # room for about two fresh matches (about 16 KB each)
+    client = make_client(sqlite_url, cache_mb=budget_mb)
     matches = [duel(client, client) for _ in range(4)]
+    cache = client.app.state.ctx.cache  # type: ignore[attr-defined]
     for match_id, tokens in matches * 2:
         for token in tokens.values():
             got = client.get(f"/api/matches/{match_id}", headers=bearer(token))
             assert got.status_code == 200 and got.json()["match_id"] == match_id
-    assert len(client.app.state.ctx.cache) <= 2  # type: ignore[attr-defined]
+            assert cache.weight <= budget_mb * 1024 * 1024
+    assert 1 <= len(cache) <= 2
+
+
+def _measured(make: Callable[[], Entry]) -> tuple[int, int]:
+    """(bytes allocated for ten entries, their estimated weight), measured with tracemalloc."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        entries = [make().warm() for _ in range(10)]
+        gc.collect()
+        allocated, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return allocated, sum(e.weight() for e in entries)
+
+
+def _played(moves: int, seed: int) -> Entry:
+    rng, game = random.Random(seed), get_game(DEFAULT_GAME)
+    entry = fresh_entry("m" * 24, DEFAULT_GAME, rng.getrandbits(256), None)
+    for _ in range(moves):
+        if game.outcome(entry.state) is not None:
+            break
+        seat = next(s for s in game.seats if game.legal_actions(entry.state, s))
+        action = rng.choice(game.legal_actions(entry.state, seat))
+        step = game.apply(entry.state, seat, game.action_to_json(action))
+        entry = entry.extended(step.state, tuple(step.events), 0.0, seat)
+    return entry
+
+
+@pytest.mark.parametrize("moves", [0, 40, 10_000])  # fresh, mid-game, finished
+def test_a_cached_match_s_estimated_weight_is_close_to_the_memory_it_holds(moves: int) -> None:
+    """The cache's budget is in bytes: each entry's estimate must be within a factor of 1.5 of
+    what it really allocates, from a fresh match to a finished one."""
+    seeds = iter(range(1000))
+    allocated, estimated = _measured(lambda: _played(moves, next(seeds)))
+    assert allocated / 1.5 <= estimated <= allocated * 1.5, (allocated, estimated)
