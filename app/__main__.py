@@ -41,6 +41,7 @@ def main() -> None:
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
         timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
+        proxy_headers=False,  # the app applies FORWARDED_ALLOW_IPS itself (app/http/hardening.py)
         log_level="info",
     )
 

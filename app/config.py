@@ -16,6 +16,7 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     admin_token: str | None = None  # unset: the admin endpoints answer 401
     base_url: str | None = None  # public address for invite links; default: the request's own
+    forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-* are believed
     bot_delay_ms: int = 600  # the computer opponent's human-like pause before it moves
     bot_kind: str = "search"  # search | heuristic | random
     bot_budget_ms: int = 400  # the search bot's thinking time per decision

@@ -14,9 +14,11 @@ from engine.registry import DEFAULT_GAME, get_game
 
 from .i18n import LOCALES, locale, pick
 from .paths import TEMPLATES
+from .security import template_context
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(TEMPLATES))
+# every template sees `csp_nonce`, the nonce its <script> tags carry
+templates = Jinja2Templates(directory=str(TEMPLATES), context_processors=[template_context])
 
 
 def meta() -> dict[str, Any]:
