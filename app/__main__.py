@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
 from pathlib import Path
 
 import uvicorn
@@ -33,6 +34,8 @@ def main() -> None:
     gc.set_threshold(50_000, 20, 20)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
+    if problem := settings.bind_problem():
+        sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
     migrate(settings.database_url)
     uvicorn.run(
         create_app(settings),
