@@ -5,8 +5,18 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
+from limits import parse_many
 from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The default limits are per client address and far above what a person does: a player creates
+# a match or claims an invite a few times an hour, a browser reconnects its socket at most every
+# half second while backing off, an admin signs in once a day. A school or a café behind one
+# address with a few dozen players stays below them too; a script hammering the server does not.
+CREATE_LIMIT = "30/minute;300/hour"  # new matches, rematches (each writes a match)
+JOIN_LIMIT = "30/minute;300/hour"  # invite claims, rematch accepts and claims
+ADMIN_LOGIN_LIMIT = "10/minute;60/hour"  # sign-in attempts and wrong admin bearer tokens
+SOCKET_LIMIT = "120/minute;2000/hour"  # websocket connects (seats and spectators)
 
 
 class Settings(BaseSettings):
@@ -22,6 +32,11 @@ class Settings(BaseSettings):
     base_url: str | None = None  # public address for links; unset: an allowed Host only
     allowed_hosts: str = "localhost,127.0.0.1,::1"  # Host names links may use without BASE_URL
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-* are believed
+    rate_limits: str = "on"  # "off": no limits (benchmarks, load tests)
+    rate_limit_create: str = CREATE_LIMIT
+    rate_limit_join: str = JOIN_LIMIT
+    rate_limit_admin_login: str = ADMIN_LOGIN_LIMIT
+    rate_limit_socket: str = SOCKET_LIMIT
     bot_delay_ms: int = 600  # the computer opponent's human-like pause before it moves
     bot_kind: str = "search"  # search | heuristic | random
     bot_budget_ms: int = 400  # the search bot's thinking time per decision
@@ -44,6 +59,18 @@ class Settings(BaseSettings):
         if parts.fragment:
             raise ValueError("BASE_URL must not have a #fragment")
         return value.strip().rstrip("/")
+
+    @field_validator(
+        "rate_limit_create", "rate_limit_join", "rate_limit_admin_login", "rate_limit_socket"
+    )
+    @classmethod
+    def _limits_notation(cls, value: str) -> str:
+        parse_many(value)  # "30/minute;300/hour"; raises ValueError on anything else
+        return value
+
+    @property
+    def limits_on(self) -> bool:
+        return self.rate_limits.strip().lower() not in ("off", "false", "0", "no")
 
     @property
     def allowed_host_names(self) -> tuple[str, ...]:

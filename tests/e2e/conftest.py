@@ -82,6 +82,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         PORT=str(port),
         ADMIN_TOKEN=secrets.token_hex(16),
         BOT_DELAY_MS="0",
+        RATE_LIMITS="off",  # every browser of a test module comes from 127.0.0.1
     )
     log_path = tmp / "server.log"
     url = f"http://127.0.0.1:{port}"

@@ -52,6 +52,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         PORT=str(port),
         ADMIN_TOKEN=ADMIN_TOKEN,
         BOT_DELAY_MS="0",
+        RATE_LIMITS="off",
     )
     LOGS["server"] = log_path = tmp / "server.log"
     url = f"http://127.0.0.1:{port}"
