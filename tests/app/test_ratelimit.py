@@ -1,5 +1,5 @@
 """Rate limits (contract v1.1, hostile clients): per client address, creating matches, joining
-(invite and rematch claims), admin sign-in and websocket connects
+(invite and rematch claims), admin sign-in (and wrong admin bearer tokens) and websocket connects
 answer `429 rate_limited` with Retry-After (sockets: an error frame, then close 4429), counted in
 Redis across processes when REDIS_URL is set and in memory when Redis fails; X-Forwarded-For is
 believed only from FORWARDED_ALLOW_IPS; RATE_LIMITS=off turns every limit off.
@@ -104,11 +104,17 @@ def test_every_limited_route_exists(limited: Limited) -> None:
     assert set(ROUTES) <= served, set(ROUTES) - served
 
 
-def test_admin_sign_in_is_limited(limited: Limited) -> None:
+def test_admin_sign_in_and_wrong_bearer_tokens_share_a_limit(limited: Limited) -> None:
     client = limited(rate_limit_admin_login="3/minute")
     me = from_address(some_address())
-    for _ in range(3):
-        assert client.post("/admin/login", data={"token": "guess"}, headers=me).status_code == 401
+    wrong = {**me, "Authorization": "Bearer not-the-admin-token"}
+    right = {**me, "Authorization": f"Bearer {ADMIN_TOKEN}"}
+    for _ in range(5):  # the right token never counts
+        assert client.get("/api/admin/stats", headers=right).status_code == 200
+    assert client.post("/admin/login", data={"token": "guess"}, headers=me).status_code == 401
+    assert client.get("/api/admin/stats", headers=wrong).status_code == 401
+    assert client.post("/admin/login", data={"token": "guess"}, headers=me).status_code == 401
+    assert_limited(client.get("/api/admin/stats", headers=wrong))
     refused = client.post("/admin/login", data={"token": ADMIN_TOKEN}, headers=me)
     assert_limited(refused)  # even the right token, once over the limit
     assert "set-cookie" not in refused.headers
