@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
 from pathlib import Path
 
 import uvicorn
@@ -33,6 +34,8 @@ def main() -> None:
     gc.set_threshold(50_000, 20, 20)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     settings = Settings()
+    if problem := settings.bind_problem():
+        sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
     migrate(settings.database_url)
     uvicorn.run(
         create_app(settings),
@@ -41,6 +44,7 @@ def main() -> None:
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
         timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
+        proxy_headers=False,  # the app applies FORWARDED_ALLOW_IPS itself (app/http/hardening.py)
         log_level="info",
     )
 

@@ -1,15 +1,15 @@
 """Secrets: seat tokens (256 random bits, kept only as SHA-256), invite codes, match ids, seeds,
-and the admin's signed sign-in sessions (the admin token itself never leaves the server)."""
+and the admin's sign-in session ids (the admin token itself never leaves the server)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-import time
 
 SESSION_COOKIE = "wg_admin"
 SESSION_SECONDS = 8 * 3600
+SESSION_ID_MIN, SESSION_ID_MAX = 32, 64  # new ones are 43 characters
 
 
 def new_token() -> str:
@@ -38,20 +38,24 @@ def same_secret(given: str, expected: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8"))
 
 
-def _sign(secret: str, expires: int) -> str:
-    return hmac.new(secret.encode(), f"admin:{expires}".encode(), hashlib.sha256).hexdigest()
+def new_session_id() -> str:
+    """An admin sign-in session's id (256 random bits), the cookie's whole value."""
+    return secrets.token_urlsafe(32)
 
 
-def new_session(secret: str, now: float | None = None) -> str:
-    """An expiring value signed with the admin token, for the sign-in cookie."""
-    expires = int((now or time.time()) + SESSION_SECONDS)
-    return f"{expires}.{_sign(secret, expires)}"
+def plausible_session(cookie: str | None) -> bool:
+    """Shaped like a session id: short and url-safe. Anything else (a 5,000-digit cookie, a
+    forged one) is refused before it is hashed or looked up."""
+    return (
+        cookie is not None
+        and SESSION_ID_MIN <= len(cookie) <= SESSION_ID_MAX
+        and cookie.isascii()
+        and all(c.isalnum() or c in "-_" for c in cookie)
+    )
 
 
-def session_valid(secret: str | None, cookie: str | None, now: float | None = None) -> bool:
-    if not secret or not cookie or "." not in cookie:
-        return False
-    expires_text, _, signature = cookie.partition(".")
-    if not expires_text.isdigit() or int(expires_text) < (now or time.time()):
-        return False
-    return hmac.compare_digest(signature, _sign(secret, int(expires_text)))
+def session_digest(secret: str, session_id: str) -> str:
+    """What the database keeps of a session: HMAC-SHA-256 of its id, keyed with the admin token,
+    so a copy of the table signs nobody in, and a new ADMIN_TOKEN voids every session."""
+    key = secret.encode("utf-8")
+    return hmac.new(key, b"admin-session:" + session_id.encode(), hashlib.sha256).hexdigest()

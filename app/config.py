@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
+from limits import parse_many
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The default limits are per client address and far above what a person does: a player creates
+# a match or claims an invite a few times an hour, a browser reconnects its socket at most every
+# half second while backing off, an admin signs in once a day. A school or a café behind one
+# address with a few dozen players stays below them too; a script hammering the server does not.
+CREATE_LIMIT = "30/minute;300/hour"  # new matches, rematches (each writes a match)
+JOIN_LIMIT = "30/minute;300/hour"  # invite claims, rematch accepts and claims
+ADMIN_LOGIN_LIMIT = "10/minute;60/hour"  # sign-in attempts and wrong admin bearer tokens
+SOCKET_LIMIT = "120/minute;2000/hour"  # websocket connects (seats and spectators)
 
 
 class Settings(BaseSettings):
@@ -15,7 +29,14 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///var/watergate.db"
     redis_url: str | None = None
     admin_token: str | None = None  # unset: the admin endpoints answer 401
-    base_url: str | None = None  # public address for invite links; default: the request's own
+    base_url: str | None = None  # public address for links; unset: an allowed Host only
+    allowed_hosts: str = "localhost,127.0.0.1,::1"  # Host names links may use without BASE_URL
+    forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-* are believed
+    rate_limits: str = "on"  # "off": no limits (benchmarks, load tests)
+    rate_limit_create: str = CREATE_LIMIT
+    rate_limit_join: str = JOIN_LIMIT
+    rate_limit_admin_login: str = ADMIN_LOGIN_LIMIT
+    rate_limit_socket: str = SOCKET_LIMIT
     bot_delay_ms: int = 600  # the computer opponent's human-like pause before it moves
     bot_kind: str = "search"  # search | heuristic | random
     bot_budget_ms: int = 400  # the search bot's thinking time per decision
@@ -24,3 +45,56 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_mb: float = 512  # memory for cached match states (a miss rebuilds by replay)
+
+    @field_validator("base_url")
+    @classmethod
+    def _origin_only(cls, value: str | None) -> str | None:
+        """An http(s) address without query or fragment, kept without its trailing slash, so
+        links are `base_url + path`. A wrong value stops the start, not the first invite."""
+        if not value:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            raise ValueError("BASE_URL must look like https://watergate.example.org")
+        if parts.fragment:
+            raise ValueError("BASE_URL must not have a #fragment")
+        return value.strip().rstrip("/")
+
+    @field_validator(
+        "rate_limit_create", "rate_limit_join", "rate_limit_admin_login", "rate_limit_socket"
+    )
+    @classmethod
+    def _limits_notation(cls, value: str) -> str:
+        parse_many(value)  # "30/minute;300/hour"; raises ValueError on anything else
+        return value
+
+    @property
+    def limits_on(self) -> bool:
+        return self.rate_limits.strip().lower() not in ("off", "false", "0", "no")
+
+    @property
+    def allowed_host_names(self) -> tuple[str, ...]:
+        """ALLOWED_HOSTS as bare lower-case names ("[::1]" and "::1" alike), in their order."""
+        names = (h.strip().lower().strip("[]") for h in self.allowed_hosts.split(","))
+        return tuple(n for n in names if n)
+
+    def bind_problem(self) -> str | None:
+        """Why `python -m app` must not start as configured, or None. Off loopback, every request
+        may carry any Host header, so links need a configured public address."""
+        if self.base_url or is_loopback(self.host):
+            return None
+        return (
+            f"HOST={self.host} listens beyond this machine, but BASE_URL is not set. Set BASE_URL "
+            "to the public address players use (e.g. BASE_URL=https://watergate.example.org): "
+            "invite and spectator links are built from it, never from a request's Host header."
+        )
+
+
+def is_loopback(host: str) -> bool:
+    """localhost or a loopback address (127.0.0.0/8, ::1); 0.0.0.0 and names are public."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .clocks import Clock, SystemClock
 from .config import Settings
-from .http import admin, admin_pages, api, health, lifecycle, pages, ws
+from .http import admin, admin_pages, api, docs, hardening, health, lifecycle, pages, ws
 from .http.middleware import BodyLimit, install_errors
 from .http.paths import STATIC
 from .services.context import AppContext
@@ -76,10 +76,20 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await checkpointer
             await ctx.close()
 
-    app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)
+    # FastAPI's own /docs has an inline script no CSP nonce reaches (http/docs.py serves it with
+    # one); ReDoc and the OAuth redirect page are not used.
+    app = FastAPI(
+        title="Watergate Online",
+        version="1",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
+    )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    hardening.install(app, settings)
     install_errors(app)
-    for module in (api, lifecycle, admin, ws, health, pages, admin_pages):
+    for module in (api, lifecycle, admin, ws, health, pages, admin_pages, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -1,11 +1,11 @@
-"""Alembic environment: the metadata of app.models, the URL from Settings (or -x url=...)."""
+"""Alembic environment: the tables of app.persistence, the URL from Settings (or -x url=...)."""
 
 from __future__ import annotations
 
 from alembic import context
 
 from app.config import Settings
-from app.persistence import models  # noqa: F401  (registers the tables)
+from app.persistence import models, sessions  # noqa: F401  (registers the tables)
 from app.persistence.db import Base, make_engine
 
 config = context.config

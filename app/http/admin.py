@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from ..persistence.repository import MatchFilter
 from ..services.admin import MatchRow
-from .deps import AdminDep, CtxDep
+from .deps import AdminDep, CtxDep, SessionsDep
 from .schemas import AdminMatchRow, ErrorBody
 
 router = APIRouter(prefix="/api/admin", responses={401: {"model": ErrorBody}})
@@ -126,3 +126,9 @@ async def delete_match(match_id: str, _: AdminDep, ctx: CtxDep) -> dict[str, str
 async def audit(_: AdminDep, ctx: CtxDep) -> list[dict[str, Any]]:
     """The newest admin actions."""
     return await ctx.admin.audit()
+
+
+@router.api_route("/sessions", methods=["DELETE"])
+async def sign_out_everywhere(_: AdminDep, sessions: SessionsDep) -> dict[str, Any]:
+    """End every console session on every device (the bearer token keeps working)."""
+    return {"status": "signed_out", "sessions": await sessions.close_all()}

@@ -1,5 +1,6 @@
-"""Admin console pages (sign-in with the admin token once; an HttpOnly, SameSite=Strict cookie
-after that) and players' replays of finished matches."""
+"""Admin console pages (sign-in with the admin token once; after that an HttpOnly,
+SameSite=Strict cookie naming a session the server keeps, so signing out revokes it) and players'
+replays of finished matches."""
 
 from __future__ import annotations
 
@@ -8,15 +9,26 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ..auth import SESSION_COOKIE, SESSION_SECONDS, new_session, same_secret
-from .deps import CtxDep, is_admin
+from ..auth import SESSION_COOKIE, SESSION_SECONDS, same_secret
+from .deps import CtxDep, SessionsDep, is_admin
 from .pages import _page
 
 router = APIRouter(include_in_schema=False)
 
 
-def _guard(request: Request) -> RedirectResponse | None:
-    return None if is_admin(request) else RedirectResponse("/admin/login", status_code=303)
+async def _guard(request: Request) -> RedirectResponse | None:
+    if await is_admin(request):
+        return None
+    to_login = RedirectResponse("/admin/login", status_code=303)
+    if SESSION_COOKIE in request.cookies:  # revoked, expired or junk: the browser forgets it
+        to_login.delete_cookie(SESSION_COOKIE, path="/")
+    return to_login
+
+
+def _secure(request: Request, base_url: str | None) -> bool:
+    """Secure when players reach us over https: by BASE_URL, or as uvicorn saw the request
+    (itself on TLS, or through a trusted proxy that said X-Forwarded-Proto: https)."""
+    return (base_url or "").startswith("https://") or request.url.scheme == "https"
 
 
 @router.get("/admin/login", response_class=HTMLResponse)
@@ -26,8 +38,8 @@ async def login_page(request: Request) -> Response:
 
 
 @router.post("/admin/login", response_class=HTMLResponse)
-async def login(request: Request, ctx: CtxDep) -> Response:
-    """Check the token once; answer with the signed session cookie."""
+async def login(request: Request, ctx: CtxDep, sessions: SessionsDep) -> Response:
+    """Check the token once; answer with the session cookie."""
     form = parse_qs((await request.body()).decode("utf-8", "replace"))
     token = (form.get("token") or [""])[0]
     expected = ctx.settings.admin_token
@@ -38,40 +50,53 @@ async def login(request: Request, ctx: CtxDep) -> Response:
     done = RedirectResponse("/admin", status_code=303)
     done.set_cookie(
         SESSION_COOKIE,
-        new_session(expected),
+        await sessions.open(),
         max_age=SESSION_SECONDS,
         httponly=True,
         samesite="strict",
         path="/",
-        secure=request.url.scheme == "https",
+        secure=_secure(request, ctx.settings.base_url),
     )
     return done
 
 
-@router.post("/admin/logout")
-async def logout() -> Response:
-    """Forget the session."""
+def _signed_out() -> Response:
     response = RedirectResponse("/admin/login", status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
 
 
+@router.post("/admin/logout")
+async def logout(request: Request, sessions: SessionsDep) -> Response:
+    """End this session on the server, so its cookie opens nothing even if it was copied."""
+    await sessions.close(request.cookies.get(SESSION_COOKIE))
+    return _signed_out()
+
+
+@router.post("/admin/logout-all")
+async def logout_everywhere(request: Request, sessions: SessionsDep) -> Response:
+    """End every admin session on every device (a lost laptop, a shared computer)."""
+    if await is_admin(request):
+        await sessions.close_all()
+    return _signed_out()
+
+
 @router.get("/admin", response_class=HTMLResponse)
 async def console(request: Request) -> Response:
     """The match list."""
-    return _guard(request) or _page(request, "admin_list.html", page="admin")
+    return await _guard(request) or _page(request, "admin_list.html", page="admin")
 
 
 @router.get("/admin/stats", response_class=HTMLResponse)
 async def stats_page(request: Request) -> Response:
     """Statistics over all stored matches."""
-    return _guard(request) or _page(request, "admin_stats.html", page="admin-stats")
+    return await _guard(request) or _page(request, "admin_stats.html", page="admin-stats")
 
 
 @router.get("/admin/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(request: Request, match_id: str) -> Response:
     """One match: full state, actions, log and the step-through."""
-    return _guard(request) or _page(
+    return await _guard(request) or _page(
         request, "admin_match.html", page="admin-match", match_id=match_id[:64], mode="admin"
     )
 

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, Response
 
 from ..clocks import clock_option
 from .deps import CtxDep, TokenDep
+from .links import link_base
 from .schemas import Claimed, Created, CreateMatch, ErrorBody, MatchView, SubmitAction
 
 router = APIRouter(prefix="/api")
@@ -29,8 +30,7 @@ async def create_match(body: CreateMatch, request: Request, ctx: CtxDep) -> Crea
     made = await ctx.matches.create(body.role, body.opponent, clock)
     invite_url = None
     if made.invite_code is not None:
-        base = ctx.settings.base_url or str(request.base_url)
-        invite_url = base.rstrip("/") + "/invite/" + made.invite_code
+        invite_url = link_base(request, ctx.settings) + "/invite/" + made.invite_code
     return Created(
         match_id=made.match_id, role=made.seat, seat_token=made.seat_token, invite_url=invite_url
     )

@@ -6,9 +6,11 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from ..auth import SESSION_COOKIE, same_secret, session_valid
+from ..auth import SESSION_COOKIE, same_secret
 from ..errors import ApiError
 from ..services.context import AppContext
+from ..services.sessions import AdminSessions
+from . import ratelimit
 
 
 def get_ctx(request: Request) -> AppContext:
@@ -22,22 +24,30 @@ def bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def is_admin(request: Request) -> bool:
-    """The admin token as a bearer header, or a valid signed sign-in cookie."""
+def admin_sessions(request: Request) -> AdminSessions:
+    return AdminSessions(get_ctx(request).core)
+
+
+async def is_admin(request: Request) -> bool:
+    """The admin token as a bearer header, or the cookie of a session the server still keeps.
+    A wrong bearer token counts against the sign-in limit: it is the same guess as a sign-in."""
     expected = get_ctx(request).settings.admin_token
     if not expected:
         return False
     token = bearer(request)
     if token and same_secret(token, expected):
         return True
-    return session_valid(expected, request.cookies.get(SESSION_COOKIE))
+    if token:
+        await ratelimit.check(request, "admin_login")
+    return await admin_sessions(request).valid(request.cookies.get(SESSION_COOKIE))
 
 
-def require_admin(request: Request) -> None:
-    if not is_admin(request):
+async def require_admin(request: Request) -> None:
+    if not await is_admin(request):
         raise ApiError(401, "unauthorized", "The admin token is required.")
 
 
 CtxDep = Annotated[AppContext, Depends(get_ctx)]
 TokenDep = Annotated[str | None, Depends(bearer)]
 AdminDep = Annotated[None, Depends(require_admin)]
+SessionsDep = Annotated[AdminSessions, Depends(admin_sessions)]

@@ -13,10 +13,13 @@ from fastapi.templating import Jinja2Templates
 from engine.registry import DEFAULT_GAME, get_game
 
 from .i18n import LOCALES, locale, pick
+from .links import link_base
 from .paths import TEMPLATES
+from .security import template_context
 
 router = APIRouter(include_in_schema=False)
-templates = Jinja2Templates(directory=str(TEMPLATES))
+# every template sees `csp_nonce`, the nonce its <script> tags carry
+templates = Jinja2Templates(directory=str(TEMPLATES), context_processors=[template_context])
 
 
 def meta() -> dict[str, Any]:
@@ -27,7 +30,9 @@ def meta() -> dict[str, Any]:
 def _page(request: Request, template: str, **extra: Any) -> HTMLResponse:
     lang = pick(request)
     strings = locale(lang)
-    boot = {"lang": lang, "locale": strings, "meta": meta(), **extra}
+    # link_base: where the table's spectator link points (BASE_URL, or an allowed Host)
+    base = link_base(request, request.app.state.ctx.settings)
+    boot = {"lang": lang, "locale": strings, "meta": meta(), "link_base": base, **extra}
     response = templates.TemplateResponse(
         request,
         template,

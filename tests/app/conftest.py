@@ -98,6 +98,9 @@ def make_settings(url: str, **overrides: object) -> Settings:
         "bot_kind": "heuristic",  # quick; the search bot is tested on its own
         "bot_budget_ms": 50,
         "base_url": "http://testserver",
+        # off by default, as for benchmarks: tests make many requests from one client address;
+        # test_ratelimit.py turns them on
+        "rate_limits": "off",
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -97,6 +97,7 @@ def test_the_app_runs_against_the_database_and_redis_services() -> None:
 
     env = environment(app)
     assert env["HOST"] == "0.0.0.0"  # reachable from outside the container
+    assert env["BASE_URL"], "a public bind needs BASE_URL, or the app refuses to start"
     assert env["DATABASE_URL"] == "postgresql://postgres:postgres@db:5432/watergate"
     assert env["REDIS_URL"] == "redis://redis:6379/0"
     if raw:  # required: compose refuses to start without it (no default admin secret)

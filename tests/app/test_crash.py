@@ -43,6 +43,8 @@ SERVER_ENV = (
     "BOT_KIND",
     "BOT_BUDGET_MS",
     "BASE_URL",
+    "RATE_LIMITS",
+    "FORWARDED_ALLOW_IPS",
 )
 
 
@@ -77,6 +79,7 @@ class Server:
             PORT=str(self.port),
             ADMIN_TOKEN=ADMIN_TOKEN,
             BOT_DELAY_MS=str(self.bot_delay_ms),
+            RATE_LIMITS="off",  # these tests make many requests from one address; `env` may differ
             PYTHONUNBUFFERED="1",
         )
         if self.redis_url is not None:

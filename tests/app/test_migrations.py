@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
 
 from app.__main__ import ROOT, migrate
-from app.persistence import models  # noqa: F401  (registers every table on Base.metadata)
+from app.persistence import models, sessions  # noqa: F401  (registers every table on Base.metadata)
 from app.persistence.db import Base, driver_url
 from tests.app.conftest import _postgres_server
 

@@ -82,6 +82,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         PORT=str(port),
         ADMIN_TOKEN=secrets.token_hex(16),
         BOT_DELAY_MS="0",
+        RATE_LIMITS="off",  # every browser of a test module comes from 127.0.0.1
     )
     log_path = tmp / "server.log"
     url = f"http://127.0.0.1:{port}"
@@ -127,10 +128,23 @@ def chromium() -> Iterator[Any]:
             instance.close()
 
 
+# Chromium reports a blocked resource in the console; the event also catches what it reports
+# only to the page (and names the directive).
+REPORT_CSP = """document.addEventListener("securitypolicyviolation", (e) => console.error(
+  `Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
+));"""
+
+
+def _csp_violation(message: Any, url: str, errors: list[str]) -> None:
+    if message.type == "error" and "Content Security Policy" in message.text:
+        errors.append(f"{url}: {message.text}")
+
+
 @pytest.fixture
 def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
     """open_page(**context_options) -> a page in a brand-new browser context (its own storage,
-    like a separate browser). Uncaught page errors fail the test."""
+    like a separate browser). Uncaught page errors and Content-Security-Policy violations (the
+    browser blocked something a page needs) fail the test."""
     contexts: list[Any] = []
     errors: list[str] = []
 
@@ -151,14 +165,16 @@ def open_page(chromium: Any, server: str) -> Iterator[Callable[..., Any]]:
         unless_set = "if (localStorage.getItem(k) === null) localStorage.setItem(k, v);"
         entries = f"Object.entries({json.dumps(kept)})"
         context.add_init_script(f"for (const [k, v] of {entries}) {unless_set}")
+        context.add_init_script(REPORT_CSP)
         page = context.new_page()
         page.on("pageerror", lambda err: errors.append(f"{page.url}: {err}"))
+        page.on("console", lambda msg: _csp_violation(msg, page.url, errors))
         return page
 
     yield make
     for context in contexts:
         context.close()
-    assert not errors, f"uncaught errors in the page: {errors}"
+    assert not errors, f"uncaught errors or blocked content in the page: {errors}"
 
 
 @pytest.fixture

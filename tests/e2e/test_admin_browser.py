@@ -52,6 +52,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         PORT=str(port),
         ADMIN_TOKEN=ADMIN_TOKEN,
         BOT_DELAY_MS="0",
+        RATE_LIMITS="off",
     )
     LOGS["server"] = log_path = tmp / "server.log"
     url = f"http://127.0.0.1:{port}"
@@ -272,11 +273,27 @@ def test_abort_stats_and_sign_out(open_page: Any, shot: Any, matches: dict[str, 
     expect(stats.locator("tr", has_text="finished")).to_contain_text("2")
     shot(page, "admin-stats")
 
-    page.get_by_role("button", name="Sign out").click()
+    [session] = [c["value"] for c in page.context.cookies() if c["name"] == "wg_admin"]
+    page.get_by_role("button", name="Sign out", exact=True).click()  # the form posts, Origin ours
     expect(page).to_have_url(re.compile(r"/admin/login$"))
     assert not [c for c in page.context.cookies() if c["name"] == "wg_admin"]
     page.goto("/admin/stats")
     expect(page).to_have_url(re.compile(r"/admin/login$"))
+    base = page.url.split("/admin")[0]
+    copied = httpx.get(f"{base}/api/admin/stats", headers={"Cookie": f"wg_admin={session}"})
+    assert copied.status_code == 401, "the server forgot the session: a copy opens nothing"
+
+
+def test_sign_out_everywhere_signs_out_the_other_browsers(open_page: Any) -> None:
+    laptop, phone = open_page(), open_page()
+    sign_in(laptop)
+    sign_in(phone)
+    phone.get_by_role("button", name="Sign out everywhere").click()
+    expect(phone).to_have_url(re.compile(r"/admin/login$"))
+    laptop.get_by_role("link", name="Statistics").click()
+    expect(laptop).to_have_url(re.compile(r"/admin/login$"))
+    assert not [c for c in laptop.context.cookies() if c["name"] == "wg_admin"]
+    sign_in(laptop)  # and signing in again works
 
 
 def test_a_player_replays_a_finished_match(

@@ -1,7 +1,7 @@
 // The match page around the table: status bar, presence, clocks, invite and spectator links,
 // the final screen with its rematch row. Pure: state in, DOM patched; buttons hand their intent
 // to `dispatch`.
-import { roleCap, t } from "../i18n.js";
+import { BOOT, roleCap, t } from "../i18n.js";
 import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 
@@ -96,7 +96,8 @@ export function renderStatus(state, page, now, dispatch) {
   $("resign").hidden = page.spectator || v.status !== "active";
   const spectate = $("spectate-box");
   spectate.hidden = page.spectator || !v.spectate_path;
-  if (!spectate.hidden) $("spectate-url").value = `${location.origin}${v.spectate_path}`;
+  // BOOT.link_base: BASE_URL, or this page's address if the server allows it (never a forged Host)
+  if (!spectate.hidden) $("spectate-url").value = `${BOOT.link_base || location.origin}${v.spectate_path}`;
   $("whoami").textContent = page.spectator ? t("ui.spectating")
     : `${t("ui.you_are")}: ${roleCap(me)} · ${t("ui.opponent_is")}: ${t(`ui.${v.opponent || "human"}`)}`;
   $("round").textContent = `${t("ui.round")} ${v.state.round}`;

@@ -1,0 +1,35 @@
+"""Wires the hardening into an app: trusted proxy headers, security headers, the admin Origin
+check and the rate limits (unless RATE_LIMITS=off)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+from ..config import Settings
+from .ratelimit import Limiter, RateLimit, RateLimited
+from .security import AdminOrigin, SecurityHeaders
+
+
+async def _rate_limited(_: Request, err: Exception) -> JSONResponse:
+    limited = err if isinstance(err, RateLimited) else RateLimited(1)  # only RateLimited comes
+    headers = {"Retry-After": str(limited.retry_after)}
+    return JSONResponse(limited.body(), status_code=429, headers=headers)
+
+
+def install(app: FastAPI, settings: Settings) -> None:
+    """Call after the body limit is added: each middleware added here wraps the ones before, so
+    a request meets them in the reverse order: proxy headers (who is asking, over which scheme),
+    security headers (on every answer, 429 and 413 included), the admin Origin check, the rate
+    limits, then the body limit and the routes."""
+    app.add_exception_handler(RateLimited, _rate_limited)  # before ApiError's: a subclass
+    app.state.limiter = None
+    if settings.limits_on:
+        app.state.limiter = limiter = Limiter(settings)
+        app.add_middleware(RateLimit, limiter=limiter)
+    app.add_middleware(AdminOrigin, settings=settings)
+    app.add_middleware(SecurityHeaders)
+    # Applied here rather than by uvicorn (which runs with proxy_headers=False): one place reads
+    # FORWARDED_ALLOW_IPS, and the tests' in-process clients go through the same code.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)

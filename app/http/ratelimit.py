@@ -1,0 +1,222 @@
+"""Per-client rate limits (the `limits` library): creating matches, joining, admin sign-in and
+websocket connects. Counted in Redis when REDIS_URL is set, so every process agrees; in this
+process's memory otherwise, and whenever Redis fails (a limit never turns into a 500)."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import math
+import time
+from typing import Final
+
+from limits import RateLimitItem, parse_many
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+from redis.asyncio import ConnectionPool
+from starlette.requests import HTTPConnection
+from starlette.routing import compile_path
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..config import Settings
+from ..errors import ApiError
+
+log = logging.getLogger("watergate.ratelimit")
+
+# Which requests count against which limit, by route template (a test checks that each is a
+# route of the app, so a renamed route cannot silently lose its limit). Websocket connects to
+# /ws/… count as "socket".
+ROUTES: Final = {
+    ("POST", "/api/matches"): "create",
+    ("POST", "/api/matches/{match_id}/rematch"): "create",  # against the computer: a new match
+    ("POST", "/api/invites/{code}/claim"): "join",
+    ("POST", "/api/matches/{match_id}/rematch/accept"): "join",
+    ("POST", "/api/matches/{match_id}/rematch/claim"): "join",
+    ("POST", "/admin/login"): "admin_login",
+}
+PATTERNS: Final = [
+    (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
+]
+LIMITED_METHODS: Final = frozenset(method for method, _ in ROUTES)
+REDIS_PAUSE_S: Final = 5.0  # after a Redis error, count in memory this long before trying again
+REDIS_TIMEOUT_S: Final = 0.25  # a limit check must never hold a request for long
+
+
+class RateLimited(ApiError):
+    """429 with the seconds to wait (sent as Retry-After)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            429, "rate_limited", f"Too many requests; try again in {retry_after} seconds."
+        )
+        self.retry_after = retry_after
+
+
+def client_key(scope: Scope) -> str:
+    """Who is asking: the peer address (a trusted proxy's X-Forwarded-For is already applied by
+    then). IPv6 counts by /64, the block one household or phone gets, so rotating addresses
+    inside it does not buy a fresh allowance."""
+    client = scope.get("client")
+    host = client[0] if client else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64] or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class Limiter:
+    """The limits of one app, by bucket name; `hit` counts a request and says how long to wait."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.items: dict[str, list[RateLimitItem]] = {
+            "create": parse_many(settings.rate_limit_create),
+            "join": parse_many(settings.rate_limit_join),
+            "admin_login": parse_many(settings.rate_limit_admin_login),
+            "socket": parse_many(settings.rate_limit_socket),
+        }
+        self.memory_storage = MemoryStorage()
+        self.memory = MovingWindowRateLimiter(self.memory_storage)
+        self.pool: ConnectionPool | None = None
+        self.redis: MovingWindowRateLimiter | None = None
+        if settings.redis_url:
+            # our own pool (limits documents the option), so that closing the app closes it
+            self.pool = ConnectionPool.from_url(
+                settings.redis_url,
+                socket_timeout=REDIS_TIMEOUT_S,
+                socket_connect_timeout=REDIS_TIMEOUT_S,
+            )
+            storage = RedisStorage(
+                "async+" + settings.redis_url,
+                implementation="redispy",
+                key_prefix="wg-limits",
+                connection_pool=self.pool,  # type: ignore[arg-type]  # typed as scalars only
+            )
+            self.redis = MovingWindowRateLimiter(storage)
+        self.redis_down_until = 0.0
+        self.redis_failing = False
+
+    async def hit(self, bucket: str, who: str) -> int | None:
+        """Count one request of `who`; None if allowed, else the whole seconds to wait."""
+        for item in self.items[bucket]:
+            wait = await self._hit(item, bucket, who)
+            if wait is not None:
+                return wait
+        return None
+
+    async def _hit(self, item: RateLimitItem, bucket: str, who: str) -> int | None:
+        if self.redis is not None and time.monotonic() >= self.redis_down_until:
+            try:
+                wait = await _count(self.redis, item, bucket, who)
+            except Exception as err:  # any Redis failure: count here instead, never a 500
+                if not self.redis_failing:  # one line per outage, not one per request
+                    log.warning("rate limits counted in memory: Redis failed (%r)", err)
+                self.redis_failing = True
+                self.redis_down_until = time.monotonic() + REDIS_PAUSE_S
+            else:
+                if self.redis_failing:
+                    log.warning("rate limits counted in Redis again")
+                self.redis_failing = False
+                return wait
+        return await _count(self.memory, item, bucket, who)
+
+    async def close(self) -> None:
+        timer = self.memory_storage.timer  # its expiry sweep, if one is under way
+        if timer is not None and not timer.done():
+            timer.cancel()
+        if self.pool is not None:
+            await self.pool.disconnect()
+
+
+async def _count(limiter: MovingWindowRateLimiter, item: RateLimitItem, *key: str) -> int | None:
+    if await limiter.hit(item, *key):
+        return None
+    stats = await limiter.get_window_stats(item, *key)
+    return max(1, math.ceil(stats.reset_time - time.time()))
+
+
+def limiter_of(conn: HTTPConnection) -> Limiter | None:
+    """The app's limiter, or None with RATE_LIMITS=off."""
+    limiter: Limiter | None = getattr(conn.app.state, "limiter", None)
+    return limiter
+
+
+async def check(conn: HTTPConnection, bucket: str) -> None:
+    """For routes that count only some requests (a wrong admin bearer token): raise 429."""
+    limiter = limiter_of(conn)
+    if limiter is not None and (wait := await limiter.hit(bucket, client_key(conn.scope))):
+        raise RateLimited(wait)
+
+
+def bucket_of(scope: Scope) -> str | None:
+    """Which limit a request counts against, if any."""
+    if scope["type"] == "websocket":
+        return "socket" if scope["path"].startswith("/ws/") else None
+    if scope["type"] != "http" or scope["method"] not in LIMITED_METHODS:
+        return None  # the common case (views, actions, pages, static files) costs one lookup
+    method, path = scope["method"], scope["path"]
+    return next((b for m, regex, b in PATTERNS if m == method and regex.match(path)), None)
+
+
+class RateLimit:
+    """Counts each limited request before anything else runs; over the limit, HTTP answers
+    429 rate_limited with Retry-After, and a websocket gets an error frame and close 4429."""
+
+    def __init__(self, app: ASGIApp, limiter: Limiter) -> None:
+        self.app, self.limiter = app, limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self.app(scope, receive, self._closing(send))
+            return
+        bucket = bucket_of(scope)
+        wait = None if bucket is None else await self.limiter.hit(bucket, client_key(scope))
+        if wait is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await refuse_socket(receive, send, wait)
+        else:
+            await too_many(send, wait)
+
+    def _closing(self, send: Send) -> Send:
+        async def wrapped(message: Message) -> None:
+            if message["type"].startswith("lifespan.shutdown."):
+                await self.limiter.close()
+            await send(message)
+
+        return wrapped
+
+
+def body(wait: int) -> dict[str, str]:
+    return RateLimited(wait).body()
+
+
+async def too_many(send: Send, wait: int) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 429,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"retry-after", str(wait).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": json.dumps(body(wait)).encode()})
+
+
+async def refuse_socket(receive: Receive, send: Send, wait: int) -> None:
+    """Accepted, told why (with the wait), and closed 4429, as ws.py refuses a socket it cannot
+    serve: a browser never learns the status of a refused handshake."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    frame = {"type": "error", **body(wait), "retry_after": wait}
+    await send({"type": "websocket.send", "text": json.dumps(frame)})
+    await send({"type": "websocket.close", "code": 4429})
