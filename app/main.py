@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,8 +15,9 @@ from .http import admin, admin_pages, api, health, lifecycle, pages, ws
 from .http.middleware import BodyLimit, install_errors
 from .http.paths import STATIC
 from .services.context import AppContext
+from .supervise import finish, supervise
 
-log = logging.getLogger("watergate")
+SWEEP_GRACE = 5.0  # seconds shutdown waits for a sweep under way before it cancels it
 
 
 async def sweep_once(ctx: AppContext) -> list[str]:
@@ -26,18 +26,16 @@ async def sweep_once(ctx: AppContext) -> list[str]:
 
 
 async def _sweep_forever(ctx: AppContext, stop: asyncio.Event) -> None:
-    """Sweep every few seconds until told to stop. Shutdown waits for a sweep under way rather
-    than cancelling it: its worker thread would go on and use the database after it is closed."""
+    """Sweep every few seconds until told to stop; a failed sweep (the database away) raises, and
+    the supervisor logs it and sweeps again after its backoff. Shutdown waits a while for a sweep
+    under way rather than cancelling it: its worker thread would go on using the database."""
     while not stop.is_set():
         try:
             await asyncio.wait_for(stop.wait(), ctx.settings.sweep_seconds)
             return
         except TimeoutError:
             pass
-        try:
-            await sweep_once(ctx)
-        except Exception:
-            log.exception("sweep failed")
+        await sweep_once(ctx)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -50,12 +48,12 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ctx = await AppContext.start(settings, clock)
         app.state.ctx = ctx
         stop = asyncio.Event()
-        sweeper = asyncio.create_task(_sweep_forever(ctx, stop))
+        sweeper = supervise("sweeper", lambda: _sweep_forever(ctx, stop), stop=stop)
         try:
             yield
         finally:
             stop.set()
-            await sweeper
+            await finish(sweeper, SWEEP_GRACE)
             await ctx.close()
 
     app = FastAPI(title="Watergate Online", version="1", lifespan=lifespan)
