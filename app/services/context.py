@@ -45,12 +45,12 @@ class AppContext:
         db = Database(settings.database_url)
         cache = MatchCache(settings.cache_matches)
         hub = Hub()
-        fanout = Fanout(hub, cache, settings.redis_url)
-        await fanout.start()
-        presence = Presence(hub, fanout.redis)
-        await presence.start()
+        fanout = Fanout(hub, cache, db, settings.redis_url)
+        presence = Presence(hub, fanout)
         renderer = Renderer(db, cache, presence, clock)
         hub.render = renderer.frames
+        await presence.start()  # before the fan-out: it refreshes presence after each subscribe
+        await fanout.start()
         # Fewer worker threads than anyio's 40: database work is short, and a crowd of threads
         # fighting for the GIL stretched the one holding the write lock (p99 latency spikes).
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
