@@ -3,6 +3,8 @@ family. Made when the app starts; routes reach them through `request.app.state.c
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass
 
 import anyio.to_thread
@@ -22,6 +24,8 @@ from .lifecycle import Lifecycle
 from .matches import Matches
 from .play import Play
 from .views import Views
+
+GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
 
 
 @dataclass
@@ -64,6 +68,15 @@ class AppContext:
         )  # fmt: skip
         await bots.resume_all()
         return ctx
+
+    async def drain(self, grace: float = 3.0) -> None:
+        """Close every socket "going away", so its client reconnects (to another process), and
+        give their handlers `grace` seconds to finish; the server stops after this."""
+        for conn in self.hub.connections():
+            conn.close_soon(GOING_AWAY)
+        deadline = time.monotonic() + grace
+        while self.hub.connections() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)  # each handler leaves by itself once its client answers
 
     async def close(self) -> None:
         await self.bots.close()
