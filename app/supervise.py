@@ -48,17 +48,21 @@ async def finish(task: asyncio.Task[Any] | None, grace: float = 0.0) -> None:
 async def _run(
     name: str, job: Job, stop: asyncio.Event | None, forever: bool, first: float, cap: float
 ) -> None:
-    delay = first
+    delay, failing = first, False
     while not _stopping(stop):
         started = time.monotonic()
         try:
             await job()
-        except Exception:
+        except Exception as err:
             if _cancelled():  # a library turned our cancellation into an error of its own
                 raise asyncio.CancelledError from None
             if time.monotonic() - started >= cap:
-                delay = first  # it ran well for a while: this is a new failure, not the same one
-            log.exception("%s failed; restarting in %.1f s", name, delay)
+                delay, failing = first, False  # it ran well for a while: a new failure
+            if failing:  # the same outage again: one line, not a traceback every few seconds
+                log.warning("%s failed again (%r); restarting in %.1f s", name, err, delay)
+            else:
+                log.exception("%s failed; restarting in %.1f s", name, delay)
+            failing = True
         else:
             if not forever or _stopping(stop):
                 return
