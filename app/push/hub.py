@@ -49,10 +49,6 @@ class Connection:
         self._close = self._close if close is None else close
         self._wake.set()
 
-    def close_soon(self, code: int) -> None:
-        """Close the socket with `code` once its newest frame is sent (shutdown: going away)."""
-        self.offer(self._latest, close=code)
-
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
