@@ -76,7 +76,7 @@ class AppContext:
             conn.offer(conn.last_text, close=GOING_AWAY)  # nothing new to send: just the close
         deadline = time.monotonic() + grace
         while self.hub.connections() and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)  # each handler leaves by itself once its client answers
+            await asyncio.sleep(0.05)  # each handler leaves as soon as its socket is closed
 
     async def close(self) -> None:
         await self.bots.close()
