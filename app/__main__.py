@@ -2,20 +2,53 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
+import signal
+import socket
 import sys
 from pathlib import Path
+from types import FrameType
 
 import uvicorn
 from alembic import command
 from alembic.config import Config
+from fastapi import FastAPI
 
 from .config import Settings
 from .main import create_app
 from .persistence.db import is_sqlite
 
 ROOT = Path(__file__).resolve().parent.parent
+SHUTDOWN_SECONDS = 5  # requests still running this long after SIGTERM are cancelled
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, stopping our way: on SIGTERM it stops listening, closes every socket
+    "going away" (1001, so clients reconnect to another process) instead of uvicorn's 1012, lets
+    requests finish for a bounded time, and exits 0."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+        super().__init__(config)
+        self.app = app
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        # uvicorn records the signal to raise it again after its shutdown, so the process would
+        # end "killed by SIGTERM" even after a clean drain; a clean stop is exit status 0.
+        if sig == signal.SIGTERM:
+            self.force_exit = self.should_exit  # a second SIGTERM: stop waiting
+            self.should_exit = True
+            return
+        super().handle_exit(sig, frame)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()  # no new connections: a reconnecting client goes elsewhere
+        ctx = getattr(self.app.state, "ctx", None)
+        if ctx is not None:
+            await ctx.drain()
+        await super().shutdown(sockets)
 
 
 def migrate(url: str) -> None:
@@ -37,16 +70,23 @@ def main() -> None:
     if problem := settings.bind_problem():
         sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
     migrate(settings.database_url)
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=settings.host,
         port=settings.port,
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
         timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
         proxy_headers=False,  # the app applies FORWARDED_ALLOW_IPS itself (app/http/hardening.py)
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
         log_level="info",
     )
+    server = Server(config, app)
+    with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl+C during shutdown
+        server.run()
+    if not server.started:
+        sys.exit(3)  # uvicorn's "startup failed"
 
 
 if __name__ == "__main__":

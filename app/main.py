@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -17,9 +16,10 @@ from .http import admin, admin_pages, api, docs, hardening, health, lifecycle, p
 from .http.middleware import BodyLimit, install_errors
 from .http.paths import STATIC
 from .services.context import AppContext
+from .supervise import finish, supervise
 
-log = logging.getLogger("watergate")
 CHECKPOINT_SECONDS = 1.0
+SWEEP_GRACE = 5.0  # seconds shutdown waits for a sweep under way before it cancels it
 
 
 async def sweep_once(ctx: AppContext) -> list[str]:
@@ -28,32 +28,28 @@ async def sweep_once(ctx: AppContext) -> list[str]:
 
 
 async def _sweep_forever(ctx: AppContext, stop: asyncio.Event) -> None:
-    """Sweep every few seconds until told to stop. Shutdown waits for a sweep under way rather
-    than cancelling it: its worker thread would go on and use the database after it is closed."""
+    """Sweep every few seconds until told to stop; a failed sweep (the database away) raises, and
+    the supervisor logs it and sweeps again after its backoff. Shutdown waits a while for a sweep
+    under way rather than cancelling it: its worker thread would go on using the database."""
     while not stop.is_set():
         try:
             await asyncio.wait_for(stop.wait(), ctx.settings.sweep_seconds)
             return
         except TimeoutError:
             pass
-        try:
-            await sweep_once(ctx)
-        except Exception:
-            log.exception("sweep failed")
+        await sweep_once(ctx)
 
 
 async def _checkpoint_forever(ctx: AppContext, stop: asyncio.Event) -> None:
-    """Keep SQLite's write-ahead log short, off the event loop (commits never checkpoint)."""
+    """Keep SQLite's write-ahead log short, off the event loop (commits never checkpoint); a
+    checkpoint under way when shutdown starts is waited for, like a sweep."""
     while not stop.is_set():
         try:
             await asyncio.wait_for(stop.wait(), CHECKPOINT_SECONDS)
             return
         except TimeoutError:
             pass
-        try:
-            await run_in_threadpool(ctx.db.checkpoint)
-        except Exception:
-            log.exception("checkpoint failed")
+        await run_in_threadpool(ctx.db.checkpoint)  # a failure: the supervisor logs and retries
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -66,14 +62,14 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ctx = await AppContext.start(settings, clock)
         app.state.ctx = ctx
         stop = asyncio.Event()
-        sweeper = asyncio.create_task(_sweep_forever(ctx, stop))
-        checkpointer = asyncio.create_task(_checkpoint_forever(ctx, stop))
+        sweeper = supervise("sweeper", lambda: _sweep_forever(ctx, stop), stop=stop)
+        checkpointer = supervise("checkpointer", lambda: _checkpoint_forever(ctx, stop), stop=stop)
         try:
             yield
         finally:
             stop.set()
-            await sweeper
-            await checkpointer
+            await finish(sweeper, SWEEP_GRACE)
+            await finish(checkpointer, SWEEP_GRACE)
             await ctx.close()
 
     # FastAPI's own /docs has an inline script no CSP nonce reaches (http/docs.py serves it with

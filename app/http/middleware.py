@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketState
 
 from ..errors import ApiError
+from ..outages import OUTAGES, RETRY_AFTER, unavailable
+
+log = logging.getLogger("watergate.http")
 
 
 class BodyLimit:
@@ -82,6 +91,25 @@ def install_errors(app: FastAPI) -> None:
     async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
+
+    async def _unavailable(conn: HTTPConnection, err: Exception) -> JSONResponse | None:
+        """The database or Redis is away: 503 for a request; a socket that cannot be opened
+        gets the error frame and is closed 4503, as any socket that cannot be served."""
+        # the driver's own words: SQLAlchemy's text adds the SQL and its parameters (token hashes)
+        words = str(getattr(err, "orig", None) or err).strip().partition("\n")[0]
+        where = f"{conn.scope.get('method', 'WS')} {conn.url.path}"
+        log.warning("%s: unavailable (%s: %s)", where, type(err).__name__, words)
+        body = unavailable().body()
+        if isinstance(conn, WebSocket):
+            if conn.application_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):  # the socket may be gone as well
+                    await conn.send_text(json.dumps({"type": "error", **body}))
+                    await conn.close(code=4503)
+            return None
+        return JSONResponse(body, status_code=503, headers={"Retry-After": RETRY_AFTER})
+
+    for outage in OUTAGES:
+        app.add_exception_handler(outage, _unavailable)  # type: ignore[arg-type]
 
     @app.exception_handler(RecursionError)
     async def _too_deep(_: Request, err: RecursionError) -> JSONResponse:

@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..errors import ApiError
+from ..outages import ANSWERED, as_api_error
 from ..push.hub import Connection
 from ..services.context import AppContext
 
@@ -63,8 +64,8 @@ async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
         return
     try:
         await handler(ctx, conn, msg)
-    except ApiError as err:
-        await conn.send_text(json.dumps({"type": "error", **err.body()}))
+    except ANSWERED as err:  # an outage is answered `unavailable`; the socket stays
+        await conn.send_text(json.dumps({"type": "error", **as_api_error(err).body()}))
 
 
 async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:

@@ -351,3 +351,11 @@ def add_audit(db: Session, action: str, match_id: str | None, detail: dict[str, 
 
 def audit_log(db: Session, limit: int = 100) -> list[AdminAudit]:
     return list(db.scalars(select(AdminAudit).order_by(AdminAudit.id.desc()).limit(limit)).all())
+
+
+# ---- readiness -----------------------------------------------------------------------------------
+
+
+def ping(db: Session) -> None:
+    """A read of the matches table: the database answers and holds our schema."""
+    db.execute(select(Match.id).limit(1)).all()

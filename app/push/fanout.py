@@ -1,53 +1,97 @@
 """Fan-out of typed changes: applied to this process's cache and sockets at once, and (with
 Redis) published for the other processes, which apply it when it arrives. Only ids, versions and
-presence facts cross Redis; every process builds the frames for its own sockets."""
+presence facts cross Redis; every process builds the frames for its own sockets. After Redis was
+away, the subscription is made again and every match with sockets here is read from the database,
+so a change announced meanwhile is still pushed."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import socket
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from redis.exceptions import RedisError
+from starlette.concurrency import run_in_threadpool
+
+from ..persistence import cache as cached
 from ..persistence.cache import MatchCache
+from ..persistence.db import Database
+from ..supervise import finish, supervise
 from .changes import Change, Deleted, MatchChanged, Moved, PresenceChanged, decode, encode
 from .hub import Hub
 
 log = logging.getLogger("watergate.fanout")
 CHANNEL = "watergate:changes"
+RESUBSCRIBE_MAX_DELAY = 5.0  # seconds: pushes between processes resume at most this long after
+# Redis is back (the supervisor's backoff cap for the subscription)
+
+# Short timeouts: a committed action waits for its publish, so a Redis that does not answer must
+# cost it a second or two, not the library's default. One retry on a fresh connection: pooled
+# connections are all dead after a Redis restart, and the first command would find out.
+COMMANDS = {"socket_connect_timeout": 1.0, "socket_timeout": 2.0}
+# TCP keepalive, so a subscription to a Redis that vanished without closing the connection (a
+# network partition) fails within half a minute instead of waiting on silence for hours.
+KEEPALIVE = {
+    getattr(socket, name): value
+    for name, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3))
+    if hasattr(socket, name)
+}
 
 
 class Fanout:
     """One publish path for both setups: local delivery always, Redis when configured."""
 
-    def __init__(self, hub: Hub, cache: MatchCache, redis_url: str | None) -> None:
-        self.hub, self.cache = hub, cache
+    def __init__(self, hub: Hub, cache: MatchCache, db: Database, redis_url: str | None) -> None:
+        self.hub, self.cache, self.db = hub, cache, db
         self.origin = uuid.uuid4().hex  # this process, so it skips its own Redis messages
-        self.redis: Any | None = None
-        self._pubsub: Any | None = None
+        self.redis: Any | None = None  # commands: publish, presence, readiness
+        self._subscriber: Any | None = None  # the subscription's own connection
+        self.listening = False  # subscribed, and caught up with what was missed before
+        self.resubscribed: list[Callable[[], Awaitable[None]]] = []  # run after each catch-up
+        self._publish_failing = False
         self._task: asyncio.Task[None] | None = None
         if redis_url:
             import redis.asyncio as redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
 
-            self.redis = redis.from_url(redis_url)
+            self.redis = redis.from_url(redis_url, retry=Retry(NoBackoff(), 1), **COMMANDS)
+            # No retries inside redis-py for the subscription: it would resubscribe by itself
+            # and hide the gap, and the catch-up below would never run.
+            self._subscriber = redis.from_url(
+                redis_url, retry=Retry(NoBackoff(), 0), socket_keepalive=True,
+                socket_keepalive_options=KEEPALIVE, **COMMANDS,
+            )  # fmt: skip
 
     async def start(self) -> None:
-        if self.redis is not None:
-            self._pubsub = self.redis.pubsub()
-            await self._pubsub.subscribe(CHANNEL)
-            self._task = asyncio.create_task(self._listen())
+        """Subscribe in the background: a Redis that is away at start delays pushes between
+        processes (and readiness), not the start."""
+        if self._subscriber is not None:
+            self._task = supervise(
+                "fan-out listener", self._listen, max_delay=RESUBSCRIBE_MAX_DELAY
+            )
 
     async def publish(self, change: Change) -> None:
         """Called by services after their commit. The change is already committed: Redis being
         away must not turn the answer into an error, so a failed publish is only logged (the
-        other processes catch up from the database on their next read)."""
+        other processes catch up from the database when they subscribe again)."""
         self.deliver(change, remote=False)
-        if self.redis is not None:
-            try:
-                await self.redis.publish(CHANNEL, encode(change, self.origin))
-            except Exception:
-                log.exception("fan-out of %r failed", change)
+        if self.redis is None:
+            return
+        try:
+            await self.redis.publish(CHANNEL, encode(change, self.origin))
+        except (RedisError, OSError) as err:
+            if not self._publish_failing:  # once per outage, not once per action
+                log.warning("fan-out publishing failed (%s); other processes catch up later", err)
+            self._publish_failing = True
+        else:
+            if self._publish_failing:
+                log.info("fan-out publishing works again")
+            self._publish_failing = False
 
     def deliver(self, change: Change, *, remote: bool) -> None:
         """Bring the cache up to date with the change, then wake the match's sockets. The
@@ -68,21 +112,51 @@ class Fanout:
                 self.hub.gone(match_id)
 
     async def _listen(self) -> None:
-        """Receive the other processes' changes; a lost connection is retried with backoff
-        rather than ending the listener for good."""
-        assert self._pubsub is not None
-        backoff = 0.5
-        while True:
-            try:
-                async for message in self._pubsub.listen():
-                    backoff = 0.5
+        """One subscription: once Redis confirms it, catch up, then deliver the other processes'
+        changes until the connection is lost, which raises (the supervisor subscribes again)."""
+        assert self._subscriber is not None
+        pubsub = self._subscriber.pubsub()
+        try:
+            await pubsub.subscribe(CHANNEL)
+            async for message in pubsub.listen():
+                if message.get("type") == "subscribe":
+                    # from here on nothing published is missed, so what the database says now
+                    # is all that was missed before
+                    await self._catch_up()
+                    self.listening = True
+                    log.info("fan-out subscribed")
+                    for hook in self.resubscribed:
+                        await hook()
+                else:
                     self._receive(message)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("fan-out listener failed; retrying in %.1f s", backoff)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 30.0)
+            raise ConnectionError("the fan-out subscription ended")
+        finally:
+            self.listening = False
+            await _quietly(pubsub.aclose())
+
+    async def _catch_up(self) -> None:
+        """Read every match with sockets here from the database and wake its room: a move,
+        resignation or deletion announced while this process was not subscribed is pushed now
+        (a frame that did not change is not sent again)."""
+        ids = sorted({conn.match_id for conn in self.hub.connections()})
+        if not ids:
+            return
+        versions = await run_in_threadpool(self._reread, ids)
+        for match_id, version in versions.items():
+            if version is None:
+                self.deliver(Deleted(match_id), remote=True)
+            else:
+                self.hub.wake(match_id, version)
+        log.info("fan-out caught up with %d match(es) from the database", len(ids))
+
+    def _reread(self, ids: list[str]) -> dict[str, int | None]:
+        """Each match as stored now, into the cache; its version (None: deleted)."""
+        found: dict[str, int | None] = {}
+        with self.db.reader() as db:
+            for match_id in ids:
+                loaded = cached.load(db, self.cache, match_id)
+                found[match_id] = None if loaded is None else loaded[1].warm().version
+        return found
 
     def _receive(self, message: dict[str, Any]) -> None:
         if message.get("type") != "message":
@@ -96,12 +170,14 @@ class Fanout:
             self.deliver(change, remote=True)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-        if self.redis is not None:
-            with contextlib.suppress(Exception):
-                if self._pubsub is not None:
-                    await self._pubsub.aclose()
-                await self.redis.aclose()
+        await finish(self._task)
+        for client in (self._subscriber, self.redis):
+            if client is not None:
+                await _quietly(client.aclose())
+
+
+async def _quietly(closing: Awaitable[Any]) -> None:
+    """Closing a Redis client or subscription whose server may be gone: bounded, and an error is
+    not worth more than the close itself."""
+    with contextlib.suppress(RedisError, OSError, TimeoutError, RuntimeError):
+        await asyncio.wait_for(closing, 2.0)

@@ -24,6 +24,7 @@ log = logging.getLogger("watergate.push")
 Render = Callable[[str, set[Viewer], int], Awaitable[dict[Viewer, str] | None]]
 GONE = '{"type":"error","code":"not_found","message":"No such match."}'
 CLOSE_GONE = 4404
+CLOSE_FAILED = 1011  # our side broke: the client reconnects and gets a full view
 
 
 class Connection:
@@ -42,8 +43,10 @@ class Connection:
         self._task = asyncio.create_task(self._sender())
 
     def offer(self, text: str, close: int | None = None) -> None:
-        """The newest frame for this socket (and, with `close`, then close it with that code)."""
-        self._latest, self._close = text, close
+        """The newest frame for this socket (and, with `close`, then close it with that code; a
+        close once asked for stays asked for, whatever frame comes after it)."""
+        self._latest = text
+        self._close = self._close if close is None else close
         self._wake.set()
 
     async def stop(self) -> None:
@@ -69,8 +72,11 @@ class Connection:
                     return
             except WebSocketDisconnect:
                 return  # the client left; the endpoint cleans up
-            except Exception:  # a broken socket ends this sender; the endpoint cleans up
+            except Exception:  # the endpoint cleans up once the socket is closed
                 log.exception("push to %s/%s failed", self.match_id, self.viewer)
+                # closed, not left open and silent: the client reconnects and gets a full view
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=CLOSE_FAILED)
                 return
 
 

@@ -16,6 +16,7 @@ from engine.registry import AnyGame, get_game
 from ..errors import ApiError
 from ..persistence import repository as repo
 from ..push.changes import Change, MatchChanged, Moved
+from ..supervise import supervise
 from .access import current
 from .core import Core
 from .play import Play
@@ -53,7 +54,8 @@ def choose_move(game: AnyGame, state: Any, seat: str, seed: int, kind: str, budg
 
 class BotRunner:
     """At most one bot task per match in this process; the database version check makes a second
-    process's duplicate move fail harmlessly."""
+    process's duplicate move fail harmlessly. A task that fails (the database away) is retried
+    with backoff, so the computer does not stop owing its move."""
 
     def __init__(self, core: Core, play: Play) -> None:
         self.core, self.play = core, play
@@ -61,7 +63,7 @@ class BotRunner:
         self.delay = settings.bot_delay_ms / 1000
         self.kind = settings.bot_kind
         self.budget_ms = settings.bot_budget_ms
-        self._closing = False
+        self._closing = asyncio.Event()
         self._poked: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
@@ -72,7 +74,7 @@ class BotRunner:
 
     def poke(self, match_id: str) -> None:
         """Make sure a bot that must decide in this match will do so."""
-        if self._closing:
+        if self._closing.is_set():
             return
         known = self.core.cache.info(match_id)
         if known is not None and not known.has_bot():
@@ -80,10 +82,15 @@ class BotRunner:
         self._poked.add(match_id)  # a running task looks again before it stops
         task = self._tasks.get(match_id)
         if task is None or task.done():
-            self._tasks[match_id] = asyncio.create_task(self._play(match_id))
+            self._tasks[match_id] = supervise(
+                f"bot of match {match_id}",
+                lambda: self._play(match_id),
+                stop=self._closing,
+                forever=False,
+            )
 
     async def _play(self, match_id: str) -> None:
-        while not self._closing:
+        while not self._closing.is_set():
             self._poked.discard(match_id)
             found = await run_in_threadpool(current, self.core, match_id)
             if found is None:
@@ -104,16 +111,13 @@ class BotRunner:
             )
             # a human-like pause, counting the thinking time already spent
             await asyncio.sleep(max(0.0, self.delay - (time.perf_counter() - started)))
-            if self._closing:
+            if self._closing.is_set():
                 return
             try:
                 await self.play.act(match_id, seat, game.action_to_json(action), entry.version)
             except ApiError as err:  # another process moved first: look again
                 log.info("bot move in %s not taken: %s", match_id, err.code)
                 continue
-            except Exception:
-                log.exception("bot failed in match %s", match_id)
-                return
 
     async def resume_all(self) -> None:
         for match_id in await run_in_threadpool(self._bot_matches):
@@ -126,7 +130,7 @@ class BotRunner:
     async def close(self) -> None:
         """Let bot work already in a worker thread finish (it holds a database connection), then
         stop: cancelling the task would not stop the thread."""
-        self._closing = True
+        self._closing.set()
         pending = [t for t in self._tasks.values() if not t.done()]
         if pending:
             _, late = await asyncio.wait(pending, timeout=5)

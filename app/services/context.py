@@ -3,6 +3,8 @@ family. Made when the app starts; routes reach them through `request.app.state.c
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass
 
 import anyio.to_thread
@@ -23,6 +25,8 @@ from .lifecycle import Lifecycle
 from .matches import Matches
 from .play import Play
 from .views import Views
+
+GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
 
 
 @dataclass
@@ -46,12 +50,12 @@ class AppContext:
         db = Database(settings.database_url)
         cache = MatchCache(int(settings.cache_mb * 1024 * 1024))
         hub = Hub()
-        fanout = Fanout(hub, cache, settings.redis_url)
-        await fanout.start()
-        presence = Presence(hub, fanout.redis)
-        await presence.start()
+        fanout = Fanout(hub, cache, db, settings.redis_url)
+        presence = Presence(hub, fanout)
         renderer = Renderer(db, cache, presence, clock)
         hub.render = renderer.frames
+        await presence.start()  # before the fan-out: it refreshes presence after each subscribe
+        await fanout.start()
         # Fewer worker threads than anyio's 40: database work is short, and a crowd of threads
         # fighting for the GIL stretched the one holding the write lock (p99 latency spikes).
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
@@ -66,6 +70,15 @@ class AppContext:
         )  # fmt: skip
         await bots.resume_all()
         return ctx
+
+    async def drain(self, grace: float = 3.0) -> None:
+        """Close every socket "going away", so its client reconnects (to another process), and
+        give their handlers `grace` seconds to finish; the server stops after this."""
+        for conn in self.hub.connections():
+            conn.offer(conn.last_text, close=GOING_AWAY)  # nothing new to send: just the close
+        deadline = time.monotonic() + grace
+        while self.hub.connections() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)  # each handler leaves as soon as its socket is closed
 
     async def close(self) -> None:
         await self.bots.close()

@@ -4,6 +4,7 @@ can end here without the game knowing."""
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from starlette.concurrency import run_in_threadpool
@@ -13,6 +14,7 @@ from engine.registry import get_game
 from ..auth import new_token, token_hash
 from ..clocks import out_of_time, rule_from_options
 from ..errors import ApiError, checked_id, not_found
+from ..outages import OUTAGES
 from ..persistence import repository as repo
 from ..persistence.cache import catch_up, fresh_entry, read_info, row_info
 from ..persistence.records import Ending
@@ -24,6 +26,7 @@ from .matches import SeatTaken, new_row
 from .play import on_time
 
 ABANDON_AFTER = timedelta(days=30)
+log = logging.getLogger("watergate.lifecycle")
 
 
 def _other(game_id: str, seat: str) -> str:
@@ -190,7 +193,12 @@ class Lifecycle:
             return
         await self.core.renderer.presence.mark(conn, False)
         when = self.core.stamp().timestamp()  # as stored: whole microseconds
-        await run_in_threadpool(self._touch, conn.match_id, conn.viewer, when)
+        try:
+            await run_in_threadpool(self._touch, conn.match_id, conn.viewer, when)
+        except OUTAGES as err:  # "last seen" is a courtesy: the others still learn it went away
+            log.warning(
+                "last seen of %s/%s not stored (%s)", conn.match_id, conn.viewer, type(err).__name__
+            )
         self.core.cache.seen(conn.match_id, conn.viewer, when)
         await self.core.publish(PresenceChanged(conn.match_id, conn.viewer, when))
 

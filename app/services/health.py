@@ -1,0 +1,43 @@
+"""Readiness: whether this process can serve now, asked of the database and, when configured, of
+Redis and the fan-out's subscription. Each check is bounded, so a probe is answered in time."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import anyio.to_thread
+
+from ..persistence import repository as repo
+from ..persistence.db import Database
+from ..push.fanout import Fanout
+
+CHECK_SECONDS = 2.0  # a probe's answer within this long, even when a dependency hangs
+log = logging.getLogger("watergate.health")
+
+
+async def not_ready(db: Database, fanout: Fanout) -> str | None:
+    """None when ready, else what is missing, in words for the operator."""
+    try:
+        # abandon_on_cancel: a database that hangs keeps a worker thread, not the probe
+        await asyncio.wait_for(
+            anyio.to_thread.run_sync(_ping, db, abandon_on_cancel=True), CHECK_SECONDS
+        )
+    except Exception as err:
+        log.warning("not ready: the database does not answer (%s)", type(err).__name__)
+        return "The database does not answer."
+    if fanout.redis is None:
+        return None
+    try:
+        await asyncio.wait_for(fanout.redis.ping(), CHECK_SECONDS)
+    except Exception as err:
+        log.warning("not ready: Redis does not answer (%s)", type(err).__name__)
+        return "Redis does not answer."
+    if not fanout.listening:
+        return "The fan-out is not subscribed to Redis yet."
+    return None
+
+
+def _ping(db: Database) -> None:
+    with db.reader() as session:
+        repo.ping(session)
