@@ -97,7 +97,7 @@ class Moves:
         if lock is not None and not lock.acquire(blocking=wait):
             raise Busy
         try:
-            raw = self.engine.raw_connection()
+            raw = self._connect()
             try:
                 tx = MoveTransaction(self, raw.cursor())
                 if self.sqlite:  # (the pool's connections are in autocommit: we begin ourselves)
@@ -105,13 +105,24 @@ class Moves:
                 yield tx
                 tx.guard(raw.commit)
             except BaseException:
-                raw.rollback()
+                try:
+                    raw.rollback()
+                except self.dbapi_error:  # the connection broke: the pool must not reuse it
+                    raw.invalidate()
                 raise
             finally:
                 raw.close()  # back to the pool
         finally:
             if lock is not None:
                 lock.release()
+
+    def _connect(self) -> Any:
+        try:
+            return self.engine.raw_connection()
+        except self.dbapi_error as err:  # the database is away: as SQLAlchemy itself would say
+            raise DBAPIError.instance(
+                "connect", (), err, self.dbapi_error, hide_parameters=True
+            ) from None
 
 
 class MoveTransaction:
