@@ -24,3 +24,4 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_matches: int = 5000  # match states kept in memory (rebuilt by replay on a miss)
+    ws_auth_seconds: float = 10.0  # a seat socket without ?token= must send its auth frame by then
