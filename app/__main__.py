@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import gc
-import logging
 from pathlib import Path
 
 import uvicorn
 from alembic import command
 from alembic.config import Config
 
+from . import logs
 from .config import Settings
 from .main import create_app
 from .persistence.db import is_sqlite
@@ -31,7 +31,7 @@ def main() -> None:
     # Fewer, cheaper collections: the cache keeps many long-lived objects, and each full
     # collection walks them all (pauses of 50-130 ms were measured under load).
     gc.set_threshold(50_000, 20, 20)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logs.configure()  # before anything logs: secrets are scrubbed from every line
     settings = Settings()
     migrate(settings.database_url)
     uvicorn.run(
@@ -41,6 +41,7 @@ def main() -> None:
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
         timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
+        log_config=None,  # uvicorn's loggers go to the scrubbing root handler, not their own
         log_level="info",
     )
 
