@@ -25,3 +25,7 @@ class Settings(BaseSettings):
     max_ws_frame_bytes: int = 64 * 1024
     cache_matches: int = 5000  # match states kept in memory (rebuilt by replay on a miss)
     ws_auth_seconds: float = 10.0  # a seat socket without ?token= must send its auth frame by then
+    # live sockets per process (each process counts its own); one over is closed with 4429
+    max_sockets_per_seat: int = 4
+    max_sockets_per_spectator_key: int = 20
+    max_sockets_per_match: int = 200

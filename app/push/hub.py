@@ -1,6 +1,7 @@
 """This process's sockets, per match. A room per match renders each viewer's frame once per
 change and hands it to every socket of that viewer; each socket's sender sends only the newest
-frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent."""
+frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent.
+The live sockets are capped per seat, per spectator link and per match (on this process)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import contextlib
 import json
 import logging
 import uuid
+from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -24,6 +27,19 @@ log = logging.getLogger("watergate.push")
 Render = Callable[[str, set[Viewer], int], Awaitable[dict[Viewer, str] | None]]
 GONE = '{"type":"error","code":"not_found","message":"No such match."}'
 CLOSE_GONE = 4404
+
+
+@dataclass(frozen=True, slots=True)
+class Caps:
+    """Live sockets allowed on this process (each process counts only its own sockets)."""
+
+    per_seat: int = 4
+    per_spectator_key: int = 20  # a match has one spectator link: its spectators' sockets
+    per_match: int = 200
+
+
+def too_many(what: str) -> ApiError:
+    return ApiError(429, "too_many_sockets", f"Too many open sockets {what}; close one first.")
 
 
 class Connection:
@@ -80,6 +96,7 @@ class Room:
     def __init__(self, match_id: str, render: Render) -> None:
         self.match_id, self.render = match_id, render
         self.conns: set[Connection] = set()
+        self.count: Counter[Viewer] = Counter()  # live sockets per viewer
         self.fresh: set[Connection] = set()  # sockets still waiting for their first frame
         self.dirty = False  # every socket needs a new frame
         self.wanted = 0  # the newest version announced for this match
@@ -88,8 +105,17 @@ class Room:
 
     def add(self, conn: Connection) -> None:
         self.conns.add(conn)
+        self.count[conn.viewer] += 1
         self.fresh.add(conn)
         self._wake.set()
+
+    def discard(self, conn: Connection) -> None:
+        if conn in self.conns:
+            self.conns.discard(conn)
+            self.count[conn.viewer] -= 1
+            if not self.count[conn.viewer]:
+                del self.count[conn.viewer]
+        self.fresh.discard(conn)
 
     def wake(self, version: int = 0) -> None:
         self.wanted = max(self.wanted, version)
@@ -135,27 +161,42 @@ class Room:
 class Hub:
     """This process's rooms."""
 
-    def __init__(self) -> None:
+    def __init__(self, caps: Caps | None = None) -> None:
         self._rooms: dict[str, Room] = {}
+        self.caps = caps or Caps()
         self.render: Render | None = None  # set by the app once the renderer exists
 
-    def add(self, conn: Connection) -> None:
+    def add(self, conn: Connection) -> int:
+        """Start serving the socket; how many sockets its viewer now has in this process.
+        Over a cap it is refused (ApiError 429) before anything starts. Checking and adding
+        with no await between them keeps the count exact."""
         assert self.render is not None
         room = self._rooms.get(conn.match_id)
+        if room is not None and len(room.conns) >= self.caps.per_match:
+            raise too_many("on this match")
+        mine = room.count[conn.viewer] if room is not None else 0
+        if conn.viewer is None and mine >= self.caps.per_spectator_key:
+            raise too_many("for this spectator link")
+        if conn.viewer is not None and mine >= self.caps.per_seat:
+            raise too_many("for this seat")
         if room is None:
             room = self._rooms[conn.match_id] = Room(conn.match_id, self.render)
         conn.start()
         room.add(conn)
+        return room.count[conn.viewer]
 
-    async def remove(self, conn: Connection) -> None:
+    async def remove(self, conn: Connection) -> int:
+        """Stop serving the socket; how many sockets its viewer still has in this process."""
+        left = 0
         room = self._rooms.get(conn.match_id)
         if room is not None:
-            room.conns.discard(conn)
-            room.fresh.discard(conn)
+            room.discard(conn)
+            left = room.count[conn.viewer]
             if not room.conns:
                 del self._rooms[conn.match_id]
                 await room.stop()
         await conn.stop()
+        return left
 
     def wake(self, match_id: str, version: int = 0) -> None:
         room = self._rooms.get(match_id)
@@ -170,7 +211,7 @@ class Hub:
     def local_seats(self, match_id: str) -> set[str]:
         """Seats of this match with a socket open on this process."""
         room = self._rooms.get(match_id)
-        return {c.viewer for c in room.conns if c.viewer is not None} if room else set()
+        return {v for v in room.count if v is not None} if room else set()
 
     def connections(self) -> list[Connection]:
         return [c for room in self._rooms.values() for c in room.conns]

@@ -12,7 +12,7 @@ from ..config import Settings
 from ..persistence.cache import MatchCache
 from ..persistence.db import Database
 from ..push.fanout import Fanout
-from ..push.hub import Hub
+from ..push.hub import Caps, Hub
 from ..push.presence import Presence
 from ..push.render import Renderer
 from .admin import Admin
@@ -44,7 +44,13 @@ class AppContext:
     async def start(settings: Settings, clock: Clock) -> AppContext:
         db = Database(settings.database_url)
         cache = MatchCache(settings.cache_matches)
-        hub = Hub()
+        hub = Hub(
+            Caps(
+                settings.max_sockets_per_seat,
+                settings.max_sockets_per_spectator_key,
+                settings.max_sockets_per_match,
+            )
+        )
         fanout = Fanout(hub, cache, settings.redis_url)
         await fanout.start()
         presence = Presence(hub, fanout.redis)
