@@ -1,7 +1,8 @@
 """This process's sockets, per match. A room per match renders each viewer's frame once per
 change and hands it to every socket of that viewer; each socket's sender sends only the newest
 frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent.
-The live sockets are capped per seat, per spectator link and per match (on this process)."""
+A socket that opens reuses its viewer's newest frame, and the live sockets are capped per seat,
+per spectator link and per match (on this process), so opening sockets cannot multiply work."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -27,6 +29,10 @@ log = logging.getLogger("watergate.push")
 Render = Callable[[str, set[Viewer], int], Awaitable[dict[Viewer, str] | None]]
 GONE = '{"type":"error","code":"not_found","message":"No such match."}'
 CLOSE_GONE = 4404
+# How old a viewer's frame may be and still be handed to a socket that just opened. A frame is
+# re-rendered on every change anyway; only its clocks' "remaining_ms" age, and a client runs its
+# clocks from when a frame arrives, so this much is within what the network adds already.
+FRAME_REUSE_S = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +106,7 @@ class Room:
         self.fresh: set[Connection] = set()  # sockets still waiting for their first frame
         self.dirty = False  # every socket needs a new frame
         self.wanted = 0  # the newest version announced for this match
+        self.frames: dict[Viewer, tuple[float, str]] = {}  # newest frame per viewer, and when
         self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._run())
 
@@ -123,6 +130,7 @@ class Room:
         self._wake.set()
 
     def gone(self) -> None:
+        self.frames.clear()  # a socket that opens now renders, finds no match, and is closed
         for conn in self.conns:
             conn.offer(GONE, close=CLOSE_GONE)
 
@@ -135,27 +143,39 @@ class Room:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            targets = set(self.conns) if self.dirty else set(self.fresh)
-            self.dirty = False
+            if self.dirty:  # something changed: every frame kept is stale
+                targets, self.dirty = set(self.conns), False
+                self.frames.clear()
+            else:  # only new sockets: they share their viewer's newest frame if it is recent
+                targets = set(self.fresh)
             self.fresh.clear()
             if targets:
                 await self._push(targets)
 
     async def _push(self, targets: set[Connection]) -> None:
-        try:
-            frames = await self.render(self.match_id, {c.viewer for c in targets}, self.wanted)
-        except ApiError as err:
-            for conn in targets:
-                conn.offer(json.dumps({"type": "error", **err.body()}))
-            return
-        except Exception:
-            log.exception("rendering %s failed", self.match_id)
-            return
-        for conn in targets:
+        now = time.monotonic()
+        ready = {v: text for v, (at, text) in self.frames.items() if now - at <= FRAME_REUSE_S}
+        missing = {c.viewer for c in targets} - ready.keys()
+        if missing:
+            try:
+                frames = await self.render(self.match_id, missing, self.wanted)
+            except ApiError as err:
+                for conn in targets:
+                    conn.offer(json.dumps({"type": "error", **err.body()}))
+                return
+            except Exception:
+                log.exception("rendering %s failed", self.match_id)
+                return
             if frames is None:
-                conn.offer(GONE, close=CLOSE_GONE)
-            else:
-                conn.offer(frames[conn.viewer])
+                for conn in targets:
+                    conn.offer(GONE, close=CLOSE_GONE)
+                return
+            # a change announced during the render marks the room dirty, which drops these
+            # frames before any socket that opens later could reuse them
+            self.frames.update((v, (now, text)) for v, text in frames.items())
+            ready.update(frames)
+        for conn in targets:
+            conn.offer(ready[conn.viewer])
 
 
 class Hub:

@@ -73,6 +73,7 @@ class AppContext:
 
     async def close(self) -> None:
         await self.bots.close()
+        await self.lifecycle.notices.close()
         await self.hub.close()
         await self.presence.close()
         await self.fanout.close()
