@@ -113,6 +113,8 @@ class Room:
     def add(self, conn: Connection) -> None:
         self.conns.add(conn)
         self.count[conn.viewer] += 1
+        if conn.viewer is not None and self.count[conn.viewer] == 1:
+            self.frames.clear()  # the kept frames show this seat away (its announcement follows)
         self.fresh.add(conn)
         self._wake.set()
 
@@ -122,6 +124,8 @@ class Room:
             self.count[conn.viewer] -= 1
             if not self.count[conn.viewer]:
                 del self.count[conn.viewer]
+                if conn.viewer is not None:
+                    self.frames.clear()  # the kept frames show this seat online
         self.fresh.discard(conn)
 
     def wake(self, version: int = 0) -> None:
