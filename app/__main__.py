@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import logging
 import signal
 import socket
 import sys
@@ -16,6 +15,7 @@ from alembic import command
 from alembic.config import Config
 from fastapi import FastAPI
 
+from . import logs
 from .config import Settings
 from .main import create_app
 from .persistence.db import is_sqlite
@@ -65,7 +65,7 @@ def main() -> None:
     # Fewer, cheaper collections: the cache keeps many long-lived objects, and each full
     # collection walks them all (pauses of 50-130 ms were measured under load).
     gc.set_threshold(50_000, 20, 20)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logs.configure()  # before anything logs: secrets are scrubbed from every line
     settings = Settings()
     if problem := settings.bind_problem():
         sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
@@ -80,6 +80,7 @@ def main() -> None:
         timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
         proxy_headers=False,  # the app applies FORWARDED_ALLOW_IPS itself (app/http/hardening.py)
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        log_config=None,  # uvicorn's loggers go to the scrubbing root handler, not their own
         log_level="info",
     )
     server = Server(config, app)

@@ -1,7 +1,10 @@
 """The match websockets: a seat's socket (actions in, views and errors out) and a spectator's
 read-only socket. A full view is sent at once and after every change.
 
-Client messages on a seat's socket (one handler per `type`):
+A seat's socket without `?token=` authenticates with its first message, so that no seat token
+appears in a URL (or in a log line that prints one):
+    {"type": "auth", "token": "<seat token>"}
+Client messages after that (one handler per `type`):
     {"type": "action", "action": {...from legal_actions...}, "expected_version": 12}
     {"type": "ping"}
 Server messages: {"type": "view", ...view}, {"type": "error", "code", "message"}, {"type": "pong"}.
@@ -9,6 +12,7 @@ Server messages: {"type": "view", ...view}, {"type": "error", "code", "message"}
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -21,6 +25,7 @@ from ..push.hub import Connection
 from ..services.context import AppContext
 
 router = APIRouter()
+AUTH_HINT = '{"type": "auth", "token": "<seat token>"}'
 Handler = Callable[[AppContext, Connection, dict[str, Any]], Awaitable[None]]
 
 
@@ -45,7 +50,12 @@ async def _on_ping(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> No
     await conn.send_text('{"type":"pong"}')
 
 
-HANDLERS: dict[str, Handler] = {"action": _on_action, "ping": _on_ping}
+async def _on_auth(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> None:
+    """{"type": "auth", ...} once the socket already serves a seat: nothing to change."""
+    raise ApiError(409, "already_authenticated", "This socket is already authenticated.")
+
+
+HANDLERS: dict[str, Handler] = {"action": _on_action, "ping": _on_ping, "auth": _on_auth}
 
 
 async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
@@ -69,8 +79,13 @@ async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
 
 
 async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
-    """Keep the socket until the client leaves; presence is announced both ways."""
-    await ctx.lifecycle.join(conn)
+    """Keep the socket until the client leaves; presence is announced both ways. A socket over
+    one of the caps is refused (4429) before it counts for anything."""
+    try:
+        await ctx.lifecycle.join(conn)
+    except ApiError as err:
+        await _refuse(ws, err)
+        return
     try:
         while True:
             message = await ws.receive()
@@ -91,11 +106,50 @@ async def _refuse(ws: WebSocket, err: ApiError) -> None:
     await ws.close(code=4000 + err.status)
 
 
+def _auth_token(text: str) -> str | None:
+    """The token of an auth message, or None when the text is anything else."""
+    try:
+        msg = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(msg, dict) or msg.get("type") != "auth":
+        return None
+    token = msg.get("token")
+    return token if isinstance(token, str) and token else None
+
+
+async def _first_frame_token(ctx: AppContext, ws: WebSocket) -> str | None:
+    """The seat token from the socket's first message, or None once the socket is refused
+    (4408 when nothing came in time, 4401 for anything but an auth message) or gone. Nothing
+    about the match is looked up before it: what the answer tells a stranger is what ?token=
+    tells (v1)."""
+    try:
+        async with asyncio.timeout(ctx.settings.ws_auth_seconds):
+            message = await ws.receive()
+    except TimeoutError:
+        await _refuse(ws, ApiError(408, "auth_timeout", f"Send {AUTH_HINT} first."))
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        text = (message.get("bytes") or b"").decode("utf-8", "replace")
+    token = _auth_token(text) if len(text) <= ctx.settings.max_ws_frame_bytes else None
+    if token is None:
+        await _refuse(ws, ApiError(401, "unauthorized", f"The first message must be {AUTH_HINT}."))
+    return token
+
+
 @router.websocket("/ws/matches/{match_id}")
 async def match_socket(ws: WebSocket, match_id: str, token: str | None = None) -> None:
-    """One seat's live connection to its match."""
+    """One seat's live connection to its match: the token in the first message (or, as in v1,
+    in ?token=)."""
     ctx: AppContext = ws.app.state.ctx
     await ws.accept()
+    if token is None:
+        token = await _first_frame_token(ctx, ws)
+        if token is None:
+            return
     try:
         conn = await ctx.views.seat_socket(ws, token, match_id)
     except ApiError as err:

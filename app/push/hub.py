@@ -1,6 +1,8 @@
 """This process's sockets, per match. A room per match renders each viewer's frame once per
 change and hands it to every socket of that viewer; each socket's sender sends only the newest
-frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent."""
+frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent.
+A socket that opens reuses its viewer's newest frame, and the live sockets are capped per seat,
+per spectator link and per match (on this process), so opening sockets cannot multiply work."""
 
 from __future__ import annotations
 
@@ -8,8 +10,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import uuid
+from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -25,6 +30,23 @@ Render = Callable[[str, set[Viewer], int], Awaitable[dict[Viewer, str] | None]]
 GONE = '{"type":"error","code":"not_found","message":"No such match."}'
 CLOSE_GONE = 4404
 CLOSE_FAILED = 1011  # our side broke: the client reconnects and gets a full view
+# How old a viewer's frame may be and still be handed to a socket that just opened. A frame is
+# re-rendered on every change anyway; only its clocks' "remaining_ms" age, and a client runs its
+# clocks from when a frame arrives, so this much is within what the network adds already.
+FRAME_REUSE_S = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Caps:
+    """Live sockets allowed on this process (each process counts only its own sockets)."""
+
+    per_seat: int = 4
+    per_spectator_key: int = 20  # a match has one spectator link: its spectators' sockets
+    per_match: int = 200
+
+
+def too_many(what: str) -> ApiError:
+    return ApiError(429, "too_many_sockets", f"Too many open sockets {what}; close one first.")
 
 
 class Connection:
@@ -86,16 +108,31 @@ class Room:
     def __init__(self, match_id: str, render: Render) -> None:
         self.match_id, self.render = match_id, render
         self.conns: set[Connection] = set()
+        self.count: Counter[Viewer] = Counter()  # live sockets per viewer
         self.fresh: set[Connection] = set()  # sockets still waiting for their first frame
         self.dirty = False  # every socket needs a new frame
         self.wanted = 0  # the newest version announced for this match
+        self.frames: dict[Viewer, tuple[float, str]] = {}  # newest frame per viewer, and when
         self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._run())
 
     def add(self, conn: Connection) -> None:
         self.conns.add(conn)
+        self.count[conn.viewer] += 1
+        if conn.viewer is not None and self.count[conn.viewer] == 1:
+            self.frames.clear()  # the kept frames show this seat away (its announcement follows)
         self.fresh.add(conn)
         self._wake.set()
+
+    def discard(self, conn: Connection) -> None:
+        if conn in self.conns:
+            self.conns.discard(conn)
+            self.count[conn.viewer] -= 1
+            if not self.count[conn.viewer]:
+                del self.count[conn.viewer]
+                if conn.viewer is not None:
+                    self.frames.clear()  # the kept frames show this seat online
+        self.fresh.discard(conn)
 
     def wake(self, version: int = 0) -> None:
         self.wanted = max(self.wanted, version)
@@ -103,6 +140,7 @@ class Room:
         self._wake.set()
 
     def gone(self) -> None:
+        self.frames.clear()  # a socket that opens now renders, finds no match, and is closed
         for conn in self.conns:
             conn.offer(GONE, close=CLOSE_GONE)
 
@@ -115,53 +153,80 @@ class Room:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            targets = set(self.conns) if self.dirty else set(self.fresh)
-            self.dirty = False
+            if self.dirty:  # something changed: every frame kept is stale
+                targets, self.dirty = set(self.conns), False
+                self.frames.clear()
+            else:  # only new sockets: they share their viewer's newest frame if it is recent
+                targets = set(self.fresh)
             self.fresh.clear()
             if targets:
                 await self._push(targets)
 
     async def _push(self, targets: set[Connection]) -> None:
-        try:
-            frames = await self.render(self.match_id, {c.viewer for c in targets}, self.wanted)
-        except ApiError as err:
-            for conn in targets:
-                conn.offer(json.dumps({"type": "error", **err.body()}))
-            return
-        except Exception:
-            log.exception("rendering %s failed", self.match_id)
-            return
-        for conn in targets:
+        now = time.monotonic()
+        ready = {v: text for v, (at, text) in self.frames.items() if now - at <= FRAME_REUSE_S}
+        missing = {c.viewer for c in targets} - ready.keys()
+        if missing:
+            try:
+                frames = await self.render(self.match_id, missing, self.wanted)
+            except ApiError as err:
+                for conn in targets:
+                    conn.offer(json.dumps({"type": "error", **err.body()}))
+                return
+            except Exception:
+                log.exception("rendering %s failed", self.match_id)
+                return
             if frames is None:
-                conn.offer(GONE, close=CLOSE_GONE)
-            else:
-                conn.offer(frames[conn.viewer])
+                for conn in targets:
+                    conn.offer(GONE, close=CLOSE_GONE)
+                return
+            # a change announced during the render marks the room dirty, which drops these
+            # frames before any socket that opens later could reuse them
+            self.frames.update((v, (now, text)) for v, text in frames.items())
+            ready.update(frames)
+        for conn in targets:
+            conn.offer(ready[conn.viewer])
 
 
 class Hub:
     """This process's rooms."""
 
-    def __init__(self) -> None:
+    def __init__(self, caps: Caps | None = None) -> None:
         self._rooms: dict[str, Room] = {}
+        self.caps = caps or Caps()
         self.render: Render | None = None  # set by the app once the renderer exists
 
-    def add(self, conn: Connection) -> None:
+    def add(self, conn: Connection) -> int:
+        """Start serving the socket; how many sockets its viewer now has in this process.
+        Over a cap it is refused (ApiError 429) before anything starts. Checking and adding
+        with no await between them keeps the count exact."""
         assert self.render is not None
         room = self._rooms.get(conn.match_id)
+        if room is not None and len(room.conns) >= self.caps.per_match:
+            raise too_many("on this match")
+        mine = room.count[conn.viewer] if room is not None else 0
+        if conn.viewer is None and mine >= self.caps.per_spectator_key:
+            raise too_many("for this spectator link")
+        if conn.viewer is not None and mine >= self.caps.per_seat:
+            raise too_many("for this seat")
         if room is None:
             room = self._rooms[conn.match_id] = Room(conn.match_id, self.render)
         conn.start()
         room.add(conn)
+        return room.count[conn.viewer]
 
-    async def remove(self, conn: Connection) -> None:
+    async def remove(self, conn: Connection) -> int:
+        """Stop serving the socket; how many sockets its viewer still has in this process."""
+        left = 0
         room = self._rooms.get(conn.match_id)
         if room is not None:
-            room.conns.discard(conn)
-            room.fresh.discard(conn)
+            room.discard(conn)
+            left = room.count[conn.viewer]
             if not room.conns:
                 del self._rooms[conn.match_id]
                 await room.stop()
         await conn.stop()
+        return left
 
     def wake(self, match_id: str, version: int = 0) -> None:
         room = self._rooms.get(match_id)
@@ -176,7 +241,7 @@ class Hub:
     def local_seats(self, match_id: str) -> set[str]:
         """Seats of this match with a socket open on this process."""
         room = self._rooms.get(match_id)
-        return {c.viewer for c in room.conns if c.viewer is not None} if room else set()
+        return {v for v in room.count if v is not None} if room else set()
 
     def viewers(self, match_id: str) -> set[Viewer]:
         """Who watches this match on this process: seats, and None for spectators."""

@@ -1,5 +1,6 @@
-"""Computer seats in the server: after every change, if a bot seat must decide, it answers after a
-short human-like pause, off the event loop, through the same submit path as a person."""
+"""Computer seats in the server: after every change, if a bot seat must decide, it thinks off the
+event loop and answers through the same submit path as a person, always the same pause after the
+change (R18: how long it takes must not tell what it holds or how many choices it has)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from engine.registry import AnyGame, get_game
 
+from ..config import BOT_PACE_MARGIN_MS
 from ..errors import ApiError
 from ..persistence import repository as repo
 from ..push.changes import Change, MatchChanged, Moved
@@ -89,8 +91,20 @@ class BotRunner:
                 forever=False,
             )
 
+    def thinking_ms(self, spent: float) -> int:
+        """The search budget for a decision seen `spent` seconds ago: what is left of the pause
+        once the margin is kept, so that thinking ends before the pause does (R18). Without a
+        pause (a delay of 0) the budget is the setting's."""
+        if self.delay <= 0:
+            return self.budget_ms
+        left = int((self.delay - spent) * 1000) - BOT_PACE_MARGIN_MS
+        return max(1, min(self.budget_ms, left))
+
     async def _play(self, match_id: str) -> None:
         while not self._closing.is_set():
+            # R18: the pause runs from the moment this task sees the change (right after the
+            # push that offers the decision), whatever reading and thinking take meanwhile
+            started = time.perf_counter()
             self._poked.discard(match_id)
             found = await run_in_threadpool(current, self.core, match_id)
             if found is None:
@@ -105,12 +119,15 @@ class BotRunner:
                     continue
                 self._tasks.pop(match_id, None)
                 return
-            started = time.perf_counter()
+            budget = self.thinking_ms(time.perf_counter() - started)
             action = await run_in_threadpool(
-                choose_move, game, entry.state, seat, info.seed, self.kind, self.budget_ms
+                choose_move, game, entry.state, seat, info.seed, self.kind, budget
             )
-            # a human-like pause, counting the thinking time already spent
-            await asyncio.sleep(max(0.0, self.delay - (time.perf_counter() - started)))
+            # the same pause for every answer, a lone pass included (R18)
+            late = time.perf_counter() - started - self.delay
+            if late > 0 and self.delay > 0:
+                log.warning("bot in %s answered %.0f ms after its pace", match_id, late * 1000)
+            await asyncio.sleep(max(0.0, -late))
             if self._closing.is_set():
                 return
             try:

@@ -15,7 +15,7 @@ from ..persistence.cache import MatchCache
 from ..persistence.db import Database
 from ..persistence.moves import Moves
 from ..push.fanout import Fanout
-from ..push.hub import Hub
+from ..push.hub import Caps, Hub
 from ..push.presence import Presence
 from ..push.render import Renderer
 from .admin import Admin
@@ -49,7 +49,13 @@ class AppContext:
     async def start(settings: Settings, clock: Clock) -> AppContext:
         db = Database(settings.database_url)
         cache = MatchCache(int(settings.cache_mb * 1024 * 1024))
-        hub = Hub()
+        hub = Hub(
+            Caps(
+                settings.max_sockets_per_seat,
+                settings.max_sockets_per_spectator_key,
+                settings.max_sockets_per_match,
+            )
+        )
         fanout = Fanout(hub, cache, db, settings.redis_url)
         presence = Presence(hub, fanout)
         renderer = Renderer(db, cache, presence, clock)
@@ -82,6 +88,7 @@ class AppContext:
 
     async def close(self) -> None:
         await self.bots.close()
+        await self.lifecycle.notices.close()
         await self.hub.close()
         await self.presence.close()
         await self.fanout.close()

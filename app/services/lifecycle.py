@@ -18,9 +18,10 @@ from ..outages import OUTAGES
 from ..persistence import repository as repo
 from ..persistence.cache import catch_up, fresh_entry, read_info, row_info
 from ..persistence.records import Ending
-from ..push.changes import MatchChanged, PresenceChanged
+from ..push.changes import MatchChanged
 from ..push.hub import Connection
 from .access import seat_for
+from .announce import PresenceNotices
 from .core import Core, utc
 from .matches import SeatTaken, new_row
 from .play import on_time
@@ -38,6 +39,7 @@ class Lifecycle:
     def __init__(self, core: Core) -> None:
         self.core = core
         self.db = core.db
+        self.notices = PresenceNotices(core.publish)
 
     async def resign(self, token: str | None, match_id: str) -> None:
         """The player gives up; the opponent wins."""
@@ -179,19 +181,24 @@ class Lifecycle:
     # ---- sockets coming and going -------------------------------------------------------------
 
     async def join(self, conn: Connection) -> None:
-        """A socket opened: it gets its first frame; the other seats see it online."""
-        self.core.fanout.hub.add(conn)
-        if conn.viewer is not None:
-            await self.core.renderer.presence.mark(conn, True)
-            await self.core.publish(PresenceChanged(conn.match_id, conn.viewer))
+        """A socket opened (ApiError 429 over a cap, before it counts): it gets its first frame;
+        the other seats see the seat online once its first socket here opened."""
+        mine = self.core.fanout.hub.add(conn)
+        if conn.viewer is None:
+            return  # spectators are not shown in presence: nobody else needs a new frame
+        await self.core.renderer.presence.mark(conn, True)
+        if mine == 1:
+            self.notices.announce(conn.match_id, conn.viewer, None)
 
     async def leave(self, conn: Connection) -> None:
-        """A socket closed; "last seen" is written when a seat leaves (while connected it is
-        online), and carried in the change so no process reads it back."""
-        await self.core.fanout.hub.remove(conn)
+        """A socket closed; when it was the seat's last one here, "last seen" is written (while
+        connected it is online) and carried in the change so no process reads it back."""
+        left = await self.core.fanout.hub.remove(conn)
         if conn.viewer is None:
             return
         await self.core.renderer.presence.mark(conn, False)
+        if left:
+            return  # another socket of the seat is still open: nothing changed
         when = self.core.stamp().timestamp()  # as stored: whole microseconds
         try:
             await run_in_threadpool(self._touch, conn.match_id, conn.viewer, when)
@@ -200,7 +207,7 @@ class Lifecycle:
                 "last seen of %s/%s not stored (%s)", conn.match_id, conn.viewer, type(err).__name__
             )
         self.core.cache.seen(conn.match_id, conn.viewer, when)
-        await self.core.publish(PresenceChanged(conn.match_id, conn.viewer, when))
+        self.notices.announce(conn.match_id, conn.viewer, when)
 
     def _touch(self, match_id: str, seat: str, when: float) -> None:
         with self.db.write() as db:

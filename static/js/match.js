@@ -26,9 +26,9 @@ const page = { matchId, spectator, role: seat?.role ?? null, inviteUrl: seat?.in
 const me = page.role || SEATS[0];  // a spectator sees the table from the first seat's side
 const watchKey = encodeURIComponent(BOOT.spectator_key || "");
 const viewPath = spectator ? `/api/matches/${matchId}/spectate?key=${watchKey}` : `/api/matches/${matchId}`;
-const socketPath = spectator
-  ? `/ws/watch/${encodeURIComponent(matchId)}?key=${watchKey}`
-  : `/ws/matches/${encodeURIComponent(matchId)}?token=${encodeURIComponent(seat?.token || "")}`;
+// a seat's token goes in the socket's first message, never in its URL (which logs may print)
+const socketPath = spectator ? `/ws/watch/${encodeURIComponent(matchId)}?key=${watchKey}` : `/ws/matches/${encodeURIComponent(matchId)}`;
+const hello = spectator ? null : { type: "auth", token: seat?.token || "" };
 
 const store = createStore({
   view: null,
@@ -242,6 +242,7 @@ else {
   refresh();
 }
 const socket = seat ? connect(socketPath, {
+  hello,
   onView: receive,
   onError: (err) => store.set({ busy: false, error: err.message }),
   onStatus: (conn) => store.set({ conn }),

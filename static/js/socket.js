@@ -1,6 +1,8 @@
 // The match websocket with reconnection (backoff); the server sends a full view on every open.
-// `path` is "/ws/matches/{id}?token=…" for a seat or "/ws/watch/{id}?key=…" for a spectator.
-export function connect(path, { onView, onError, onStatus }) {
+// `path` is "/ws/matches/{id}" for a seat, which sends `hello` ({"type": "auth", "token"}) as its
+// first message on every open, so the seat token is never in a URL; "/ws/watch/{id}?key=…" for a
+// spectator (the key is the spectator link's own).
+export function connect(path, { hello, onView, onError, onStatus }) {
   let ws = null;
   let attempt = 0;
   let closedByUs = false;
@@ -9,7 +11,11 @@ export function connect(path, { onView, onError, onStatus }) {
   function open() {
     onStatus("reconnecting");
     ws = new WebSocket(url());
-    ws.onopen = () => { attempt = 0; onStatus("connected"); };
+    ws.onopen = () => {
+      if (hello) ws.send(JSON.stringify(hello));
+      attempt = 0;
+      onStatus("connected");
+    };
     ws.onmessage = (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }

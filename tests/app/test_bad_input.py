@@ -232,8 +232,11 @@ def test_junk_in_a_websocket_path_gets_an_error_and_a_close(
 ) -> None:
     client, junk = no_raise_client, JUNK_IDS[name]
     _, token = started(client)
-    for query in (f"?token={token}", "?token=%00junk", ""):
+    # the token in the query (v1), junk in the query, and the token in the first message (v1.1)
+    for query, auth in ((f"?token={token}", None), ("?token=%00junk", None), ("", token)):
         with client.websocket_connect(f"/ws/matches/{junk}{query}") as ws:
+            if auth is not None:
+                ws.send_json({"type": "auth", "token": auth})
             error = ws.receive_json()
             assert error["type"] == "error" and error["code"] and error["message"]
             with pytest.raises(WebSocketDisconnect):
