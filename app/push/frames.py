@@ -67,8 +67,8 @@ def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live)
     return facts
 
 
-def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer) -> str:
-    """The viewer's log entries as a JSON array, with how the match ended outside the rules."""
+def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer) -> tuple[str, ...]:
+    """The viewer's log entries as JSON texts, with how the match ended outside the rules."""
     log = entry.log_json[viewer]
     if info.ended_by and outcome is None:  # resigned, out of time, aborted, abandoned
         ended = {
@@ -78,23 +78,39 @@ def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer)
             "winner": info.winner,
         }
         log = (*log, dumps(ended))
-    return "[" + ",".join(log) + "]"
+    return log
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A viewer's view in two pieces: everything but the log, and the log's entries. A socket
+    that asked for log tails (contract v1.1) is sent only the entries it has not had yet; the
+    log only ever grows, so entries already sent never change."""
+
+    head: str  # the view's JSON object up to its log, without the closing brace
+    log: tuple[str, ...]
+
+    def text(self, sent: int | None = None) -> str:
+        """The whole view; with `sent`, `"log_from": sent` and the entries from there on."""
+        if sent is None or sent > len(self.log):
+            return f'{self.head},"log":[{",".join(self.log)}]}}'
+        return f'{self.head},"log_from":{sent},"log":[{",".join(self.log[sent:])}]}}'
 
 
 def frame(
     info: MatchInfo, entry: Entry, viewer: Viewer, live: Live, message_type: str | None = None
-) -> str:
-    """The whole view for `viewer` (None: a spectator) as JSON text; `message_type` adds
-    {"type": …} first, as websocket messages carry it."""
+) -> Frame:
+    """The view for `viewer` (None: a spectator); `message_type` adds {"type": …} first, as
+    websocket messages carry it."""
     outcome = get_game(entry.game).outcome(entry.state)
     status = status_of(info, entry)
     view_json, legal_json = entry.part(viewer)
     head: JSONObj = {} if message_type is None else {"type": message_type}
     head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
     legal = legal_json if status == "active" and viewer else "[]"
-    return (
+    text = (
         f"{dumps(head)[:-1]},"
         f'"state":{view_json},"legal_actions":{legal},'
-        f"{dumps(_facts(info, outcome, viewer, live))[1:-1]},"
-        f'"log":{_log(info, entry, outcome, viewer)}}}'
+        f"{dumps(_facts(info, outcome, viewer, live))[1:-1]}"
     )
+    return Frame(text, _log(info, entry, outcome, viewer))

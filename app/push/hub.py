@@ -21,12 +21,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from engine.core.game import Viewer
 
 from ..errors import ApiError
+from .frames import Frame
 
 log = logging.getLogger("watergate.push")
 
 # (match id, the viewers wanted, the newest version announced) -> a frame per viewer, or None
 # when the match no longer exists
-Render = Callable[[str, set[Viewer], int], Awaitable[dict[Viewer, str] | None]]
+Render = Callable[[str, set[Viewer], int], Awaitable[dict[Viewer, Frame] | None]]
+Sendable = Frame | str  # a view, or a ready message (an error)
 GONE = '{"type":"error","code":"not_found","message":"No such match."}'
 CLOSE_GONE = 4404
 CLOSE_FAILED = 1011  # our side broke: the client reconnects and gets a full view
@@ -52,11 +54,13 @@ def too_many(what: str) -> ApiError:
 class Connection:
     """One seat's (or a spectator's) socket and its sender task."""
 
-    def __init__(self, ws: WebSocket, match_id: str, viewer: Viewer) -> None:
+    def __init__(self, ws: WebSocket, match_id: str, viewer: Viewer, tails: bool = False) -> None:
         self.ws, self.match_id, self.viewer = ws, match_id, viewer
+        self.tails = tails  # the client asked for log tails (?log=tail): v1.1
         self.id = uuid.uuid4().hex
-        self.last_text = ""
-        self._latest = ""
+        self.last: Sendable = ""  # the newest thing sent
+        self._latest: Sendable = ""
+        self._log_sent = 0  # log entries this socket has had
         self._close: int | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -64,10 +68,10 @@ class Connection:
     def start(self) -> None:
         self._task = asyncio.create_task(self._sender())
 
-    def offer(self, text: str, close: int | None = None) -> None:
+    def offer(self, item: Sendable, close: int | None = None) -> None:
         """The newest frame for this socket (and, with `close`, then close it with that code; a
         close once asked for stays asked for, whatever frame comes after it)."""
-        self._latest = text
+        self._latest = item
         self._close = self._close if close is None else close
         self._wake.set()
 
@@ -86,9 +90,10 @@ class Connection:
             await self._wake.wait()
             self._wake.clear()
             try:
-                if self._latest != self.last_text:
-                    self.last_text = self._latest
-                    await self.send_text(self._latest)
+                latest = self._latest
+                if _key(latest) != _key(self.last):
+                    self.last = latest
+                    await self.send_text(self._text(latest))
                 if self._close is not None:
                     await self.ws.close(code=self._close)
                     return
@@ -101,6 +106,20 @@ class Connection:
                     await self.ws.close(code=CLOSE_FAILED)
                 return
 
+    def _text(self, item: Sendable) -> str:
+        """What goes on the wire: with tails, only the log entries not sent yet."""
+        if isinstance(item, str):
+            return item
+        text = item.text(self._log_sent if self.tails else None)
+        self._log_sent = len(item.log)
+        return text
+
+
+def _key(item: Sendable) -> object:
+    """Equal for two things that would show the client the same (an unchanged view is not
+    resent)."""
+    return item if isinstance(item, str) else (item.head, len(item.log))
+
 
 class Room:
     """The sockets of one match in this process, and the task that renders their frames."""
@@ -112,7 +131,7 @@ class Room:
         self.fresh: set[Connection] = set()  # sockets still waiting for their first frame
         self.dirty = False  # every socket needs a new frame
         self.wanted = 0  # the newest version announced for this match
-        self.frames: dict[Viewer, tuple[float, str]] = {}  # newest frame per viewer, and when
+        self.frames: dict[Viewer, tuple[float, Frame]] = {}  # newest frame per viewer, and when
         self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._run())
 

@@ -13,7 +13,7 @@ from ..persistence import cache as cached
 from ..persistence.cache import Entry, MatchCache
 from ..persistence.db import Database
 from ..persistence.records import MatchInfo
-from .frames import frame, live_at
+from .frames import Frame, frame, live_at
 from .presence import Presence
 
 
@@ -37,7 +37,7 @@ class Renderer:
 
     async def frames(
         self, match_id: str, viewers: set[Viewer], version: int
-    ) -> dict[Viewer, str] | None:
+    ) -> dict[Viewer, Frame] | None:
         """One websocket frame per viewer (the Hub's Render)."""
         found = await self.match(match_id, version)
         if found is None:
@@ -49,4 +49,4 @@ class Renderer:
     async def view(self, info: MatchInfo, entry: Entry, viewer: Viewer) -> str:
         """An HTTP answer's view: the same text as a frame, without the message type."""
         live = live_at(info, entry, await self.presence.online(info.match_id), self.clock.now())
-        return frame(info, entry, viewer, live)
+        return frame(info, entry, viewer, live).text()

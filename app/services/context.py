@@ -81,7 +81,7 @@ class AppContext:
         """Close every socket "going away", so its client reconnects (to another process), and
         give their handlers `grace` seconds to finish; the server stops after this."""
         for conn in self.hub.connections():
-            conn.offer(conn.last_text, close=GOING_AWAY)  # nothing new to send: just the close
+            conn.offer(conn.last, close=GOING_AWAY)  # nothing new to send: just the close
         deadline = time.monotonic() + grace
         while self.hub.connections() and time.monotonic() < deadline:
             await asyncio.sleep(0.05)  # each handler leaves as soon as its socket is closed

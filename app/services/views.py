@@ -10,6 +10,12 @@ from .access import seat_and_match, spectated
 from .core import Core
 
 
+def wants_tails(ws: WebSocket) -> bool:
+    """`?log=tail` (contract v1.1): after the first full view, each view carries "log_from" and
+    only the log entries from there on; v1 clients, not asking, get the whole log every time."""
+    return ws.query_params.get("log") == "tail"
+
+
 class Views:
     def __init__(self, core: Core) -> None:
         self.core = core
@@ -27,9 +33,9 @@ class Views:
     async def seat_socket(self, ws: WebSocket, token: str | None, match_id: str) -> Connection:
         """A seat's socket, once its token is checked (raises ApiError)."""
         seat, _, _ = await run_in_threadpool(seat_and_match, self.core, token, match_id)
-        return Connection(ws, match_id, seat)
+        return Connection(ws, match_id, seat, wants_tails(ws))
 
     async def spectator_socket(self, ws: WebSocket, match_id: str, key: str | None) -> Connection:
         """A spectator's socket, once its key is checked (raises ApiError)."""
         await run_in_threadpool(spectated, self.core, match_id, key)
-        return Connection(ws, match_id, None)
+        return Connection(ws, match_id, None, wants_tails(ws))

@@ -1,15 +1,29 @@
 // The match websocket with reconnection (backoff); the server sends a full view on every open.
 // `path` is "/ws/matches/{id}" for a seat, which sends `hello` ({"type": "auth", "token"}) as its
 // first message on every open, so the seat token is never in a URL; "/ws/watch/{id}?key=…" for a
-// spectator (the key is the spectator link's own).
+// spectator (the key is the spectator link's own). It asks for log tails (`log=tail`): after the
+// first full view of each open, a view carries "log_from" and only the entries from there on, and
+// the log kept here is completed before the view is handed on, so the rest of the page always
+// sees whole views.
 export function connect(path, { hello, onView, onError, onStatus }) {
   let ws = null;
   let attempt = 0;
   let closedByUs = false;
-  const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+  let log = [];  // this open's log so far
+  const tailed = `${path}${path.includes("?") ? "&" : "?"}log=tail`;
+  const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${tailed}`;
+
+  function whole(view) {
+    if (view.log_from === undefined) log = view.log;
+    else if (view.log_from <= log.length) log = log.slice(0, view.log_from).concat(view.log);
+    else return null;  // entries were missed: cannot happen on one open, but never show a gap
+    const { log_from: _, ...rest } = view;
+    return { ...rest, log };
+  }
 
   function open() {
     onStatus("reconnecting");
+    log = [];
     ws = new WebSocket(url());
     ws.onopen = () => {
       if (hello) ws.send(JSON.stringify(hello));
@@ -19,7 +33,11 @@ export function connect(path, { hello, onView, onError, onStatus }) {
     ws.onmessage = (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
-      if (msg.type === "view") onView(msg);
+      if (msg.type === "view") {
+        const view = whole(msg);
+        if (view) onView(view);
+        else ws.close();  // reconnect: a new open starts with a full view
+      }
       else if (msg.type === "error") onError(msg);
     };
     ws.onclose = () => {

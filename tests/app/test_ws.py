@@ -329,3 +329,40 @@ def test_a_match_against_the_computer_over_a_websocket(client: TestClient, role:
     assert seen["winner"] in ROLES
     assert mine > 0
     assert seen["version"] > mine, "the computer made moves of its own"
+
+
+def test_a_socket_that_asks_for_log_tails_gets_each_entry_once_and_the_same_log(
+    client: TestClient,
+) -> None:
+    """v1.1 `?log=tail`: the first view is whole (log_from 0), then each view carries only the
+    entries after "log_from"; put together they are exactly the whole log a v1 socket gets every
+    time, so a push stays small late in a match. A reconnect starts whole again."""
+    match_id, tokens = started(client)
+    bot = RandomBot(8)
+    tail_path = f"/ws/matches/{match_id}?token={tokens['editor']}&log=tail"
+    with both_sockets(client, match_id, tokens) as ws, client.websocket_connect(tail_path) as tail:
+        first = receive_view(tail)
+        latest = {role: receive_view(ws[role]) for role in ROLES}
+        assert first["log_from"] == 0 and first["log"] == latest["editor"]["log"]
+        kept, longest_tail = list(first["log"]), 0
+        for _ in range(40):
+            decider = next(r for r in ROLES if latest[r]["legal_actions"])
+            mine = latest[decider]
+            send_action(
+                ws[decider], bot.choose(mine["state"], mine["legal_actions"]), mine["version"]
+            )
+            latest = {role: view_at(ws[role], mine["version"] + 1) for role in ROLES}
+            while (part := receive_view(tail))["version"] < mine["version"] + 1:
+                pass
+            assert part["log_from"] <= len(kept)
+            kept = kept[: part["log_from"]] + part["log"]
+            longest_tail = max(longest_tail, len(part["log"]))
+            assert kept == latest["editor"]["log"]  # the same entries, in the same order
+            assert {k: v for k, v in part.items() if k not in ("log", "log_from")} == {
+                k: v for k, v in latest["editor"].items() if k != "log"
+            }
+        assert "log_from" not in latest["editor"]  # a v1 socket never sees the field
+        assert longest_tail < len(kept) / 2  # each push carried only the new entries
+    with client.websocket_connect(tail_path) as again:
+        whole = receive_view(again)
+        assert whole["log_from"] == 0 and whole["log"] == kept
