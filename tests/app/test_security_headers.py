@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from tests.app.conftest import ADMIN_TOKEN
 
 NOT_PAGES = ("/api/", "/ws/", "/static")
-NOT_PAGE_PATHS = {"/healthz", "/openapi.json", "/admin/logout", "/admin/logout-all"}
+NOT_PAGE_PATHS = {"/healthz", "/readyz", "/openapi.json", "/admin/logout", "/admin/logout-all"}
 
 
 def flat_routes(routes: Any) -> Iterator[Any]:
