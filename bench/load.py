@@ -48,7 +48,10 @@ class Stats:
 
 
 def _ws_url(base: str, match_id: str, token: str) -> str:
-    return base.replace("http", "ws", 1).rstrip("/") + f"/ws/matches/{match_id}?token={token}"
+    """A seat's socket asking for log tails, as the browser does (v1.1): each push carries only
+    the new log entries, not the whole log again."""
+    path = f"/ws/matches/{match_id}?token={token}&log=tail"
+    return base.replace("http", "ws", 1).rstrip("/") + path
 
 
 async def _seat(
