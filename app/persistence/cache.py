@@ -21,10 +21,10 @@ from . import repository as repo
 from .records import MatchFacts, MatchInfo, SeatRow, info_of, refreshed
 
 AnyState = Any  # a game's state: opaque to the app
+AnyEvent = Any
 ENTRY_BASE_BYTES = 2048
 PART_CHARS = 2500  # a typical serialised view with its legal actions
 SLOT_BYTES = 1024  # a slot's row facts and tokens, before its game state
-AnyEvent = Any
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,8 @@ class Entry:
         return 2 * (self.log_chars + parts + unmade) + ENTRY_BASE_BYTES
 
     def warm(self, viewers: Iterable[Viewer] | None = None) -> Entry:
-        """Serialise the viewers' parts now (every viewer's by default), in a worker thread
-        rather than on the event loop; anyone else's part is made when first asked for."""
+        """Serialise the viewers' parts now (every viewer's by default), while the move is made
+        rather than when its frames are pushed; anyone else's part is made when first asked for."""
         for viewer in self.log_json if viewers is None else viewers:
             self.part(viewer)
         return self

@@ -51,23 +51,31 @@ class Play:
         # here on the event loop, which owns the sockets
         watching = self.core.fanout.hub.viewers(match_id) | {seat}
         try:
-            if self.core.moves.can_move_now:
-                try:  # at once, when nothing has to be waited for (the usual case)
-                    info, entry = self.apply(match_id, seat, action, expected, now, watching, False)
-                except Busy:
-                    info, entry = await run_in_threadpool(
-                        self.apply, match_id, seat, action, expected, now, watching
-                    )
-            else:
-                info, entry = await run_in_threadpool(
-                    self.apply, match_id, seat, action, expected, now, watching
-                )
+            info, entry = await self._apply_soon(match_id, seat, action, expected, now, watching)
         except ApiError as err:
             if err.code == "match_over":  # a late move may just have ended it on time
                 await self.core.publish(MatchChanged(match_id))
             raise
         await self.core.publish(Moved(match_id, entry.version))
         return info, entry
+
+    async def _apply_soon(
+        self,
+        match_id: str,
+        seat: str,
+        action: Any,
+        expected: int | None,
+        now: float,
+        watching: Iterable[Viewer],
+    ) -> tuple[MatchInfo, Entry]:
+        """At once on the event loop when nothing has to be waited for (the usual case on
+        SQLite), else in a worker thread."""
+        if self.core.moves.can_move_now:
+            try:
+                return self.apply(match_id, seat, action, expected, now, watching, wait=False)
+            except Busy:
+                pass
+        return await run_in_threadpool(self.apply, match_id, seat, action, expected, now, watching)
 
     def apply(
         self,
