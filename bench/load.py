@@ -7,6 +7,8 @@ Latency is measured from sending an action to the opponent socket's push of the 
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
 The percentiles are of the steady state, once every match has started (`--ramp-s` + 1 s);
 `warmup_p99_ms` is the same figure while players were still arriving.
+`steal_pct` is the share of the machine's CPU time the hypervisor gave to other guests meanwhile
+(bench.machine): on a shared virtual machine a tail measured at a high steal is the neighbours'.
 `--with-echo` then drives the bare websocket relay of bench.echo with the same number of pairs,
 think time and duration, and prints its figures and `p99_over_echo` (the goal is at most 3).
 `--hostile N` adds N clients that, while the matches play, keep opening spectator sockets on the
@@ -29,6 +31,7 @@ import httpx
 import websockets
 
 from . import echo
+from .machine import CpuTimes, steal_percent
 
 DEFAULT_GAME = "watergate"
 
@@ -211,14 +214,14 @@ def main() -> None:
     parser.add_argument("--echo-port", type=int, default=8099)
     parser.add_argument("--hostile", type=int, default=0, help="spectator-socket churners")
     args = parser.parse_args()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), CpuTimes.now()
     stats = asyncio.run(
         run(
             args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s,
             args.hostile,
         )
     )  # fmt: skip
-    elapsed = time.perf_counter() - started
+    elapsed, steal = time.perf_counter() - started, steal_percent(cpu, CpuTimes.now())
     print(f"matches {args.matches}")
     print(f"think_ms {args.think_ms}")
     print(f"seconds {elapsed:.1f}")
@@ -230,6 +233,7 @@ def main() -> None:
     print(f"p999_ms {_pct(stats.latencies, 0.999):.1f}")
     print(f"warmup_p99_ms {_pct(stats.warmup, 0.99):.1f}")
     print(f"errors {stats.errors}")
+    print(f"steal_pct {steal:.1f}")
     if args.hostile:
         print(f"hostile_clients {args.hostile}")
         print(f"hostile_connects {stats.hostile_connects}")
@@ -237,7 +241,9 @@ def main() -> None:
     for code, count in sorted(stats.codes.items()):
         print(f"error_{code} {count}")
     if args.with_echo:
+        cpu = CpuTimes.now()
         floor = echo.measure(args.matches, args.seconds, args.think_ms, args.echo_port)
+        print(f"echo_steal_pct {steal_percent(cpu, CpuTimes.now()):.1f}")
         print(f"echo_p50_ms {floor.p50_ms:.1f}")
         print(f"echo_p99_ms {floor.p99_ms:.1f}")
         print(f"p99_over_echo {_pct(stats.latencies, 0.99) / floor.p99_ms:.1f}")
