@@ -6,7 +6,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from limits import parse_many
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The default limits are per client address and far above what a person does: a player creates
@@ -56,6 +56,10 @@ class Settings(BaseSettings):
     max_sockets_per_seat: int = 4
     max_sockets_per_spectator_key: int = 20
     max_sockets_per_match: int = 200
+    # new spectator sockets a second, per process, from everyone together (0: no budget); more
+    # are refused (4429, "overloaded") so that watchers never slow the players down
+    spectator_sockets_per_second: float = Field(default=100.0, ge=0)
+    spectator_refusal_delay_ms: int = Field(default=1000, ge=0)  # how late a refusal is answered
 
     @model_validator(mode="after")
     def _bot_thinks_inside_its_pause(self) -> Settings:

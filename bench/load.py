@@ -14,7 +14,7 @@ think time and duration, and prints its figures and `p99_over_echo` (the goal is
 `--hostile N` adds N clients that, while the matches play, keep opening spectator sockets on the
 matches' spectator keys, wait for the first frame and close them again; the percentiles stay
 those of the honest seats, and `hostile_connects` / `refused_sockets` count the churn (a socket
-the server closed with 4429, or refused at the handshake). Run the server with RATE_LIMITS=off.
+refused at the handshake, or answered with an error frame before its close). Run the server with RATE_LIMITS=off.
 """
 
 from __future__ import annotations
@@ -163,7 +163,9 @@ async def _hostile(base: str, stats: Stats, deadline: float, seed: int) -> None:
         stats.hostile_connects += 1
         try:
             async with websockets.connect(ws_base + path, open_timeout=10) as ws:
-                await asyncio.wait_for(ws.recv(), timeout=10)
+                first = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+                if first.get("type") == "error":  # refused after the handshake, then closed
+                    stats.refused_sockets += 1
         except websockets.ConnectionClosed as closed:
             if closed.rcvd is not None and closed.rcvd.code == 4429:
                 stats.refused_sockets += 1

@@ -1,5 +1,5 @@
 """Wires the hardening into an app: trusted proxy headers, security headers, the admin Origin
-check and the rate limits (unless RATE_LIMITS=off)."""
+check, the spectator-socket budget and the rate limits (unless RATE_LIMITS=off)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from ..config import Settings
 from .ratelimit import Limiter, RateLimit, RateLimited
 from .security import AdminOrigin, SecurityHeaders
+from .shedding import ShedSpectators
 
 
 async def _rate_limited(_: Request, err: Exception) -> JSONResponse:
@@ -21,13 +22,19 @@ async def _rate_limited(_: Request, err: Exception) -> JSONResponse:
 def install(app: FastAPI, settings: Settings) -> None:
     """Call after the body limit is added: each middleware added here wraps the ones before, so
     a request meets them in the reverse order: proxy headers (who is asking, over which scheme),
-    security headers (on every answer, 429 and 413 included), the admin Origin check, the rate
-    limits, then the body limit and the routes."""
+    security headers (on every answer, 429 and 413 included), the admin Origin check, the
+    spectator-socket budget, the rate limits, then the body limit and the routes."""
     app.add_exception_handler(RateLimited, _rate_limited)  # before ApiError's: a subclass
     app.state.limiter = None
     if settings.limits_on:
         app.state.limiter = limiter = Limiter(settings)
         app.add_middleware(RateLimit, limiter=limiter)
+    if settings.spectator_sockets_per_second:
+        app.add_middleware(
+            ShedSpectators,
+            per_second=settings.spectator_sockets_per_second,
+            delay_s=settings.spectator_refusal_delay_ms / 1000,
+        )
     app.add_middleware(AdminOrigin, settings=settings)
     app.add_middleware(SecurityHeaders)
     # Applied here rather than by uvicorn (which runs with proxy_headers=False): one place reads

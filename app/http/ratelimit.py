@@ -210,13 +210,16 @@ async def too_many(send: Send, wait: int) -> None:
     await send({"type": "http.response.body", "body": json.dumps(body(wait)).encode()})
 
 
-async def refuse_socket(receive: Receive, send: Send, wait: int) -> None:
+async def refuse_socket(
+    receive: Receive, send: Send, wait: int, code: str = "rate_limited", message: str = ""
+) -> None:
     """Accepted, told why (with the wait), and closed 4429, as ws.py refuses a socket it cannot
     serve: a browser never learns the status of a refused handshake."""
-    message = await receive()
-    if message["type"] != "websocket.connect":
+    connect = await receive()
+    if connect["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    frame = {"type": "error", **body(wait), "retry_after": wait}
+    said = body(wait) if code == "rate_limited" else {"code": code, "message": message}
+    frame = {"type": "error", **said, "retry_after": wait}
     await send({"type": "websocket.send", "text": json.dumps(frame)})
     await send({"type": "websocket.close", "code": 4429})

@@ -44,8 +44,13 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
     url = driver_url(url)
     if not is_sqlite(url):
         return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # Readers run in the worker threads (40 at most): with SQLAlchemy's default pool of 5, a
+    # burst of reads opened and closed extra connections, each paying for its PRAGMAs again.
     engine = create_engine(
-        url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_MS / 1000}
+        url,
+        connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_MS / 1000},
+        pool_size=5 if writer else 20,
+        max_overflow=10 if writer else 20,
     )
 
     @event.listens_for(engine, "connect")

@@ -75,6 +75,13 @@ class Fanout:
                 "fan-out listener", self._listen, max_delay=RESUBSCRIBE_MAX_DELAY
             )
 
+    def follows(self, match_id: str) -> bool:
+        """Whether this process hears of every change to the match as it happens: a socket is
+        open on it here, and (with Redis) the subscription is up and caught up. Then what the
+        cache holds of the match is as current as a read would be (a deletion or a change of
+        its facts elsewhere arrives as a change and drops it)."""
+        return (self._subscriber is None or self.listening) and self.hub.serves(match_id)
+
     async def publish(self, change: Change) -> None:
         """Called by services after their commit. The change is already committed: Redis being
         away must not turn the answer into an error, so a failed publish is only logged (the

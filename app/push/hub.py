@@ -257,6 +257,10 @@ class Hub:
         if room is not None:
             room.gone()
 
+    def serves(self, match_id: str) -> bool:
+        """Whether a socket is open on this match here (its room follows every change)."""
+        return match_id in self._rooms
+
     def local_seats(self, match_id: str) -> set[str]:
         """Seats of this match with a socket open on this process."""
         room = self._rooms.get(match_id)

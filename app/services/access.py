@@ -54,11 +54,15 @@ def spectated(core: Core, match_id: str, key: str | None) -> tuple[MatchInfo, En
     found = current(core, match_id)
     if found is None:
         raise not_found()
-    info, entry = found
+    check_key(found[0], key)
+    return found
+
+
+def check_key(info: MatchInfo, key: str | None) -> None:
+    """403 unless `key` is the match's spectator key (compared in constant time)."""
     if (
         not key
         or not info.spectator_key
         or not secrets.compare_digest(key.encode(), info.spectator_key.encode())
     ):
         raise ApiError(403, "wrong_key", "This spectator link is not valid.")
-    return info, entry

@@ -6,7 +6,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from ..push.hub import Connection
-from .access import seat_and_match, spectated
+from .access import check_key, seat_and_match, spectated
 from .core import Core
 
 
@@ -36,6 +36,12 @@ class Views:
         return Connection(ws, match_id, seat, wants_tails(ws))
 
     async def spectator_socket(self, ws: WebSocket, match_id: str, key: str | None) -> Connection:
-        """A spectator's socket, once its key is checked (raises ApiError)."""
-        await run_in_threadpool(spectated, self.core, match_id, key)
+        """A spectator's socket, once its key is checked (raises ApiError). A match already
+        followed here is checked from memory, on the event loop: a crowd arriving on a watched
+        match (or a churn of hostile spectators) costs no worker thread and no read each."""
+        info = self.core.cache.info(match_id) if self.core.fanout.follows(match_id) else None
+        if info is None:
+            await run_in_threadpool(spectated, self.core, match_id, key)
+        else:
+            check_key(info, key)
         return Connection(ws, match_id, None, wants_tails(ws))

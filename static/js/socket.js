@@ -9,6 +9,7 @@ export function connect(path, { hello, onView, onError, onStatus }) {
   let ws = null;
   let attempt = 0;
   let closedByUs = false;
+  let retryAfter = 0;  // ms the server asked us to wait (a refusal under load says so)
   let log = [];  // this open's log so far
   const tailed = `${path}${path.includes("?") ? "&" : "?"}log=tail`;
   const url = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${tailed}`;
@@ -27,23 +28,29 @@ export function connect(path, { hello, onView, onError, onStatus }) {
     ws = new WebSocket(url());
     ws.onopen = () => {
       if (hello) ws.send(JSON.stringify(hello));
-      attempt = 0;
       onStatus("connected");
     };
     ws.onmessage = (event) => {
       let msg;
       try { msg = JSON.parse(event.data); } catch { return; }
       if (msg.type === "view") {
+        attempt = 0;  // served, not just opened: a socket refused at once keeps backing off
+        retryAfter = 0;
         const view = whole(msg);
         if (view) onView(view);
         else ws.close();  // reconnect: a new open starts with a full view
       }
-      else if (msg.type === "error") onError(msg);
+      else if (msg.type === "error") {
+        if (msg.retry_after) retryAfter = 1000 * msg.retry_after;
+        onError(msg);
+      }
     };
     ws.onclose = () => {
       if (closedByUs) return;
       onStatus("reconnecting");
-      const delay = Math.min(10000, 500 * 2 ** attempt++) * (0.75 + Math.random() / 2);
+      const backoff = Math.min(10000, 500 * 2 ** attempt++) * (0.75 + Math.random() / 2);
+      const delay = Math.max(backoff, retryAfter);
+      retryAfter = 0;
       setTimeout(open, delay);
     };
   }

@@ -1,0 +1,86 @@
+"""Load shedding for spectator sockets: a process-wide budget of new ones per second, whoever
+asks and whatever RATE_LIMITS says, so that a crowd or a churn of watchers (from many addresses
+at once, which per-client limits cannot see) never takes the event loop from the players."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .ratelimit import refuse_socket
+
+SPECTATOR_PREFIX = "/ws/watch/"
+OVERLOADED, MESSAGE = "overloaded", "Too many watchers are arriving; try again shortly."
+BURST_SECONDS = 2.0  # the bucket holds this many seconds' worth: a page of watchers at once
+# A refusal is answered late (SPECTATOR_REFUSAL_DELAY_MS, 1 s; no CPU is spent meanwhile): a
+# client that reconnects the moment it is refused is slowed to one try a second instead of a
+# thousand. At most HELD_MAX refusals wait at once (each holds a connection's memory); beyond
+# that they are answered at once.
+HELD_MAX = 1000
+
+
+class Budget:
+    """A token bucket: `rate` tokens a second, at most `burst` saved up."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.at = burst, clock()
+
+    def take(self) -> bool:
+        """One token if there is one."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def wait(self) -> int:
+        """Whole seconds until a token is back (Retry-After)."""
+        return max(1, int((1 - self.tokens) / self.rate + 0.999))
+
+
+class ShedSpectators:
+    """Refuses a spectator socket over the budget before routing, authentication or any read.
+    Seat sockets are never shed."""
+
+    def __init__(self, app: ASGIApp, per_second: float, delay_s: float) -> None:
+        self.app, self.delay_s = app, delay_s
+        self.budget = Budget(per_second, max(1.0, per_second * BURST_SECONDS))
+        self.held = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "websocket"
+            and scope["path"].startswith(SPECTATOR_PREFIX)
+            and not self.budget.take()
+        ):
+            await self._refuse(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """After the delay, the handshake answered `429 overloaded` with Retry-After: the
+        cheapest refusal there is (no socket is opened; a browser sees a failed connection and
+        backs off). Where the server cannot answer a handshake so, an error frame and 4429."""
+        wait = self.budget.wait()
+        if self.held < HELD_MAX:
+            self.held += 1
+            try:
+                await asyncio.sleep(self.delay_s)
+            finally:
+                self.held -= 1
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await refuse_socket(receive, send, wait, OVERLOADED, MESSAGE)
+            return
+        body = json.dumps({"code": OVERLOADED, "message": MESSAGE, "retry_after": wait})
+        headers = [(b"content-type", b"application/json"), (b"retry-after", str(wait).encode())]
+        await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": body.encode()})
