@@ -33,6 +33,7 @@ class Settings(BaseSettings):
     port: int = 8000
     database_url: str = "sqlite:///var/watergate.db"
     redis_url: str | None = None
+    database_connect_timeout_s: float = Field(default=5.0, ge=1)  # PostgreSQL: then a 503
     admin_token: str | None = None  # unset: the admin endpoints answer 401
     base_url: str | None = None  # public address for links; unset: an allowed Host only
     allowed_hosts: str = "localhost,127.0.0.1,::1"  # Host names links may use without BASE_URL

@@ -14,7 +14,8 @@ think time and duration, and prints its figures and `p99_over_echo` (the goal is
 `--hostile N` adds N clients that, while the matches play, keep opening spectator sockets on the
 matches' spectator keys, wait for the first frame and close them again; the percentiles stay
 those of the honest seats, and `hostile_connects` / `refused_sockets` count the churn (a socket
-refused at the handshake, or answered with an error frame before its close). Run the server with RATE_LIMITS=off.
+refused at the handshake, or answered with an error frame before its close). Run the server
+with RATE_LIMITS=off.
 """
 
 from __future__ import annotations

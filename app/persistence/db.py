@@ -20,6 +20,9 @@ NAMING = {
 
 
 SQLITE_BUSY_MS = 30_000  # how long a writer waits for another process's write lock
+STATEMENT_TIMEOUT_MS = 15_000  # PostgreSQL: no statement of ours takes near this long
+IDLE_IN_TRANSACTION_MS = 60_000  # PostgreSQL: a transaction a dead client left open is ended
+POOL_WAIT_S = 10  # a request waits this long for a free connection, then fails (a 503)
 
 
 class Base(DeclarativeBase):
@@ -38,12 +41,36 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, *, writer: bool = True) -> Engine:
+def postgres_timeouts(connect_timeout_s: float) -> dict[str, Any]:
+    """libpq settings that turn a database host that stopped answering into an error (a 503)
+    within seconds, instead of a request and its worker thread held for the minutes TCP waits:
+    connecting, a statement, a transaction left idle, and a connection whose packets go
+    unacknowledged (a partition) or that falls silent (keepalives)."""
+    return {
+        "connect_timeout": max(1, round(connect_timeout_s)),
+        "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}"
+        f" -c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}",
+        "tcp_user_timeout": STATEMENT_TIMEOUT_MS,
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 5,
+        "keepalives_count": 3,
+    }
+
+
+def make_engine(url: str, *, writer: bool = True, connect_timeout_s: float = 5.0) -> Engine:
     """An engine for `url`. On SQLite (WAL mode) a writer engine starts every transaction with
     BEGIN IMMEDIATE so that writers queue at once; readers keep deferred transactions."""
     url = driver_url(url)
     if not is_sqlite(url):
-        return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        return create_engine(
+            url,
+            pool_size=10,
+            max_overflow=20,
+            pool_pre_ping=True,
+            pool_timeout=POOL_WAIT_S,
+            connect_args=postgres_timeouts(connect_timeout_s),
+        )
     # Readers run in the worker threads (40 at most): with SQLAlchemy's default pool of 5, a
     # burst of reads opened and closed extra connections, each paying for its PRAGMAs again.
     engine = create_engine(
@@ -75,9 +102,9 @@ def make_engine(url: str, *, writer: bool = True) -> Engine:
 class Database:
     """The session factories: `writer` for transactions that change a match, `reader` for views."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, connect_timeout_s: float = 5.0) -> None:
         self.url = driver_url(url)
-        self.writer_engine = make_engine(url, writer=True)
+        self.writer_engine = make_engine(url, writer=True, connect_timeout_s=connect_timeout_s)
         self.reader_engine = (
             make_engine(url, writer=False) if is_sqlite(self.url) else self.writer_engine
         )

@@ -47,7 +47,7 @@ class AppContext:
 
     @staticmethod
     async def start(settings: Settings, clock: Clock) -> AppContext:
-        db = Database(settings.database_url)
+        db = Database(settings.database_url, settings.database_connect_timeout_s)
         cache = MatchCache(int(settings.cache_mb * 1024 * 1024))
         hub = Hub(
             Caps(

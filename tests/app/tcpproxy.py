@@ -19,6 +19,7 @@ class Proxy:
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
         self.refusing = False
+        self.silent = False  # new connections are accepted and then never answered
         self.port = 0
         self._open: set[asyncio.StreamWriter] = set()
         self._clients: set[asyncio.Task[Any]] = set()
@@ -70,11 +71,25 @@ class Proxy:
 
         self._call(cut())
 
+    def hang(self) -> None:
+        """The server is unreachable without a word (a network partition, a host that stopped):
+        every connection is reset, and new ones are accepted but nothing ever comes back."""
+
+        async def hang() -> None:
+            self.silent = True
+            self._drop()
+
+        self._call(hang())
+
     def restore(self) -> None:
         """The server is back: new connections are piped again."""
 
         async def restore() -> None:
-            self.refusing = False
+            if self.silent:
+                self._drop()  # the connections never answered: reset, the clients reconnect
+            self.refusing = self.silent = False
+
+        self.silent = False  # new connections are accepted and then never answered
 
         self._call(restore())
 
@@ -93,6 +108,10 @@ class Proxy:
         task.add_done_callback(self._clients.discard)
         if self.refusing:
             writer.transport.abort()
+            return
+        if self.silent:
+            self._open.add(writer)  # reset at restore or exit, answered never
+            await reader.read()
             return
         try:
             up_reader, up_writer = await asyncio.open_connection(*self.target)

@@ -140,6 +140,25 @@ def test_the_database_away_is_503_unavailable_and_not_ready_then_heals(
         assert duel.view("nixon")["version"] == 2
 
 
+def test_a_database_host_that_stops_answering_is_503_within_seconds_then_heals(
+    postgres_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """A partition, not a refusal: connections are accepted and never answered. Without a
+    connect timeout a request (and its worker thread) would wait for TCP's minutes."""
+    with Proxy.to_url(postgres_url) as proxy:
+        client = make_client(proxy.url(postgres_url), database_connect_timeout_s=1)
+        duel = Duel.start(client)
+        path, seat = f"/api/matches/{duel.match_id}", bearer(duel.tokens["nixon"])
+        proxy.hang()
+        started = time.monotonic()
+        assert_unavailable(client.get(path, headers=seat))
+        assert time.monotonic() - started < 10  # the timeout is 1 s; TCP alone waits minutes
+        assert client.get("/readyz").status_code == 503
+        proxy.restore()
+        eventually("ready again", lambda: readiness(client) == 200)
+        assert client.get(path, headers=seat).json()["version"] == 0
+
+
 def assert_unavailable_frame(ws: WebSocketTestSession) -> None:
     """The next message other than a view (presence may push the same version again) is the
     `unavailable` error."""
