@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from engine.core.game import Viewer
 
 from ..errors import ApiError
+from ..outages import OUTAGES, unavailable
 from .frames import Frame
 
 log = logging.getLogger("watergate.push")
@@ -36,6 +37,7 @@ CLOSE_FAILED = 1011  # our side broke: the client reconnects and gets a full vie
 # re-rendered on every change anyway; only its clocks' "remaining_ms" age, and a client runs its
 # clocks from when a frame arrives, so this much is within what the network adds already.
 FRAME_REUSE_S = 0.25
+RENDER_RETRY_S, RENDER_RETRY_MAX_S = 0.5, 5.0  # a failed render is tried again, backing off
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,8 @@ class Room:
         self.frames: dict[Viewer, tuple[float, Frame]] = {}  # newest frame per viewer, and when
         self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._run())
+        self.failures = 0  # renders failed in a row (the database away): retried with backoff
+        self._retry: asyncio.TimerHandle | None = None
 
     def add(self, conn: Connection) -> None:
         self.conns.add(conn)
@@ -164,6 +168,8 @@ class Room:
             conn.offer(GONE, close=CLOSE_GONE)
 
     async def stop(self) -> None:
+        if self._retry is not None:
+            self._retry.cancel()
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self._task
@@ -192,9 +198,10 @@ class Room:
                 for conn in targets:
                     conn.offer(json.dumps({"type": "error", **err.body()}))
                 return
-            except Exception:
-                log.exception("rendering %s failed", self.match_id)
+            except Exception as err:
+                self._retry_later(err, targets)
                 return
+            self.failures = 0
             if frames is None:
                 for conn in targets:
                     conn.offer(GONE, close=CLOSE_GONE)
@@ -205,6 +212,23 @@ class Room:
             ready.update(frames)
         for conn in targets:
             conn.offer(ready[conn.viewer])
+
+
+    def _retry_later(self, err: Exception, targets: set[Connection]) -> None:
+        """A render failed (the database away, mostly): the sockets are told once, and the
+        render is tried again, later and later, until it succeeds, so no socket is left on an
+        old view once the database is back, even if nothing changes meanwhile."""
+        if not self.failures:
+            if isinstance(err, OUTAGES):
+                log.warning("rendering %s failed (%s); retrying", self.match_id, type(err).__name__)
+                for conn in targets:
+                    conn.offer(json.dumps({"type": "error", **unavailable().body()}))
+            else:
+                log.exception("rendering %s failed; retrying", self.match_id)
+        self.failures += 1
+        self.dirty = True  # every socket is due a new frame when it works again
+        delay = min(RENDER_RETRY_MAX_S, RENDER_RETRY_S * 2 ** (self.failures - 1))
+        self._retry = asyncio.get_running_loop().call_later(delay, self._wake.set)
 
 
 class Hub:

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from app.push.changes import MatchChanged
 from engine.watergate.bots import RandomBot
 from tests.app.tcpproxy import Proxy
 from tests.app.test_crash import Server, Spawn, receive_view, servers
@@ -157,6 +158,28 @@ def test_a_database_host_that_stops_answering_is_503_within_seconds_then_heals(
         proxy.restore()
         eventually("ready again", lambda: readiness(client) == 200)
         assert client.get(path, headers=seat).json()["version"] == 0
+
+
+def test_a_push_that_failed_while_the_database_was_away_is_sent_once_it_is_back(
+    postgres_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """Another process's change arrives while the database is away, so this process cannot
+    read the match to render it: the socket is told, and gets the view once the database is
+    back, with no further change to prompt it."""
+    with Proxy.to_url(postgres_url) as proxy:
+        client = make_client(proxy.url(postgres_url))
+        duel = Duel.start(client)
+        fanout = client.app.state.ctx.core.fanout  # type: ignore[attr-defined]
+        with client.websocket_connect(
+            f"/ws/matches/{duel.match_id}?token={duel.tokens['nixon']}"
+        ) as ws:
+            view_at(ws, 0)
+            proxy.cut()
+            assert client.portal is not None  # the app's event loop, where changes are delivered
+            client.portal.call(lambda: fanout.deliver(MatchChanged(duel.match_id), remote=True))
+            assert_unavailable_frame(ws)
+            proxy.restore()
+            assert receive(ws)["type"] == "view"
 
 
 def assert_unavailable_frame(ws: WebSocketTestSession) -> None:
