@@ -1,12 +1,13 @@
 """Load on a running server: N concurrent matches, two websocket clients each, random legal play.
 
     python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 \
-        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo] [--hostile 1000]
+        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo] [--hostile 1000] [--procs 2]
 
 Latency is measured from sending an action to the opponent socket's push of the new version.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
 The percentiles are of the steady state, once every match has started (`--ramp-s` + 1 s);
 `warmup_p99_ms` is the same figure while players were still arriving.
+`--procs N` splits the clients over N processes (for runs whose client alone would fill a core).
 `steal_pct` is the share of the machine's CPU time the hypervisor gave to other guests meanwhile
 (bench.machine): on a shared virtual machine a tail measured at a high steal is the neighbours'.
 `--with-echo` then drives the bare websocket relay of bench.echo with the same number of pairs,
@@ -25,6 +26,7 @@ import asyncio
 import json
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,7 +184,11 @@ async def run(
     think_ms: int,
     ramp_s: float,
     hostile: int = 0,
+    part: tuple[int, int] = (0, 1),
 ) -> Stats:
+    """Part k of n plays the matches k, k + n, k + 2n… and that share of the hostile clients,
+    so n processes together play exactly what one would."""
+    k, n = part
     stats = Stats()
     stats.steady_from = time.perf_counter() + ramp_s + 1.0  # every match has started by then
     deadline = time.perf_counter() + seconds
@@ -191,11 +197,35 @@ async def run(
         await asyncio.gather(
             *(
                 _slot(http, base, game, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
-                for i in range(matches)
+                for i in range(k, matches, n)
             ),
-            *(_hostile(base, stats, deadline, 10_000 + i) for i in range(hostile)),
+            *(_hostile(base, stats, deadline, 10_000 + i) for i in range(k, hostile, n)),
         )
     return stats
+
+
+def _run_part(args: argparse.Namespace, k: int) -> Stats:
+    return asyncio.run(
+        run(
+            args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s,
+            args.hostile, (k, args.procs),
+        )
+    )  # fmt: skip
+
+
+def _merged(parts: list[Stats]) -> Stats:
+    total = Stats()
+    for part in parts:
+        total.latencies += part.latencies
+        total.warmup += part.warmup
+        total.actions += part.actions
+        total.errors += part.errors
+        total.finished += part.finished
+        total.hostile_connects += part.hostile_connects
+        total.refused_sockets += part.refused_sockets
+        for code, count in part.codes.items():
+            total.codes[code] = total.codes.get(code, 0) + count
+    return total
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -216,14 +246,14 @@ def main() -> None:
     parser.add_argument("--with-echo", action="store_true", help="also measure the echo floor")
     parser.add_argument("--echo-port", type=int, default=8099)
     parser.add_argument("--hostile", type=int, default=0, help="spectator-socket churners")
+    parser.add_argument("--procs", type=int, default=1, help="client processes sharing the load")
     args = parser.parse_args()
     started, cpu = time.perf_counter(), CpuTimes.now()
-    stats = asyncio.run(
-        run(
-            args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s,
-            args.hostile,
-        )
-    )  # fmt: skip
+    if args.procs == 1:
+        stats = _run_part(args, 0)
+    else:  # the client's own CPU must not be what limits a large run
+        with ProcessPoolExecutor(args.procs) as pool:
+            stats = _merged(list(pool.map(_run_part, [args] * args.procs, range(args.procs))))
     elapsed, steal = time.perf_counter() - started, steal_percent(cpu, CpuTimes.now())
     print(f"matches {args.matches}")
     print(f"think_ms {args.think_ms}")
