@@ -34,6 +34,7 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///var/watergate.db"
     redis_url: str | None = None
     admin_token: str | None = None  # unset: the admin endpoints answer 401
+    metrics_token: str | None = None  # unset: /metrics answers this machine only (loopback)
     base_url: str | None = None  # public address for links; unset: an allowed Host only
     allowed_hosts: str = "localhost,127.0.0.1,::1"  # Host names links may use without BASE_URL
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-* are believed

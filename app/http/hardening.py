@@ -8,6 +8,7 @@ from fastapi.responses import JSONResponse
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..config import Settings
+from ..metrics import Metrics
 from .ratelimit import Limiter, RateLimit, RateLimited
 from .security import AdminOrigin, SecurityHeaders
 
@@ -18,7 +19,7 @@ async def _rate_limited(_: Request, err: Exception) -> JSONResponse:
     return JSONResponse(limited.body(), status_code=429, headers=headers)
 
 
-def install(app: FastAPI, settings: Settings) -> None:
+def install(app: FastAPI, settings: Settings, metrics: Metrics) -> None:
     """Call after the body limit is added: each middleware added here wraps the ones before, so
     a request meets them in the reverse order: proxy headers (who is asking, over which scheme),
     security headers (on every answer, 429 and 413 included), the admin Origin check, the rate
@@ -26,7 +27,7 @@ def install(app: FastAPI, settings: Settings) -> None:
     app.add_exception_handler(RateLimited, _rate_limited)  # before ApiError's: a subclass
     app.state.limiter = None
     if settings.limits_on:
-        app.state.limiter = limiter = Limiter(settings)
+        app.state.limiter = limiter = Limiter(settings, metrics)
         app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(AdminOrigin, settings=settings)
     app.add_middleware(SecurityHeaders)

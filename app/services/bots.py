@@ -120,9 +120,11 @@ class BotRunner:
                 self._tasks.pop(match_id, None)
                 return
             budget = self.thinking_ms(time.perf_counter() - started)
+            thinking = time.perf_counter()
             action = await run_in_threadpool(
                 choose_move, game, entry.state, seat, info.seed, self.kind, budget
             )
+            self.core.metrics.thought(self.kind, time.perf_counter() - thinking)
             # the same pause for every answer, a lone pass included (R18)
             late = time.perf_counter() - started - self.delay
             if late > 0 and self.delay > 0:
