@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..errors import ApiError
+from ..logs import REQUEST_ID, new_request_id
 from ..outages import ANSWERED, as_api_error
 from ..push.hub import Connection
 from ..services.context import AppContext
@@ -61,7 +62,16 @@ HANDLERS: dict[str, Handler] = {"action": _on_action, "ping": _on_ping, "auth": 
 
 
 async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
-    at = time.time()  # the action's arrival, for its push's latency
+    """One message; each is a request of its own, with its own request id in the log."""
+    at = time.time()
+    token = REQUEST_ID.set(new_request_id())
+    try:
+        await _dispatch(ctx, conn, text, at)
+    finally:
+        REQUEST_ID.reset(token)
+
+
+async def _dispatch(ctx: AppContext, conn: Connection, text: str, at: float) -> None:
     if len(text) > ctx.settings.max_ws_frame_bytes:
         await conn.send_text(_error("payload_too_large", "The message is too large."))
         return

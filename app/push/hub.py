@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from engine.core.game import Viewer
 
 from ..errors import ApiError
+from ..logs import REQUEST_ID
 from ..metrics import Metrics
 from .frames import Frame
 
@@ -183,6 +184,7 @@ class Room:
             await self._task
 
     async def _run(self) -> None:
+        REQUEST_ID.set(None)  # the room outlives the socket whose request made it
         while True:
             await self._wake.wait()
             self._wake.clear()

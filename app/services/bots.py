@@ -16,6 +16,7 @@ from engine.registry import AnyGame, get_game
 
 from ..config import BOT_PACE_MARGIN_MS
 from ..errors import ApiError
+from ..logs import REQUEST_ID, new_request_id
 from ..persistence import repository as repo
 from ..push.changes import Change, MatchChanged, Moved
 from ..supervise import supervise
@@ -102,6 +103,9 @@ class BotRunner:
 
     async def _play(self, match_id: str) -> None:
         while not self._closing.is_set():
+            # each decision is a request of its own in the log (the task was started in
+            # whichever request woke it, and would carry that one's id)
+            REQUEST_ID.set(new_request_id())
             # R18: the pause runs from the moment this task sees the change (right after the
             # push that offers the decision), whatever reading and thinking take meanwhile
             started = time.perf_counter()

@@ -4,6 +4,7 @@ arrives after its seat's clock ran out is refused and ends the match instead."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable
 from dataclasses import replace
@@ -18,12 +19,15 @@ from engine.registry import get_game
 
 from ..clocks import out_of_time
 from ..errors import ApiError, checked_id, from_engine, unauthorized
+from ..logs import fields
 from ..persistence.cache import Entry, current
 from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
 from .core import Core, utc
+
+log = logging.getLogger("watergate.play")
 
 
 def on_time(loser: str, seats: tuple[str, ...]) -> Ending:
@@ -68,6 +72,15 @@ class Play:
             raise
         self.core.metrics.accepted(info.game)
         await self.core.publish(Moved(match_id, entry.version, seat, arrived))
+        kind = action.get("type") if isinstance(action, dict) else None  # a legal one's, here
+        log.info(
+            "action accepted",
+            extra=fields(
+                match_id=match_id, seat=seat, version=entry.version, game=info.game,
+                action=kind if isinstance(kind, str) else None,
+                ms=round((time.time() - arrived) * 1000, 2),
+            ),
+        )  # fmt: skip
         return info, entry
 
     async def _apply_soon(
