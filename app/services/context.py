@@ -24,6 +24,7 @@ from .bots import BotRunner
 from .core import Core
 from .lifecycle import Lifecycle
 from .matches import Matches
+from .monitor import Monitor
 from .play import Play
 from .views import Views
 
@@ -46,6 +47,7 @@ class AppContext:
     admin: Admin
     bots: BotRunner
     metrics: Metrics
+    monitor: Monitor
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -78,7 +80,7 @@ class AppContext:
         core.listeners.append(bots.on_change)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
-            Lifecycle(core), Admin(core), bots, metrics,
+            Lifecycle(core), Admin(core), bots, metrics, Monitor(core),
         )  # fmt: skip
         await bots.resume_all()
         return ctx
