@@ -39,6 +39,28 @@ RECENT_WINDOW_S = 300.0  # the panel's p50/p99 and worst loop lag are over the l
 RECENT_MOST = 20_000  # samples kept per window at most (a busy process keeps the newest)
 
 
+class Tally:
+    """How many events in the last `seconds`, counted per whole second, so a busy process keeps
+    one number a second rather than one a event. Used on the event loop only."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._per_second: deque[list[int]] = deque()  # [second, count], oldest first
+
+    def add(self, now: float | None = None) -> None:
+        second = int(time.monotonic() if now is None else now)
+        if self._per_second and self._per_second[-1][0] == second:
+            self._per_second[-1][1] += 1
+        else:
+            self._per_second.append([second, 1])
+
+    def total(self, now: float | None = None) -> int:
+        since = (time.monotonic() if now is None else now) - self.seconds
+        while self._per_second and self._per_second[0][0] + 1 <= since:  # wholly older
+            self._per_second.popleft()
+        return sum(count for _, count in self._per_second)
+
+
 class Recent:
     """Samples of the last `seconds`, newest last, at most `most` of them. Used on the event
     loop only."""
@@ -85,7 +107,7 @@ class Metrics:
     registry: CollectorRegistry = field(
         default_factory=lambda: CollectorRegistry(auto_describe=True)
     )
-    recent_actions: Recent = field(default_factory=lambda: Recent(ACTIONS_WINDOW_S))
+    recent_actions: Tally = field(default_factory=lambda: Tally(ACTIONS_WINDOW_S))
     recent_push: Recent = field(default_factory=lambda: Recent(RECENT_WINDOW_S))
     recent_lag: Recent = field(default_factory=lambda: Recent(RECENT_WINDOW_S))
     last_lag: float | None = None
@@ -172,7 +194,7 @@ class Metrics:
 
     def accepted(self, game: str) -> None:
         self.actions.labels(game=game).inc()
-        self.recent_actions.add(1.0)
+        self.recent_actions.add()
 
     def pushed(self, seconds: float) -> None:
         seconds = max(0.0, seconds)  # wall clocks of two processes may disagree a little

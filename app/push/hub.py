@@ -2,7 +2,8 @@
 change and hands it to every socket of that viewer; each socket's sender sends only the newest
 frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent.
 A socket that opens reuses its viewer's newest frame, and the live sockets are capped per seat,
-per spectator link and per match (on this process), so opening sockets cannot multiply work."""
+per spectator link and per match (on this process), so opening sockets cannot multiply work.
+Each room also times, for the metrics, every action's push to the other seat's sockets here."""
 
 from __future__ import annotations
 

@@ -74,7 +74,7 @@ class Monitor:
             problem=ready.problem(),
             sockets=Sockets(hub.socket_count("seat"), hub.socket_count("spectator")),
             active_matches=hub.match_count(),
-            actions_last_minute=len(metrics.recent_actions.values()),
+            actions_last_minute=metrics.recent_actions.total(),
             push_latency=Latency(
                 metrics.recent_push.seconds,
                 len(pushes),

@@ -23,7 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import WebSocketTestSession
 
 from app.main import create_app
-from app.metrics import Metrics, probe_loop, quantile
+from app.metrics import Metrics, Recent, Tally, probe_loop, quantile
 from engine.watergate.bots import RandomBot
 
 from .conftest import ADMIN_TOKEN, make_settings
@@ -439,3 +439,16 @@ def test_every_app_has_its_own_registry() -> None:
     assert b'watergate_actions_total{game="watergate"} 1.0' in first.exposition()
     assert b'watergate_actions_total{game="watergate"}' not in second.exposition()
     assert re.search(rb"^watergate_sockets\{kind=\"seat\"\} 0\.0$", second.exposition(), re.M)
+
+
+def test_the_recent_windows_forget_what_is_older_than_they_are() -> None:
+    actions, pushes = Tally(60.0), Recent(300.0, most=3)
+    for at in (1000.0, 1000.5, 1001.2, 1059.9):
+        actions.add(at)
+    assert actions.total(1060.5) == 4
+    assert actions.total(1061.5) == 2  # the first second's two are over a minute old
+    assert actions.total(2000.0) == 0
+    for at, value in ((1000.0, 0.1), (1100.0, 0.2), (1200.0, 0.3), (1250.0, 0.4)):
+        pushes.add(value, at)
+    assert pushes.values(1260.0) == [0.2, 0.3, 0.4]  # at most three kept: the newest
+    assert pushes.values(1450.0) == [0.3, 0.4]  # and none older than 300 s
