@@ -62,8 +62,9 @@ def migrate(url: str) -> None:
 
 
 def main() -> None:
-    logs.configure()  # before anything logs: secrets are scrubbed from every line
     settings = Settings()
+    # before anything logs: secrets are scrubbed from every line
+    logs.configure(json_lines=settings.log_format == "json")
     if problem := settings.bind_problem():
         sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
     migrate(settings.database_url)
@@ -85,6 +86,7 @@ def main() -> None:
         proxy_headers=False,  # the app applies FORWARDED_ALLOW_IPS itself (app/http/hardening.py)
         timeout_graceful_shutdown=SHUTDOWN_SECONDS,
         log_config=None,  # uvicorn's loggers go to the scrubbing root handler, not their own
+        access_log=False,  # the app's request log writes one line a request, with its id
         log_level="info",
     )
     server = Server(config, app)

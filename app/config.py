@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     database_connect_timeout_s: float = Field(default=5.0, ge=1)  # PostgreSQL: then a 503
     admin_token: str | None = None  # unset: the admin endpoints answer 401
+    metrics_token: str | None = None  # unset: /metrics answers this machine only (loopback)
+    log_format: str = "text"  # text | json (one JSON object a line)
     base_url: str | None = None  # public address for links; unset: an allowed Host only
     allowed_hosts: str = "localhost,127.0.0.1,::1"  # Host names links may use without BASE_URL
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-* are believed
@@ -87,6 +89,14 @@ class Settings(BaseSettings):
         if parts.fragment:
             raise ValueError("BASE_URL must not have a #fragment")
         return value.strip().rstrip("/")
+
+    @field_validator("log_format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in ("text", "json"):
+            raise ValueError("LOG_FORMAT must be text or json")
+        return value
 
     @field_validator(
         "rate_limit_create", "rate_limit_join", "rate_limit_admin_login", "rate_limit_socket"

@@ -13,8 +13,10 @@ from starlette.concurrency import run_in_threadpool
 from .clocks import Clock, SystemClock
 from .config import Settings
 from .http import admin, admin_pages, api, docs, hardening, health, lifecycle, pages, ws
+from .http import prometheus as metrics_route
 from .http.middleware import BodyLimit, install_errors
 from .http.paths import STATIC
+from .metrics import Metrics, probe_loop
 from .services.context import AppContext
 from .supervise import finish, supervise
 
@@ -56,20 +58,23 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     """A new app; tests pass their own Settings (and a controllable clock)."""
     settings = settings or Settings()
     clock = clock or SystemClock()
+    metrics = Metrics()  # made with the app: the rate limits count into it before the start
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        ctx = await AppContext.start(settings, clock)
+        ctx = await AppContext.start(settings, clock, metrics)
         app.state.ctx = ctx
         stop = asyncio.Event()
         sweeper = supervise("sweeper", lambda: _sweep_forever(ctx, stop), stop=stop)
         checkpointer = supervise("checkpointer", lambda: _checkpoint_forever(ctx, stop), stop=stop)
+        lag = supervise("event-loop probe", lambda: probe_loop(metrics, stop), stop=stop)
         try:
             yield
         finally:
             stop.set()
             await finish(sweeper, SWEEP_GRACE)
             await finish(checkpointer, SWEEP_GRACE)
+            await finish(lag)
             await ctx.close()
 
     # FastAPI's own /docs has an inline script no CSP nonce reaches (http/docs.py serves it with
@@ -83,9 +88,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         swagger_ui_oauth2_redirect_url=None,
     )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
-    hardening.install(app, settings)
+    hardening.install(app, settings, metrics)
     install_errors(app)
-    for module in (api, lifecycle, admin, ws, health, pages, admin_pages, docs):
+    for module in (api, lifecycle, admin, ws, health, metrics_route, pages, admin_pages, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -1,8 +1,9 @@
 """Admin API (Authorization: Bearer ADMIN_TOKEN, or the sign-in cookie): find, inspect, step
-through, export, verify, count, abort and delete matches."""
+through, export, verify, count, abort and delete matches, and this process's health."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query
@@ -105,6 +106,13 @@ async def verify_export(
 async def match_stats(_: AdminDep, ctx: CtxDep) -> dict[str, Any]:
     """Matches per day, by status, win rate per side, average rounds and duration, end reasons."""
     return await ctx.admin.stats()
+
+
+@router.get("/health")
+async def process_health(_: AdminDep, ctx: CtxDep) -> dict[str, Any]:
+    """The answering process's health: readiness, live sockets and matches, actions in the last
+    minute, recent action->push latency, event-loop lag, cache use, refusals."""
+    return asdict(await ctx.monitor.health())
 
 
 @router.post("/matches/{match_id}/abort", responses={404: {"model": ErrorBody}})

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import ipaddress
+from typing import Annotated, Final
 
 from fastapi import Depends, Request
 
@@ -47,7 +48,44 @@ async def require_admin(request: Request) -> None:
         raise ApiError(401, "unauthorized", "The admin token is required.")
 
 
+# Headers a proxy adds when it relays a request: a request carrying one came from elsewhere,
+# even if the proxy itself connects from this machine.
+RELAYED: Final = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip")
+
+
+def _from_this_machine(request: Request) -> bool:
+    """The peer is a loopback address and no proxy relayed the request."""
+    if any(name in request.headers for name in RELAYED):
+        return False
+    try:
+        return request.client is not None and ipaddress.ip_address(request.client.host).is_loopback
+    except ValueError:
+        return False
+
+
+async def require_metrics(request: Request) -> None:
+    """With METRICS_TOKEN: that token as a bearer header, from anywhere. Without it: only a
+    scraper on this machine, talking to the process directly. A wrong token counts against
+    the admin sign-in limit, as a wrong admin token does: both are guesses at a secret."""
+    expected = get_ctx(request).settings.metrics_token
+    if not expected:
+        if _from_this_machine(request):
+            return
+        raise ApiError(
+            401,
+            "unauthorized",
+            "Metrics are served to this machine only, unless METRICS_TOKEN is set.",
+        )
+    token = bearer(request)
+    if token and same_secret(token, expected):
+        return
+    if token:
+        await ratelimit.check(request, "admin_login")
+    raise ApiError(401, "unauthorized", "The metrics token is required (Authorization: Bearer).")
+
+
 CtxDep = Annotated[AppContext, Depends(get_ctx)]
 TokenDep = Annotated[str | None, Depends(bearer)]
 AdminDep = Annotated[None, Depends(require_admin)]
 SessionsDep = Annotated[AdminSessions, Depends(admin_sessions)]
+MetricsDep = Annotated[None, Depends(require_metrics)]

@@ -1,5 +1,5 @@
-"""Wires the hardening into an app: trusted proxy headers, security headers, the admin Origin
-check, the spectator-socket budget and the rate limits (unless RATE_LIMITS=off)."""
+"""Wires the hardening into an app: trusted proxy headers, the request log, security headers, the
+admin Origin check, the spectator-socket budget and the rate limits (unless RATE_LIMITS=off)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from fastapi.responses import JSONResponse
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..config import Settings
+from ..metrics import Metrics
 from .ratelimit import Limiter, RateLimit, RateLimited
+from .requestlog import RequestLog
 from .security import AdminOrigin, SecurityHeaders
 from .shedding import ShedSpectators
 
@@ -19,15 +21,16 @@ async def _rate_limited(_: Request, err: Exception) -> JSONResponse:
     return JSONResponse(limited.body(), status_code=429, headers=headers)
 
 
-def install(app: FastAPI, settings: Settings) -> None:
+def install(app: FastAPI, settings: Settings, metrics: Metrics) -> None:
     """Call after the body limit is added: each middleware added here wraps the ones before, so
     a request meets them in the reverse order: proxy headers (who is asking, over which scheme),
-    security headers (on every answer, 429 and 413 included), the admin Origin check, the
-    spectator-socket budget, the rate limits, then the body limit and the routes."""
+    the request log (its id, and a line with every answer's status), security headers (on every
+    answer, 429 and 413 included), the admin Origin check, the spectator-socket budget, the rate
+    limits, then the body limit and the routes."""
     app.add_exception_handler(RateLimited, _rate_limited)  # before ApiError's: a subclass
     app.state.limiter = None
     if settings.limits_on:
-        app.state.limiter = limiter = Limiter(settings)
+        app.state.limiter = limiter = Limiter(settings, metrics)
         app.add_middleware(RateLimit, limiter=limiter)
     if settings.spectator_sockets_per_second:
         app.add_middleware(
@@ -37,6 +40,7 @@ def install(app: FastAPI, settings: Settings) -> None:
         )
     app.add_middleware(AdminOrigin, settings=settings)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(RequestLog)
     # Applied here rather than by uvicorn (which runs with proxy_headers=False): one place reads
     # FORWARDED_ALLOW_IPS, and the tests' in-process clients go through the same code.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=settings.forwarded_allow_ips)

@@ -101,6 +101,7 @@ def install_errors(app: FastAPI) -> None:
         log.warning("%s: unavailable (%s: %s)", where, type(err).__name__, words)
         body = unavailable().body()
         if isinstance(conn, WebSocket):
+            conn.app.state.ctx.metrics.refused(4503, "unavailable")
             if conn.application_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):  # the socket may be gone as well
                     await conn.send_text(json.dumps({"type": "error", **body}))

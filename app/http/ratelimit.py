@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..config import Settings
 from ..errors import ApiError
+from ..metrics import Metrics
 
 log = logging.getLogger("watergate.ratelimit")
 
@@ -73,7 +74,8 @@ def client_key(scope: Scope) -> str:
 class Limiter:
     """The limits of one app, by bucket name; `hit` counts a request and says how long to wait."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, metrics: Metrics) -> None:
+        self.metrics = metrics
         self.items: dict[str, list[RateLimitItem]] = {
             "create": parse_many(settings.rate_limit_create),
             "join": parse_many(settings.rate_limit_join),
@@ -106,6 +108,7 @@ class Limiter:
         for item in self.items[bucket]:
             wait = await self._hit(item, bucket, who)
             if wait is not None:
+                self.metrics.limited(bucket)
                 return wait
         return None
 
@@ -179,6 +182,7 @@ class RateLimit:
         if wait is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
+            self.limiter.metrics.refused(4429, "rate_limited")
             await refuse_socket(receive, send, wait)
         else:
             await too_many(send, wait)

@@ -14,26 +14,29 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..errors import ApiError
+from ..logs import REQUEST_ID, new_request_id
 from ..outages import ANSWERED, as_api_error
 from ..push.hub import Connection
 from ..services.context import AppContext
 
 router = APIRouter()
 AUTH_HINT = '{"type": "auth", "token": "<seat token>"}'
-Handler = Callable[[AppContext, Connection, dict[str, Any]], Awaitable[None]]
+# (app, socket, the message, when it arrived: epoch seconds)
+Handler = Callable[[AppContext, Connection, dict[str, Any], float], Awaitable[None]]
 
 
 def _error(code: str, message: str) -> str:
     return json.dumps({"type": "error", "code": code, "message": message})
 
 
-async def _on_action(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> None:
+async def _on_action(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: float) -> None:
     """{"type": "action", "action": {"type": "pass"}, "expected_version": 7}"""
     if conn.viewer is None:
         raise ApiError(403, "spectator", "Spectators cannot play.")
@@ -42,15 +45,15 @@ async def _on_action(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> 
         raise ApiError(422, "invalid_request", "expected_version must be a non-negative integer.")
     if "action" not in msg:
         raise ApiError(422, "invalid_request", 'An action message needs an "action" object.')
-    await ctx.play.act(conn.match_id, conn.viewer, msg["action"], expected)
+    await ctx.play.act(conn.match_id, conn.viewer, msg["action"], expected, at)
 
 
-async def _on_ping(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> None:
+async def _on_ping(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: float) -> None:
     """{"type": "ping"}"""
     await conn.send_text('{"type":"pong"}')
 
 
-async def _on_auth(ctx: AppContext, conn: Connection, msg: dict[str, Any]) -> None:
+async def _on_auth(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: float) -> None:
     """{"type": "auth", ...} once the socket already serves a seat: nothing to change."""
     raise ApiError(409, "already_authenticated", "This socket is already authenticated.")
 
@@ -59,6 +62,16 @@ HANDLERS: dict[str, Handler] = {"action": _on_action, "ping": _on_ping, "auth": 
 
 
 async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
+    """One message; each is a request of its own, with its own request id in the log."""
+    at = time.time()
+    token = REQUEST_ID.set(new_request_id())
+    try:
+        await _dispatch(ctx, conn, text, at)
+    finally:
+        REQUEST_ID.reset(token)
+
+
+async def _dispatch(ctx: AppContext, conn: Connection, text: str, at: float) -> None:
     if len(text) > ctx.settings.max_ws_frame_bytes:
         await conn.send_text(_error("payload_too_large", "The message is too large."))
         return
@@ -73,7 +86,7 @@ async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
         await conn.send_text(_error("unknown_message", "Known message types: action, ping."))
         return
     try:
-        await handler(ctx, conn, msg)
+        await handler(ctx, conn, msg, at)
     except ANSWERED as err:  # an outage is answered `unavailable`; the socket stays
         await conn.send_text(json.dumps({"type": "error", **as_api_error(err).body()}))
 
@@ -84,7 +97,7 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
     try:
         await ctx.lifecycle.join(conn)
     except ApiError as err:
-        await _refuse(ws, err)
+        await _refuse(ctx, ws, err)
         return
     try:
         while True:
@@ -101,7 +114,8 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
         await ctx.lifecycle.leave(conn)
 
 
-async def _refuse(ws: WebSocket, err: ApiError) -> None:
+async def _refuse(ctx: AppContext, ws: WebSocket, err: ApiError) -> None:
+    ctx.metrics.refused(4000 + err.status, err.code)
     await ws.send_text(json.dumps({"type": "error", **err.body()}))
     await ws.close(code=4000 + err.status)
 
@@ -127,7 +141,7 @@ async def _first_frame_token(ctx: AppContext, ws: WebSocket) -> str | None:
         async with asyncio.timeout(ctx.settings.ws_auth_seconds):
             message = await ws.receive()
     except TimeoutError:
-        await _refuse(ws, ApiError(408, "auth_timeout", f"Send {AUTH_HINT} first."))
+        await _refuse(ctx, ws, ApiError(408, "auth_timeout", f"Send {AUTH_HINT} first."))
         return None
     if message["type"] == "websocket.disconnect":
         return None
@@ -136,7 +150,8 @@ async def _first_frame_token(ctx: AppContext, ws: WebSocket) -> str | None:
         text = (message.get("bytes") or b"").decode("utf-8", "replace")
     token = _auth_token(text) if len(text) <= ctx.settings.max_ws_frame_bytes else None
     if token is None:
-        await _refuse(ws, ApiError(401, "unauthorized", f"The first message must be {AUTH_HINT}."))
+        hint = f"The first message must be {AUTH_HINT}."
+        await _refuse(ctx, ws, ApiError(401, "unauthorized", hint))
     return token
 
 
@@ -153,7 +168,7 @@ async def match_socket(ws: WebSocket, match_id: str, token: str | None = None) -
     try:
         conn = await ctx.views.seat_socket(ws, token, match_id)
     except ApiError as err:
-        await _refuse(ws, err)
+        await _refuse(ctx, ws, err)
         return
     await _serve(ctx, ws, conn)
 
@@ -166,6 +181,6 @@ async def spectator_socket(ws: WebSocket, match_id: str, key: str | None = None)
     try:
         conn = await ctx.views.spectator_socket(ws, match_id, key)
     except ApiError as err:
-        await _refuse(ws, err)
+        await _refuse(ctx, ws, err)
         return
     await _serve(ctx, ws, conn)

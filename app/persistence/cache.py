@@ -1,6 +1,6 @@
 """The one in-memory cache of matches: per match its row facts, its state at a version (with each
-viewer's log and view already serialised) and its seats' token hashes. Bounded by match count; the
-database is the truth and the cache is only ever behind it."""
+viewer's log and view already serialised) and its seats' token hashes. Bounded by the matches'
+estimated bytes; the database is the truth and the cache is only ever behind it."""
 
 from __future__ import annotations
 
@@ -120,6 +120,11 @@ class MatchCache:
         self._by_token: dict[str, str] = {}  # token hash -> match id, for cached slots only
         self._lock = threading.Lock()
         self.weight = 0  # the sum of the slots' weights
+
+    @property
+    def capacity(self) -> int:
+        """The budget in bytes (CACHE_MB)."""
+        return self._capacity
 
     def _slot(self, match_id: str) -> _Slot:
         slot = self._slots.get(match_id)

@@ -4,15 +4,20 @@ changed; none carries game data, so they may cross Redis. The push layer turns e
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
 class Moved:
-    """An action was accepted: the match is now at `version`."""
+    """An action was accepted: the match is now at `version`, by `seat`'s action, which arrived
+    on its server at `arrived` (epoch seconds), so every process can time its push."""
 
     match_id: str
     version: int
+    seat: str | None = None
+    arrived: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,34 +46,54 @@ class Deleted:
 Change = Moved | MatchChanged | PresenceChanged | Deleted
 
 
-def encode(change: Change, origin: str) -> str:
-    """The change as a Redis message, tagged with the publishing process."""
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A change as it crossed Redis: from which process, published when (epoch seconds)."""
+
+    change: Change
+    origin: str
+    sent_at: float | None = None  # None from a process that predates it (a rolling restart)
+
+
+def encode(change: Change, origin: str, sent_at: float | None = None) -> str:
+    """The change as a Redis message, tagged with the publishing process and the time."""
     match change:
-        case Moved(match_id, version):
-            body: dict[str, object] = {"kind": "moved", "match_id": match_id, "version": version}
+        case Moved(match_id, version, seat, arrived):
+            body: dict[str, object] = {
+                "kind": "moved", "match_id": match_id, "version": version, "seat": seat,
+                "arrived": arrived,
+            }  # fmt: skip
         case MatchChanged(match_id):
             body = {"kind": "changed", "match_id": match_id}
         case PresenceChanged(match_id, seat, left_at):
             body = {"kind": "presence", "match_id": match_id, "seat": seat, "left_at": left_at}
         case Deleted(match_id):
             body = {"kind": "deleted", "match_id": match_id}
-    return json.dumps({"origin": origin, **body}, separators=(",", ":"))
+    sent = time.time() if sent_at is None else sent_at
+    return json.dumps({"origin": origin, "sent_at": sent, **body}, separators=(",", ":"))
 
 
-def decode(text: str | bytes) -> tuple[Change, str]:
-    """(change, origin) from a Redis message; ValueError/KeyError/TypeError when malformed."""
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def decode(text: str | bytes) -> Message:
+    """The message from Redis; ValueError/KeyError/TypeError when malformed."""
     data = json.loads(text)
     kind, match_id, origin = data["kind"], str(data["match_id"]), str(data["origin"])
     change: Change
     if kind == "moved":
-        change = Moved(match_id, int(data["version"]))
+        seat = data.get("seat")
+        change = Moved(
+            match_id, int(data["version"]), None if seat is None else str(seat),
+            _number(data.get("arrived")),
+        )  # fmt: skip
     elif kind == "changed":
         change = MatchChanged(match_id)
     elif kind == "presence":
-        left = data.get("left_at")
-        change = PresenceChanged(match_id, str(data["seat"]), None if left is None else float(left))
+        change = PresenceChanged(match_id, str(data["seat"]), _number(data.get("left_at")))
     elif kind == "deleted":
         change = Deleted(match_id)
     else:
         raise ValueError(f"unknown change {kind!r}")
-    return change, origin
+    return Message(change, origin, _number(data.get("sent_at")))

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from redis.exceptions import RedisError
 from starlette.concurrency import run_in_threadpool
 
+from ..metrics import Metrics
 from ..persistence import cache as cached
 from ..persistence.cache import MatchCache
 from ..persistence.db import Database
@@ -45,8 +47,10 @@ KEEPALIVE = {
 class Fanout:
     """One publish path for both setups: local delivery always, Redis when configured."""
 
-    def __init__(self, hub: Hub, cache: MatchCache, db: Database, redis_url: str | None) -> None:
-        self.hub, self.cache, self.db = hub, cache, db
+    def __init__(
+        self, hub: Hub, cache: MatchCache, db: Database, redis_url: str | None, metrics: Metrics
+    ) -> None:
+        self.hub, self.cache, self.db, self.metrics = hub, cache, db, metrics
         self.origin = uuid.uuid4().hex  # this process, so it skips its own Redis messages
         self.redis: Any | None = None  # commands: publish, presence, readiness
         self._subscriber: Any | None = None  # the subscription's own connection
@@ -104,8 +108,8 @@ class Fanout:
         """Bring the cache up to date with the change, then wake the match's sockets. The
         publishing process has already updated its own cache."""
         match change:
-            case Moved(match_id, version):
-                self.hub.wake(match_id, version)
+            case Moved(match_id, version, seat, arrived):
+                self.hub.wake(match_id, version, seat, arrived)
             case MatchChanged(match_id):
                 if remote:
                     self.cache.drop_info(match_id)
@@ -169,12 +173,15 @@ class Fanout:
         if message.get("type") != "message":
             return
         try:
-            change, origin = decode(message["data"])
+            received = decode(message["data"])
         except (ValueError, KeyError, TypeError):
             log.exception("bad fan-out message %r", message.get("data"))
             return
-        if origin != self.origin:
-            self.deliver(change, remote=True)
+        if received.origin == self.origin:
+            return
+        if received.sent_at is not None:  # across machines, their clocks' difference is in it
+            self.metrics.fanned_out("redis", time.time() - received.sent_at)
+        self.deliver(received.change, remote=True)
 
     async def close(self) -> None:
         await finish(self._task)

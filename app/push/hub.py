@@ -2,7 +2,8 @@
 change and hands it to every socket of that viewer; each socket's sender sends only the newest
 frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent.
 A socket that opens reuses its viewer's newest frame, and the live sockets are capped per seat,
-per spectator link and per match (on this process), so opening sockets cannot multiply work."""
+per spectator link and per match (on this process), so opening sockets cannot multiply work.
+Each room also times, for the metrics, every action's push to the other seat's sockets here."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from engine.core.game import Viewer
 
 from ..errors import ApiError
+from ..logs import REQUEST_ID
+from ..metrics import Metrics
 from ..outages import OUTAGES, unavailable
 from .frames import Frame
 
@@ -38,6 +41,9 @@ CLOSE_FAILED = 1011  # our side broke: the client reconnects and gets a full vie
 # clocks from when a frame arrives, so this much is within what the network adds already.
 FRAME_REUSE_S = 0.25
 RENDER_RETRY_S, RENDER_RETRY_MAX_S = 0.5, 5.0  # a failed render is tried again, backing off
+# Actions whose push is still to be timed, per room: far more than a room ever has waiting (its
+# frames are rendered once per change), and a bound should a render keep failing.
+MAX_ARRIVALS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +132,18 @@ def _key(item: Sendable) -> object:
 class Room:
     """The sockets of one match in this process, and the task that renders their frames."""
 
-    def __init__(self, match_id: str, render: Render) -> None:
-        self.match_id, self.render = match_id, render
+    def __init__(self, match_id: str, render: Render, metrics: Metrics) -> None:
+        self.match_id, self.render, self.metrics = match_id, render, metrics
         self.conns: set[Connection] = set()
         self.count: Counter[Viewer] = Counter()  # live sockets per viewer
         self.fresh: set[Connection] = set()  # sockets still waiting for their first frame
         self.dirty = False  # every socket needs a new frame
         self.wanted = 0  # the newest version announced for this match
         self.frames: dict[Viewer, tuple[float, Frame]] = {}  # newest frame per viewer, and when
+        # version -> (the seat that moved, when its action arrived: epoch seconds), until the
+        # frames of that version are handed to the other seats' sockets
+        self.arrivals: dict[int, tuple[str, float]] = {}
+        self.woken: float | None = None  # when the oldest change not yet picked up came
         self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._run())
         self.failures = 0  # renders failed in a row (the database away): retried with backoff
@@ -157,8 +167,14 @@ class Room:
                     self.frames.clear()  # the kept frames show this seat online
         self.fresh.discard(conn)
 
-    def wake(self, version: int = 0) -> None:
+    def wake(
+        self, version: int = 0, mover: str | None = None, arrived: float | None = None
+    ) -> None:
         self.wanted = max(self.wanted, version)
+        if mover is not None and arrived is not None and len(self.arrivals) < MAX_ARRIVALS:
+            self.arrivals[version] = (mover, arrived)
+        if not self.dirty:
+            self.woken = time.monotonic()
         self.dirty = True
         self._wake.set()
 
@@ -175,12 +191,16 @@ class Room:
             await self._task
 
     async def _run(self) -> None:
+        REQUEST_ID.set(None)  # the room outlives the socket whose request made it
         while True:
             await self._wake.wait()
             self._wake.clear()
             if self.dirty:  # something changed: every frame kept is stale
                 targets, self.dirty = set(self.conns), False
                 self.frames.clear()
+                if self.woken is not None:  # how long the change waited for this task
+                    self.metrics.fanned_out("local", time.monotonic() - self.woken)
+                    self.woken = None
             else:  # only new sockets: they share their viewer's newest frame if it is recent
                 targets = set(self.fresh)
             self.fresh.clear()
@@ -188,7 +208,7 @@ class Room:
                 await self._push(targets)
 
     async def _push(self, targets: set[Connection]) -> None:
-        now = time.monotonic()
+        now, upto = time.monotonic(), self.wanted
         ready = {v: text for v, (at, text) in self.frames.items() if now - at <= FRAME_REUSE_S}
         missing = {c.viewer for c in targets} - ready.keys()
         if missing:
@@ -212,6 +232,17 @@ class Room:
             ready.update(frames)
         for conn in targets:
             conn.offer(ready[conn.viewer])
+        if self.arrivals:
+            self._timed(targets, upto)
+
+    def _timed(self, targets: set[Connection], upto: int) -> None:
+        """The actions up to version `upto` have their frames handed over: each one's latency,
+        when a seat other than its mover has a socket here (the mover's own push is no news)."""
+        now = time.time()  # the arrival may have been stamped by another process
+        for version in [v for v in self.arrivals if v <= upto]:
+            mover, arrived = self.arrivals.pop(version)
+            if any(c.viewer is not None and c.viewer != mover for c in targets):
+                self.metrics.pushed(now - arrived)
 
     def _retry_later(self, err: Exception, targets: set[Connection]) -> None:
         """A render failed (the database away, mostly): the sockets are told once, and the
@@ -233,8 +264,9 @@ class Room:
 class Hub:
     """This process's rooms."""
 
-    def __init__(self, caps: Caps | None = None) -> None:
+    def __init__(self, metrics: Metrics, caps: Caps | None = None) -> None:
         self._rooms: dict[str, Room] = {}
+        self.metrics = metrics
         self.caps = caps or Caps()
         self.render: Render | None = None  # set by the app once the renderer exists
 
@@ -252,7 +284,7 @@ class Hub:
         if conn.viewer is not None and mine >= self.caps.per_seat:
             raise too_many("for this seat")
         if room is None:
-            room = self._rooms[conn.match_id] = Room(conn.match_id, self.render)
+            room = self._rooms[conn.match_id] = Room(conn.match_id, self.render, self.metrics)
         conn.start()
         room.add(conn)
         return room.count[conn.viewer]
@@ -270,10 +302,17 @@ class Hub:
         await conn.stop()
         return left
 
-    def wake(self, match_id: str, version: int = 0) -> None:
+    def wake(
+        self,
+        match_id: str,
+        version: int = 0,
+        mover: str | None = None,
+        arrived: float | None = None,
+    ) -> None:
+        """The match changed (to `version`; by `mover`'s action, which arrived at `arrived`)."""
         room = self._rooms.get(match_id)
         if room is not None:
-            room.wake(version)
+            room.wake(version, mover, arrived)
 
     def gone(self, match_id: str) -> None:
         room = self._rooms.get(match_id)
@@ -293,6 +332,17 @@ class Hub:
         """Who watches this match on this process: seats, and None for spectators."""
         room = self._rooms.get(match_id)
         return {c.viewer for c in room.conns} if room else set()
+
+    def match_count(self) -> int:
+        """Matches with a live socket on this process."""
+        return len(self._rooms)
+
+    def socket_count(self, kind: str) -> int:
+        """Live sockets on this process of one kind: "seat" or "spectator"."""
+        spectators = sum(room.count[None] for room in self._rooms.values())
+        if kind == "spectator":
+            return spectators
+        return sum(len(room.conns) for room in self._rooms.values()) - spectators
 
     def connections(self) -> list[Connection]:
         return [c for room in self._rooms.values() for c in room.conns]

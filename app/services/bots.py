@@ -16,6 +16,7 @@ from engine.registry import AnyGame, get_game
 
 from ..config import BOT_PACE_MARGIN_MS
 from ..errors import ApiError
+from ..logs import REQUEST_ID, new_request_id
 from ..persistence import repository as repo
 from ..push.changes import Change, MatchChanged, Moved
 from ..supervise import supervise
@@ -102,6 +103,9 @@ class BotRunner:
 
     async def _play(self, match_id: str) -> None:
         while not self._closing.is_set():
+            # each decision is a request of its own in the log (the task was started in
+            # whichever request woke it, and would carry that one's id)
+            REQUEST_ID.set(new_request_id())
             # R18: the pause runs from the moment this task sees the change (right after the
             # push that offers the decision), whatever reading and thinking take meanwhile
             started = time.perf_counter()
@@ -120,9 +124,11 @@ class BotRunner:
                 self._tasks.pop(match_id, None)
                 return
             budget = self.thinking_ms(time.perf_counter() - started)
+            thinking = time.perf_counter()
             action = await run_in_threadpool(
                 choose_move, game, entry.state, seat, info.seed, self.kind, budget
             )
+            self.core.metrics.thought(self.kind, time.perf_counter() - thinking)
             # the same pause for every answer, a lone pass included (R18)
             late = time.perf_counter() - started - self.delay
             if late > 0 and self.delay > 0:

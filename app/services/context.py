@@ -11,6 +11,7 @@ import anyio.to_thread
 
 from ..clocks import Clock
 from ..config import Settings
+from ..metrics import Metrics
 from ..persistence.cache import MatchCache
 from ..persistence.db import Database
 from ..persistence.moves import Moves
@@ -23,6 +24,7 @@ from .bots import BotRunner
 from .core import Core
 from .lifecycle import Lifecycle
 from .matches import Matches
+from .monitor import Monitor
 from .play import Play
 from .views import Views
 
@@ -44,19 +46,25 @@ class AppContext:
     lifecycle: Lifecycle
     admin: Admin
     bots: BotRunner
+    metrics: Metrics
+    monitor: Monitor
 
     @staticmethod
-    async def start(settings: Settings, clock: Clock) -> AppContext:
+    async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
         db = Database(settings.database_url, settings.database_connect_timeout_s)
         cache = MatchCache(int(settings.cache_mb * 1024 * 1024))
         hub = Hub(
+            metrics,
             Caps(
                 settings.max_sockets_per_seat,
                 settings.max_sockets_per_spectator_key,
                 settings.max_sockets_per_match,
-            )
+            ),
         )
-        fanout = Fanout(hub, cache, db, settings.redis_url)
+        metrics.watch(
+            hub.match_count, hub.socket_count, lambda: cache.weight, cache.__len__, cache.capacity
+        )
+        fanout = Fanout(hub, cache, db, settings.redis_url, metrics)
         presence = Presence(hub, fanout)
         renderer = Renderer(db, cache, presence, clock)
         hub.render = renderer.frames
@@ -66,13 +74,13 @@ class AppContext:
         # fighting for the GIL stretched the one holding the write lock (p99 latency spikes).
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.worker_threads
         moves = Moves(db.writer_engine, db.write_lock)
-        core = Core(settings, db, cache, fanout, renderer, clock, moves)
+        core = Core(settings, db, cache, fanout, renderer, clock, moves, metrics)
         play = Play(core)
         bots = BotRunner(core, play)
         core.listeners.append(bots.on_change)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
-            Lifecycle(core), Admin(core), bots,
+            Lifecycle(core), Admin(core), bots, metrics, Monitor(core),
         )  # fmt: skip
         await bots.resume_all()
         return ctx

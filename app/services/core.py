@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from ..clocks import Clock
 from ..config import Settings
+from ..metrics import Metrics
 from ..persistence.cache import MatchCache
 from ..persistence.db import Database
 from ..persistence.moves import Moves
@@ -30,6 +31,7 @@ class Core:
     renderer: Renderer
     clock: Clock
     moves: Moves
+    metrics: Metrics
     listeners: list[Callable[[Change], None]] = field(default_factory=list)
 
     def stamp(self) -> datetime:

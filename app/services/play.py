@@ -4,6 +4,8 @@ arrives after its seat's clock ran out is refused and ends the match instead."""
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
@@ -17,12 +19,15 @@ from engine.registry import get_game
 
 from ..clocks import out_of_time
 from ..errors import ApiError, checked_id, from_engine, unauthorized
+from ..logs import fields
 from ..persistence.cache import Entry, current
 from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
 from .core import Core, utc
+
+log = logging.getLogger("watergate.play")
 
 
 def on_time(loser: str, seats: tuple[str, ...]) -> Ending:
@@ -38,14 +43,23 @@ class Play:
         self, token: str | None, match_id: str, action: Any, expected: int | None
     ) -> str:
         """A seat's action by HTTP: the seat's new view as JSON text."""
+        arrived = time.time()
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
-        info, entry = await self.act(match_id, seat, action, expected)
+        info, entry = await self.act(match_id, seat, action, expected, arrived)
         return await self.core.renderer.view(info, entry, seat)
 
     async def act(
-        self, match_id: str, seat: str, action: Any, expected: int | None
+        self,
+        match_id: str,
+        seat: str,
+        action: Any,
+        expected: int | None,
+        arrived: float | None = None,
     ) -> tuple[MatchInfo, Entry]:
-        """Apply the action and publish it (sockets, bots, a seat's socket message)."""
+        """Apply the action and publish it (sockets, bots, a seat's socket message). `arrived`:
+        when the action reached the server (epoch seconds; now by default), for its push's
+        latency; the game's own time comes from the injected clock."""
+        arrived = time.time() if arrived is None else arrived
         now = self.core.clock.now()
         # the views about to be pushed (and the mover's, which an HTTP move answers with); read
         # here on the event loop, which owns the sockets
@@ -56,7 +70,17 @@ class Play:
             if err.code == "match_over":  # a late move may just have ended it on time
                 await self.core.publish(MatchChanged(match_id))
             raise
-        await self.core.publish(Moved(match_id, entry.version))
+        self.core.metrics.accepted(info.game)
+        await self.core.publish(Moved(match_id, entry.version, seat, arrived))
+        kind = action.get("type") if isinstance(action, dict) else None  # a legal one's, here
+        log.info(
+            "action accepted",
+            extra=fields(
+                match_id=match_id, seat=seat, version=entry.version, game=info.game,
+                action=kind if isinstance(kind, str) else None,
+                ms=round((time.time() - arrived) * 1000, 2),
+            ),
+        )  # fmt: skip
         return info, entry
 
     async def _apply_soon(

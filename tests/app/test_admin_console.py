@@ -123,6 +123,7 @@ def requests(match_id: str, export: dict[str, Any]) -> list[tuple[str, str, Any]
         ("GET", f"{base}/export", None),
         ("POST", "/api/admin/verify", export),
         ("GET", "/api/admin/stats", None),
+        ("GET", "/api/admin/health", None),
         ("GET", "/api/admin/audit", None),
         ("POST", f"{base}/abort", None),
         ("DELETE", base, None),

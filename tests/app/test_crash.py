@@ -45,6 +45,8 @@ SERVER_ENV = (
     "BASE_URL",
     "RATE_LIMITS",
     "FORWARDED_ALLOW_IPS",
+    "LOG_FORMAT",
+    "METRICS_TOKEN",
 )
 
 

@@ -1,12 +1,16 @@
 """No secret in the server's log (contract v1.1): a real server (`python -m app`) serves a whole
 match — invite page and claim, HTTP views and moves, seat sockets by the first message and by v1's
 ?token=, a spectator's page, view and socket, a rematch — and its captured output (stdout and
-stderr) names no seat token, spectator key or invite code, while its access lines are there."""
+stderr) names no seat token, spectator key or invite code, while its request lines are there; in
+text and in JSON lines (LOG_FORMAT=json), where every line is one object with a request id on
+each request's and each accepted action's line."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from app.logs import scrub
 from engine.watergate.bots import RandomBot
+from tests.app.conftest import ADMIN_TOKEN
 from tests.app.test_crash import Server, Spawn, servers
 from tests.app.test_persistence import ROLES, bearer
 
@@ -56,10 +61,20 @@ def play_out(sockets: dict[str, ClientConnection], watcher: ClientConnection) ->
     return latest["editor"]
 
 
-def test_the_server_log_names_no_seat_token_spectator_key_or_invite_code(
-    sqlite_url: str, spawn: Spawn
-) -> None:
-    server: Server = spawn(sqlite_url)
+@dataclass(frozen=True)
+class Played:
+    """What a whole match on a real server left: its captured output and what it must hide."""
+
+    log: str
+    match_id: str
+    secrets: dict[str, str]  # what -> the secret
+    actions: int  # accepted during the match
+
+
+def play_a_match(server: Server) -> Played:
+    """Invite page and claim, HTTP views and moves, seat sockets by the first message and by v1's
+    ?token=, a spectator's page, view and socket, a rematch, a scrape of /metrics; then the
+    server is stopped and its output read."""
     http, ws_base = server.http, f"ws://{server.base}"
     made = http.post("/api/matches", json={"role": "editor", "opponent": "human"}).json()
     match_id, code = made["match_id"], made["invite_url"].rsplit("/invite/", 1)[1]
@@ -98,9 +113,23 @@ def test_the_server_log_names_no_seat_token_spectator_key_or_invite_code(
     for new_token in (tokens["nixon's rematch"], tokens["editor's rematch"]):
         with connect(f"{ws_base}/ws/matches/{rematch}?token={new_token}") as seat:
             assert next_view(seat)["match_id"] == rematch
+    assert http.get("/metrics").status_code == 200  # this machine's scraper, no token set
     server.stop()
+    secrets = {"spectator key": key, "invite code": code, "admin token": ADMIN_TOKEN} | {
+        f"{name} seat token": token for name, token in tokens.items()
+    }
+    return Played(server.log.read_text(errors="replace"), match_id, secrets, final["version"])
 
-    log = server.log.read_text(errors="replace")
+
+def leaked(played: Played) -> list[str]:
+    return [name for name, secret in played.secrets.items() if secret in played.log]
+
+
+def test_the_server_log_names_no_seat_token_spectator_key_or_invite_code(
+    sqlite_url: str, spawn: Spawn
+) -> None:
+    played = play_a_match(spawn(sqlite_url))
+    log, match_id = played.log, played.match_id
     # the lines that would carry them are there, scrubbed
     assert f'"WebSocket /ws/matches/{match_id}?token=***" [accepted]' in log
     assert f'"WebSocket /ws/matches/{match_id}" [accepted]' in log
@@ -108,11 +137,46 @@ def test_the_server_log_names_no_seat_token_spectator_key_or_invite_code(
     assert f'"GET /watch/{match_id}?key=*** HTTP/1.1" 200' in log
     assert '"POST /api/invites/***/claim HTTP/1.1" 200' in log
     assert '"GET /invite/*** HTTP/1.1" 200' in log
-    secrets = {"spectator key": key, "invite code": code} | {
-        f"{name} seat token": token for name, token in tokens.items()
-    }
-    leaked = [name for name, secret in secrets.items() if secret in log]
-    assert not leaked, f"in the server's log: {leaked}"
+    assert not leaked(played), f"in the server's log: {leaked(played)}"
+
+
+def test_the_json_log_is_one_object_a_line_and_names_no_secret_either(
+    sqlite_url: str, spawn: Spawn
+) -> None:
+    """LOG_FORMAT=json: every line of the output is one JSON object with its time, level,
+    logger and message; each HTTP request and each accepted action has a line with a request
+    id; the same scrubbing applies."""
+    played = play_a_match(spawn(sqlite_url, env={"LOG_FORMAT": "json"}))
+    lines = [json.loads(line) for line in played.log.splitlines() if line.strip()]
+    for line in lines:
+        assert isinstance(line, dict), line
+        assert {"time", "level", "logger", "message"} <= line.keys(), line
+        assert line["time"].endswith("Z") and line["level"] in ("INFO", "WARNING", "ERROR")
+    requests = [line for line in lines if line["logger"] == "watergate.request"]
+    paths = {(line["method"], line["path"], line["status"]) for line in requests}
+    match_id = played.match_id
+    assert ("POST", "/api/invites/***/claim", 200) in paths
+    assert ("GET", "/invite/***", 200) in paths
+    assert ("GET", f"/watch/{match_id}?key=***", 200) in paths
+    assert ("GET", f"/api/matches/{match_id}?token=***", 401) in paths
+    assert ("GET", "/metrics", 200) in paths
+    assert '"POST /api/invites/***/claim HTTP/1.1" 200' in {line["message"] for line in requests}
+    for line in requests:
+        assert re.fullmatch(r"[0-9a-f]{16}", line["request_id"]), line
+        assert line["duration_ms"] >= 0 and line["client"].startswith("127.0.0.1:")
+    assert len({line["request_id"] for line in requests}) == len(requests), "one id a request"
+    moves = [
+        line
+        for line in lines
+        if line["logger"] == "watergate.play" and line["message"] == "action accepted"
+    ]
+    assert len(moves) == played.actions
+    assert [line["version"] for line in moves] == list(range(1, played.actions + 1))
+    assert all(line["match_id"] == match_id and line["request_id"] for line in moves)
+    sockets = [line["message"] for line in lines if line["logger"] == "uvicorn.error"]
+    assert any(f'"WebSocket /ws/watch/{match_id}?key=***" [accepted]' in m for m in sockets)
+    assert any(f'"WebSocket /ws/matches/{match_id}?token=***" [accepted]' in m for m in sockets)
+    assert not leaked(played), f"in the server's JSON log: {leaked(played)}"
 
 
 def test_secret_query_values_are_hidden_however_the_name_is_spelled() -> None:

@@ -19,7 +19,15 @@ from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
 
 from app.persistence.cache import Entry, fresh_entry
-from app.push.changes import Deleted, MatchChanged, Moved, PresenceChanged, decode, encode
+from app.push.changes import (
+    Deleted,
+    MatchChanged,
+    Message,
+    Moved,
+    PresenceChanged,
+    decode,
+    encode,
+)
 from engine.registry import DEFAULT_GAME, get_game
 
 from .conftest import ADMIN_TOKEN
@@ -111,12 +119,17 @@ def test_a_deleted_match_s_sockets_are_closed_on_every_process_through_redis(
 def test_changes_cross_redis_as_they_were_published() -> None:
     for change in (
         Moved("m1", 7),
+        Moved("m1", 8, "nixon", 1796000000.5),
         MatchChanged("m1"),
         PresenceChanged("m1", "nixon"),
         PresenceChanged("m1", "editor", 1796000000.25),
         Deleted("m1"),
     ):
-        assert decode(encode(change, "process-a")) == (change, "process-a")
+        sent = decode(encode(change, "process-a", 1796000001.0))
+        assert sent == Message(change, "process-a", 1796000001.0)
+    # a process that predates the timestamps (a rolling restart): the change still arrives
+    older = '{"origin": "b", "kind": "moved", "match_id": "m1", "version": 3}'
+    assert decode(older) == Message(Moved("m1", 3), "b", None)
     with pytest.raises(ValueError):
         decode('{"origin": "a", "kind": "teleported", "match_id": "m1"}')
 

@@ -22,6 +22,7 @@ from app.__main__ import migrate
 from app.config import Settings
 from app.http.ratelimit import ROUTES, Limiter, client_key
 from app.main import create_app
+from app.metrics import Metrics
 from tests.app.conftest import ADMIN_TOKEN, make_settings
 from tests.app.test_crash import Spawn, servers
 from tests.app.test_security_headers import flat_routes
@@ -211,7 +212,7 @@ def test_a_failing_redis_falls_back_to_counting_in_memory(
     )
 
     async def run() -> list[int | None]:
-        limiter = Limiter(settings)
+        limiter = Limiter(settings, Metrics())
         try:
             return [await limiter.hit("create", "192.0.2.1") for _ in range(3)]
         finally:

@@ -17,7 +17,14 @@ from fastapi.testclient import TestClient
 from tests.app.conftest import ADMIN_TOKEN
 
 NOT_PAGES = ("/api/", "/ws/", "/static")
-NOT_PAGE_PATHS = {"/healthz", "/readyz", "/openapi.json", "/admin/logout", "/admin/logout-all"}
+NOT_PAGE_PATHS = {
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/openapi.json",
+    "/admin/logout",
+    "/admin/logout-all",
+}
 
 
 def flat_routes(routes: Any) -> Iterator[Any]:

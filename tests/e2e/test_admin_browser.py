@@ -27,7 +27,7 @@ import pytest
 
 from engine.watergate.bots import RandomBot
 
-from .conftest import ROOT, START_TIMEOUT_S, _free_port, _healthy
+from .conftest import LOCALES, ROOT, START_TIMEOUT_S, _free_port, _healthy
 
 try:
     from playwright.sync_api import Page, expect
@@ -271,6 +271,12 @@ def test_abort_stats_and_sign_out(open_page: Any, shot: Any, matches: dict[str, 
     stats = page.locator("#stats")
     expect(stats.locator("tr", has_text="decided matches")).to_contain_text("1")
     expect(stats.locator("tr", has_text="finished")).to_contain_text("2")
+    health = page.locator("#health-table")
+    expect(health.locator("tr", has_text="Readiness").locator("td")).to_have_text("ready")
+    expect(health.locator("tr", has_text="Database")).to_contain_text("answers")
+    expect(health.locator("tr", has_text="Redis")).to_contain_text("not configured")
+    expect(health.locator("tr", has_text="Match cache")).to_contain_text(" of 512 MB, ")
+    expect(health.locator("tr", has_text="Action → push latency")).to_contain_text("p99")
     shot(page, "admin-stats")
 
     [session] = [c["value"] for c in page.context.cookies() if c["name"] == "wg_admin"]
@@ -282,6 +288,21 @@ def test_abort_stats_and_sign_out(open_page: Any, shot: Any, matches: dict[str, 
     base = page.url.split("/admin")[0]
     copied = httpx.get(f"{base}/api/admin/stats", headers={"Cookie": f"wg_admin={session}"})
     assert copied.status_code == 401, "the server forgot the session: a copy opens nothing"
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_the_health_panel_speaks_the_admin_s_language(open_page: Any, shot: Any, lang: str) -> None:
+    strings = LOCALES[lang]["admin_health"]
+    page = open_page()
+    sign_in(page)
+    page.goto(f"/admin/stats?lang={lang}")
+    panel = page.locator("#health")
+    expect(panel.locator("h2")).to_have_text(strings["title"])
+    expect(panel.locator("tr", has_text=strings["database"])).to_contain_text(strings["answers"])
+    readiness = panel.locator("tr", has_text=strings["readiness"]).locator("td")
+    expect(readiness).to_have_text(strings["ready"])
+    expect(panel.locator("tr", has_text=strings["rate_limited"])).to_contain_text(strings["none"])
+    shot(page, f"admin-health-{lang}")
 
 
 def test_sign_out_everywhere_signs_out_the_other_browsers(open_page: Any) -> None:
