@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings
-from app.logs import REQUEST_ID, JsonFormatter, ScrubbingFormatter, fields
+from app.logs import REQUEST_ID, JsonFormatter, ScrubbingFormatter, configure, fields
 from tests.app.test_ws import receive_view, send_action, socket, started, view_at
 
 from .test_metrics import bearer
@@ -157,3 +157,25 @@ def test_log_format_takes_text_or_json(given: str) -> None:
 def test_another_log_format_stops_the_start() -> None:
     with pytest.raises(ValueError, match="LOG_FORMAT"):
         Settings(log_format="xml")
+
+
+def test_uvicorn_s_socket_chatter_is_dropped_and_its_other_lines_kept() -> None:
+    """ "connection open"/"connection closed" name nothing; the accepted line names the socket."""
+    seen: list[str] = []
+    catcher = logging.Handler()
+    catcher.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
+    saved = logging.getLogger().handlers[:], logging.getLogger().level
+    try:
+        configure()
+        logging.getLogger().addHandler(catcher)
+        uvicorn = logging.getLogger("uvicorn.error")
+        for line in (
+            "connection open",
+            '1.2.3.4:5 - "WebSocket /ws/x" [accepted]',
+            "connection closed",
+        ):
+            uvicorn.info(line)
+        assert seen == ['1.2.3.4:5 - "WebSocket /ws/x" [accepted]']
+    finally:
+        root = logging.getLogger()
+        root.handlers[:], _ = saved[0], root.setLevel(saved[1])
