@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 
 from ..auth import SESSION_COOKIE, same_secret
 from ..errors import ApiError
@@ -28,6 +28,16 @@ def admin_sessions(request: Request) -> AdminSessions:
     return AdminSessions(get_ctx(request).core)
 
 
+def player_token(
+    x_player_token: Annotated[
+        str | None, Header(description="A player token (v1.1): who takes the seat, or renames")
+    ] = None,
+) -> str | None:
+    """X-Player-Token, if any (an empty one is none: the caller is a guest)."""
+    token = (x_player_token or "").strip()
+    return token or None
+
+
 async def is_admin(request: Request) -> bool:
     """The admin token as a bearer header, or the cookie of a session the server still keeps.
     A wrong bearer token counts against the sign-in limit: it is the same guess as a sign-in."""
@@ -49,5 +59,16 @@ async def require_admin(request: Request) -> None:
 
 CtxDep = Annotated[AppContext, Depends(get_ctx)]
 TokenDep = Annotated[str | None, Depends(bearer)]
+PlayerTokenDep = Annotated[str | None, Depends(player_token)]
+
+
+async def same_player(match_id: str, ctx: CtxDep, token: TokenDep, player: PlayerTokenDep) -> None:
+    """A seat's call that also names a player must name the seat's own player (else 403
+    wrong_player); without X-Player-Token nothing is checked, as in v1."""
+    if player is not None:
+        await ctx.players.check_seat(player, token, match_id)
+
+
+SamePlayer = Depends(same_player)
 AdminDep = Annotated[None, Depends(require_admin)]
 SessionsDep = Annotated[AdminSessions, Depends(admin_sessions)]
