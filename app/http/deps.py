@@ -64,8 +64,9 @@ PlayerTokenDep = Annotated[str | None, Depends(player_token)]
 
 async def same_player(match_id: str, ctx: CtxDep, token: TokenDep, player: PlayerTokenDep) -> None:
     """A seat's call that also names a player must name the seat's own player (else 403
-    wrong_player); without X-Player-Token nothing is checked, as in v1."""
-    if player is not None:
+    wrong_player); without X-Player-Token, or without a seat token (a spectator's call), nothing
+    is checked here."""
+    if player is not None and token is not None:
         await ctx.players.check_seat(player, token, match_id)
 
 

@@ -276,6 +276,10 @@ def test_a_player_token_on_another_players_seat_is_forbidden(client: TestClient)
     assert own.status_code == 200
     unknown = {**bearer(bobs_seat), "X-Player-Token": "y" * 43}
     assert_error(client.get(f"/api/matches/{match_id}", headers=unknown), 401, "unknown_player")
+    spectate = client.get(f"/api/matches/{match_id}", headers=bearer(bobs_seat)).json()
+    key = spectate["spectate_path"].rsplit("key=", 1)[1]
+    spectator = client.get(f"/api/matches/{match_id}/spectate?key={key}", headers=as_player(eve))
+    assert spectator.status_code == 200, "a spectator's call names no seat: nothing to check"
     guest = create(client, None)  # a guest's seat belongs to no player
     headers = {**bearer(guest["seat_token"]), **as_player(eve)}
     assert client.get(f"/api/matches/{guest['match_id']}", headers=headers).status_code == 200
