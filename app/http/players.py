@@ -50,7 +50,12 @@ def _played(p: Played) -> PlayedOut:
     return PlayedOut(match_id=p.match_id, role=p.role, result=p.result, opponent=opponent)
 
 
-@router.get("/{player_id}", response_model=ProfileOut, responses={404: {"model": ErrorBody}})
+@router.get(
+    "/{player_id}",
+    response_model=ProfileOut,
+    response_model_exclude_none=True,  # an opponent without a player has no player_id, as in views
+    responses={404: {"model": ErrorBody}},
+)
 async def player_profile(player_id: str, ctx: CtxDep) -> ProfileOut:
     """A player's public profile: name, decided matches, wins, and the newest of them."""
     found = await ctx.players.profile(player_id)

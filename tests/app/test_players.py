@@ -321,7 +321,7 @@ def test_the_profile_lists_decided_matches_with_their_opponent(client: TestClien
             "match_id": versus_bot["match_id"],
             "role": "nixon",
             "result": "loss",
-            "opponent": {"kind": "bot", "name": "Computer", "player_id": None},
+            "opponent": {"kind": "bot", "name": "Computer"},
         },
         {
             "match_id": first["match_id"],
