@@ -1,5 +1,6 @@
-"""Secrets: seat tokens (256 random bits, kept only as SHA-256), invite codes, match ids, seeds,
-and the admin's sign-in session ids (the admin token itself never leaves the server)."""
+"""Secrets: seat and player tokens (256 random bits, kept only as SHA-256), invite codes, match
+and player ids, seeds, and the admin's sign-in session ids (the admin token itself never leaves
+the server)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import secrets
 
 SESSION_COOKIE = "wg_admin"
 SESSION_SECONDS = 8 * 3600
-SESSION_ID_MIN, SESSION_ID_MAX = 32, 64  # new ones are 43 characters
+TOKEN_MIN, TOKEN_MAX = 32, 64  # new tokens and session ids are 43 characters
 
 
 def new_token() -> str:
@@ -21,6 +22,11 @@ def new_invite_code() -> str:
 
 
 def new_match_id() -> str:
+    return secrets.token_hex(12)
+
+
+def new_player_id() -> str:
+    """A player's public id (96 bits, like a match id): it is shown, so it proves nothing."""
     return secrets.token_hex(12)
 
 
@@ -43,15 +49,19 @@ def new_session_id() -> str:
     return secrets.token_urlsafe(32)
 
 
-def plausible_session(cookie: str | None) -> bool:
-    """Shaped like a session id: short and url-safe. Anything else (a 5,000-digit cookie, a
-    forged one) is refused before it is hashed or looked up."""
+def plausible_token(text: str | None) -> bool:
+    """Shaped like one of our tokens or session ids: short and url-safe. Anything else (a
+    5,000-digit cookie, a forged one) is refused before it is hashed or looked up."""
     return (
-        cookie is not None
-        and SESSION_ID_MIN <= len(cookie) <= SESSION_ID_MAX
-        and cookie.isascii()
-        and all(c.isalnum() or c in "-_" for c in cookie)
+        text is not None
+        and TOKEN_MIN <= len(text) <= TOKEN_MAX
+        and text.isascii()
+        and all(c.isalnum() or c in "-_" for c in text)
     )
+
+
+def plausible_session(cookie: str | None) -> bool:
+    return plausible_token(cookie)
 
 
 def session_digest(secret: str, session_id: str) -> str:

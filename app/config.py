@@ -15,6 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # address with a few dozen players stays below them too; a script hammering the server does not.
 CREATE_LIMIT = "30/minute;300/hour"  # new matches, rematches (each writes a match)
 JOIN_LIMIT = "30/minute;300/hour"  # invite claims, rematch accepts and claims
+PLAYER_LIMIT = "30/minute;200/hour"  # new players (one per browser, ever) and renames
 ADMIN_LOGIN_LIMIT = "10/minute;60/hour"  # sign-in attempts and wrong admin bearer tokens
 SOCKET_LIMIT = "120/minute;2000/hour"  # websocket connects (seats and spectators)
 
@@ -43,6 +44,7 @@ class Settings(BaseSettings):
     rate_limits: str = "on"  # "off": no limits (benchmarks, load tests)
     rate_limit_create: str = CREATE_LIMIT
     rate_limit_join: str = JOIN_LIMIT
+    rate_limit_player: str = PLAYER_LIMIT
     rate_limit_admin_login: str = ADMIN_LOGIN_LIMIT
     rate_limit_socket: str = SOCKET_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
@@ -99,7 +101,11 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "rate_limit_create", "rate_limit_join", "rate_limit_admin_login", "rate_limit_socket"
+        "rate_limit_create",
+        "rate_limit_join",
+        "rate_limit_player",
+        "rate_limit_admin_login",
+        "rate_limit_socket",
     )
     @classmethod
     def _limits_notation(cls, value: str) -> str:

@@ -29,6 +29,7 @@ def _row(m: MatchRow) -> AdminMatchRow:
         nixon_kind=m.kinds.get("nixon", ""),
         created_at=m.created_at,
         updated_at=m.updated_at,
+        players=m.players,
     )
 
 

@@ -7,14 +7,14 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from ..clocks import clock_option
-from .deps import CtxDep, TokenDep
+from .deps import CtxDep, PlayerTokenDep, SamePlayer, TokenDep
 from .links import link_base
 from .schemas import Claimed, Created, CreateMatch, ErrorBody, MatchView, SubmitAction
 
 router = APIRouter(prefix="/api")
 ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorBody, "description": "Missing or unknown seat token"},
-    403: {"model": ErrorBody, "description": "The token belongs to another match"},
+    401: {"model": ErrorBody, "description": "Missing or unknown seat (or player) token"},
+    403: {"model": ErrorBody, "description": "The token belongs to another match (or player)"},
     404: {"model": ErrorBody, "description": "No such match"},
 }
 
@@ -23,11 +23,19 @@ def json_text(text: str, status: int = 200) -> Response:
     return Response(content=text, status_code=status, media_type="application/json")
 
 
-@router.post("/matches", status_code=201, response_model=Created)
-async def create_match(body: CreateMatch, request: Request, ctx: CtxDep) -> Created:
-    """Create a match and take a seat; against a friend you get an invite link for the other."""
+PLAYER_401: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "unknown_player: X-Player-Token names nobody"}
+}
+
+
+@router.post("/matches", status_code=201, response_model=Created, responses=PLAYER_401)
+async def create_match(
+    body: CreateMatch, request: Request, ctx: CtxDep, player: PlayerTokenDep
+) -> Created:
+    """Create a match and take a seat (as the player of X-Player-Token, or as a guest); against
+    a friend you get an invite link for the other."""
     clock = clock_option(*body.clock_choice())
-    made = await ctx.matches.create(body.role, body.opponent, clock)
+    made = await ctx.matches.create(body.role, body.opponent, clock, player)
     invite_url = None
     if made.invite_code is not None:
         invite_url = link_base(request, ctx.settings) + "/invite/" + made.invite_code
@@ -39,15 +47,22 @@ async def create_match(body: CreateMatch, request: Request, ctx: CtxDep) -> Crea
 @router.post(
     "/invites/{code}/claim",
     response_model=Claimed,
-    responses={404: ERRORS[404], 409: {"model": ErrorBody, "description": "Already claimed"}},
+    responses={
+        **PLAYER_401,
+        404: ERRORS[404],
+        409: {"model": ErrorBody, "description": "Already claimed, or your own invite"},
+    },
 )
-async def claim_invite(code: str, ctx: CtxDep) -> Claimed:
-    """Claim the invited seat (once only) and receive its seat token."""
-    made = await ctx.matches.claim(code[:128])
+async def claim_invite(code: str, ctx: CtxDep, player: PlayerTokenDep) -> Claimed:
+    """Claim the invited seat (once only, as the player of X-Player-Token or as a guest) and
+    receive its seat token."""
+    made = await ctx.matches.claim(code[:128], player)
     return Claimed(match_id=made.match_id, role=made.seat, seat_token=made.seat_token)
 
 
-@router.get("/matches/{match_id}", response_model=MatchView, responses=ERRORS)
+@router.get(
+    "/matches/{match_id}", response_model=MatchView, responses=ERRORS, dependencies=[SamePlayer]
+)
 async def get_view(match_id: str, ctx: CtxDep, token: TokenDep) -> Response:
     """The match as this seat sees it, with its legal actions and its log."""
     return json_text(await ctx.views.seat_view(token, match_id))
@@ -61,6 +76,7 @@ async def get_view(match_id: str, ctx: CtxDep, token: TokenDep) -> Response:
         409: {"model": ErrorBody, "description": "Stale expected_version or match not started"},
         422: {"model": ErrorBody, "description": "Not a legal action now, or malformed"},
     },
+    dependencies=[SamePlayer],
 )
 async def submit_action(
     match_id: str, body: SubmitAction, ctx: CtxDep, token: TokenDep

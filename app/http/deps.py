@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Final
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 
 from ..auth import SESSION_COOKIE, same_secret
 from ..errors import ApiError
@@ -27,6 +27,16 @@ def bearer(request: Request) -> str | None:
 
 def admin_sessions(request: Request) -> AdminSessions:
     return AdminSessions(get_ctx(request).core)
+
+
+def player_token(
+    x_player_token: Annotated[
+        str | None, Header(description="A player token (v1.1): who takes the seat, or renames")
+    ] = None,
+) -> str | None:
+    """X-Player-Token, if any (an empty one is none: the caller is a guest)."""
+    token = (x_player_token or "").strip()
+    return token or None
 
 
 async def is_admin(request: Request) -> bool:
@@ -86,6 +96,18 @@ async def require_metrics(request: Request) -> None:
 
 CtxDep = Annotated[AppContext, Depends(get_ctx)]
 TokenDep = Annotated[str | None, Depends(bearer)]
+PlayerTokenDep = Annotated[str | None, Depends(player_token)]
+
+
+async def same_player(match_id: str, ctx: CtxDep, token: TokenDep, player: PlayerTokenDep) -> None:
+    """A seat's call that also names a player must name the seat's own player (else 403
+    wrong_player); without X-Player-Token, or without a seat token (a spectator's call), nothing
+    is checked here."""
+    if player is not None and token is not None:
+        await ctx.players.check_seat(player, token, match_id)
+
+
+SamePlayer = Depends(same_player)
 AdminDep = Annotated[None, Depends(require_admin)]
 SessionsDep = Annotated[AdminSessions, Depends(admin_sessions)]
 MetricsDep = Annotated[None, Depends(require_metrics)]

@@ -8,10 +8,15 @@ from fastapi import APIRouter, Query, Response
 
 from ..services.matches import SeatTaken
 from .api import json_text
-from .deps import CtxDep, TokenDep
+from .deps import CtxDep, SamePlayer, TokenDep
 from .schemas import Claimed, ErrorBody
 
-router = APIRouter(prefix="/api", responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}})
+# every call here is a seat's (or a spectator's): one that also names a player must be its own
+router = APIRouter(
+    prefix="/api",
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}},
+    dependencies=[SamePlayer],
+)
 
 
 def _seat(seat: SeatTaken) -> Claimed:

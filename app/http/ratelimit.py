@@ -1,6 +1,7 @@
-"""Per-client rate limits (the `limits` library): creating matches, joining, admin sign-in and
-websocket connects. Counted in Redis when REDIS_URL is set, so every process agrees; in this
-process's memory otherwise, and whenever Redis fails (a limit never turns into a 500)."""
+"""Per-client rate limits (the `limits` library): creating matches, joining, creating and
+renaming players, admin sign-in and websocket connects. Counted in Redis when REDIS_URL is set,
+so every process agrees; in this process's memory otherwise, and whenever Redis fails (a limit
+never turns into a 500)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ ROUTES: Final = {
     ("POST", "/api/invites/{code}/claim"): "join",
     ("POST", "/api/matches/{match_id}/rematch/accept"): "join",
     ("POST", "/api/matches/{match_id}/rematch/claim"): "join",
+    ("POST", "/api/players"): "player",
+    ("PATCH", "/api/players/me"): "player",
     ("POST", "/admin/login"): "admin_login",
 }
 PATTERNS: Final = [
@@ -79,6 +82,7 @@ class Limiter:
         self.items: dict[str, list[RateLimitItem]] = {
             "create": parse_many(settings.rate_limit_create),
             "join": parse_many(settings.rate_limit_join),
+            "player": parse_many(settings.rate_limit_player),
             "admin_login": parse_many(settings.rate_limit_admin_login),
             "socket": parse_many(settings.rate_limit_socket),
         }

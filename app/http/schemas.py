@@ -35,6 +35,49 @@ class Claimed(BaseModel):
     seat_token: str
 
 
+class NameBody(BaseModel):
+    """A player's name; checked by the players service (422 invalid_name), not here, so that
+    every bad name is told apart by the same code."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(description="1-24 visible characters after trimming; no < or >.")
+
+
+class PlayerCreated(BaseModel):
+    player_id: str
+    name: str
+    player_token: str = Field(description="The player's secret: send it as X-Player-Token.")
+
+
+class PlayerName(BaseModel):
+    player_id: str
+    name: str
+
+
+class SeatPlayer(BaseModel):
+    """A seat as views show it under "players"."""
+
+    kind: Literal["human", "bot"]
+    name: str | None
+    player_id: str | None = None
+
+
+class PlayedOut(BaseModel):
+    match_id: str
+    role: str
+    result: Literal["win", "loss"]
+    opponent: SeatPlayer
+
+
+class ProfileOut(BaseModel):
+    player_id: str
+    name: str
+    games: int
+    wins: int
+    recent: list[PlayedOut]
+
+
 class SubmitAction(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -71,6 +114,9 @@ class AdminMatchRow(BaseModel):
     nixon_kind: str
     created_at: str
     updated_at: str
+    players: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Who sits where: kind, name, player_id (v1.1)."
+    )
 
 
 class Health(BaseModel):

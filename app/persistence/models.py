@@ -1,5 +1,6 @@
 """ORM rows: a match is its game, seed, options, rules version and ordered actions; one row per
-seat (who plays it, its token hash once claimed); invites point at a seat."""
+seat (who plays it, its token hash once claimed, the player on it); invites point at a seat;
+a player is a name and the hash of its token."""
 
 from __future__ import annotations
 
@@ -88,9 +89,21 @@ class Seat(Base):
     name: Mapped[str] = mapped_column(String(16))  # a seat of the match's game: editor, nixon, p1
     kind: Mapped[str] = mapped_column(String(8))  # human | bot
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
-    player: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a later players feature
+    # the player who took the seat with a player token; null for a guest, the computer, a free seat
+    player: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class Player(Base):
+    """An anonymous, lasting identity: its public name, and only the hash of its secret token."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class Invite(Base):

@@ -59,12 +59,26 @@ class MatchRow:
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """A seat row's columns."""
+    """A seat row's columns, with the name of the player on it (read by a join)."""
 
     name: str
     kind: str
     token_hash: str | None
     last_seen_at: datetime | None
+    player: str | None = None
+    player_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as the app may show it: never its token hash."""
+
+    id: str
+    name: str
+
+
+GUEST_NAME = "Guest"  # the wire's names for seats without a player; the browser translates them
+COMPUTER_NAME = "Computer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +107,17 @@ class SeatInfo:
     kind: str  # human | bot
     claimed: bool = False  # a person holds its token (bots never do)
     last_seen: float | None = None  # epoch seconds the seat's last socket closed
+    player_id: str | None = None  # who took it with a player token (else a guest)
+    player_name: str | None = None  # that player's name when the match was read
+
+    def wire_player(self) -> dict[str, object]:
+        """The seat's entry in a view's "players": public facts only (contract v1.1). A seat
+        nobody has taken yet has no name."""
+        if self.kind == "bot":
+            return {"kind": "bot", "name": COMPUTER_NAME}
+        if self.player_id is not None:
+            return {"kind": "human", "name": self.player_name, "player_id": self.player_id}
+        return {"kind": "human", "name": GUEST_NAME if self.claimed else None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +160,26 @@ class MatchInfo:
     def has_bot(self) -> bool:
         return any(s.kind == "bot" for s in self.seats)
 
+    def players(self) -> dict[str, dict[str, object]]:
+        """Who sits where, as every view shows it."""
+        return {s.name: s.wire_player() for s in self.seats}
+
     def seen(self, name: str, when: float) -> MatchInfo:
         """The same facts with the seat's last-seen moment moved on."""
         seats = tuple(replace(s, last_seen=when) if s.name == name else s for s in self.seats)
         return replace(self, seats=seats)
+
+
+def seat_info(seat: SeatRow) -> SeatInfo:
+    """The record of a seat row (its token hash reduced to whether it is taken)."""
+    return SeatInfo(
+        seat.name,
+        seat.kind,
+        seat.token_hash is not None,
+        seat.last_seen_at.timestamp() if seat.last_seen_at is not None else None,
+        seat.player,
+        seat.player_name,
+    )
 
 
 def refreshed(info: MatchInfo, match: MatchFacts) -> MatchInfo:
@@ -160,15 +201,7 @@ def info_of(
 ) -> MatchInfo:
     """The record of a match row, its seat rows, and its rematch with the new match's seats (an
     old seat has claimed its new seat once the new match's other seat holds a token)."""
-    infos = tuple(
-        SeatInfo(
-            s.name,
-            s.kind,
-            s.token_hash is not None,
-            s.last_seen_at.timestamp() if s.last_seen_at is not None else None,
-        )
-        for s in seats
-    )
+    infos = tuple(seat_info(s) for s in seats)
     offer = None
     if rematch is not None and match.status == "finished":
         taken = {s.name for s in new_seats if s.token_hash is not None}

@@ -8,11 +8,23 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Float, and_, bindparam, case, cast, delete, func, insert, select, update
+from sqlalchemy import (
+    Float,
+    Select,
+    and_,
+    bindparam,
+    case,
+    cast,
+    delete,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session
 
 from .models import AdminAudit, Match, MatchAction, Rematch, Seat, utcnow
-from .records import Ending, InviteRow, MatchRow, SeatRow
+from .records import Ending, InviteRow, MatchRow, PlayerRow, SeatRow
 
 SORTS = {"created": Match.created_at, "activity": Match.updated_at}
 
@@ -51,9 +63,11 @@ FINISH = (
 FINISH_AT = FINISH.where(MATCHES.c.status == "active", MATCHES.c.version == bindparam("at_version"))
 ADD_ACTION = insert(Match.metadata.tables["match_actions"])
 SEATS = Match.metadata.tables["seats"]
-SEATS_OF = select(*(SEATS.c[f.name] for f in fields(SeatRow))).where(
-    SEATS.c.match_id == bindparam("match_id")
-)
+PLAYERS = Match.metadata.tables["players"]
+SEAT_ROWS: Select[Any] = select(  # (the star makes the typing guess a shorter row)
+    *(SEATS.c[f.name] for f in fields(SeatRow) if f.name != "player_name"), PLAYERS.c.name
+).select_from(SEATS.outerjoin(PLAYERS, SEATS.c.player == PLAYERS.c.id))
+SEATS_OF = SEAT_ROWS.where(SEATS.c.match_id == bindparam("match_id"))
 INVITES = Match.metadata.tables["invites"]
 INVITE = select(*(INVITES.c[f.name] for f in fields(InviteRow))).where(
     INVITES.c.code == bindparam("code")
@@ -157,17 +171,36 @@ def active_matches(db: Session) -> list[MatchRow]:
 # ---- seats and invites ---------------------------------------------------------------------------
 
 
-def add_seats(db: Session, match_id: str, kinds: dict[str, str], held: dict[str, str]) -> None:
-    """A row per seat of a new match: its kind, and the token hash of the seats already taken."""
+def add_seats(
+    db: Session,
+    match_id: str,
+    kinds: dict[str, str],
+    held: dict[str, str],
+    players: dict[str, str | None],
+) -> None:
+    """A row per seat of a new match: its kind, the token hash of the seats already taken, and
+    the player on each seat that has one."""
     rows = [
-        {"match_id": match_id, "name": name, "kind": kind, "token_hash": held.get(name)}
+        {
+            "match_id": match_id,
+            "name": name,
+            "kind": kind,
+            "token_hash": held.get(name),
+            "player": players.get(name),
+        }
         for name, kind in kinds.items()
     ]
     db.connection().execute(insert(SEATS), rows)
 
 
-def claim_seat(db: Session, match_id: str, seat: str, digest: str) -> bool:
-    """Give a person's free seat to the token with this hash; false when it was taken first."""
+def claim_seat(
+    db: Session, match_id: str, seat: str, digest: str, player: str | None = None
+) -> bool:
+    """Give a person's free seat to the token with this hash (and the player, if one claims it;
+    a seat that already names its player keeps it); false when it was taken first."""
+    values: dict[str, Any] = {"token_hash": digest}
+    if player is not None:
+        values["player"] = player
     claimed = db.connection().execute(
         update(SEATS)
         .where(
@@ -176,7 +209,7 @@ def claim_seat(db: Session, match_id: str, seat: str, digest: str) -> bool:
             SEATS.c.kind == "human",
             SEATS.c.token_hash.is_(None),
         )
-        .values(token_hash=digest)
+        .values(**values)
     )
     return claimed.rowcount == 1
 
@@ -220,6 +253,75 @@ def claim_invite(db: Session, code: str, when: datetime) -> bool:
         .values(claimed_at=when)
     )
     return claimed.rowcount == 1
+
+
+# ---- players -------------------------------------------------------------------------------------
+
+PLAYER = select(PLAYERS.c.id, PLAYERS.c.name)
+
+
+def add_player(db: Session, player_id: str, name: str, digest: str, when: datetime) -> None:
+    db.connection().execute(
+        insert(PLAYERS), {"id": player_id, "name": name, "token_hash": digest, "created_at": when}
+    )
+
+
+def player_by_token(db: Session, digest: str) -> PlayerRow | None:
+    row = db.connection().execute(PLAYER.where(PLAYERS.c.token_hash == digest)).first()
+    return None if row is None else PlayerRow(*row)
+
+
+def player_by_id(db: Session, player_id: str) -> PlayerRow | None:
+    row = db.connection().execute(PLAYER.where(PLAYERS.c.id == player_id)).first()
+    return None if row is None else PlayerRow(*row)
+
+
+def rename_player(db: Session, player_id: str, name: str) -> None:
+    db.connection().execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(name=name))
+
+
+def open_matches_of(db: Session, player_id: str) -> list[str]:
+    """The waiting and active matches the player sits in (their tables show its name)."""
+    query = (
+        select(SEATS.c.match_id)
+        .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
+        .where(SEATS.c.player == player_id, MATCHES.c.status.in_(("waiting", "active")))
+    )
+    return list(db.connection().execute(query).scalars())
+
+
+def _decided_of(player_id: str) -> Any:
+    """The player's seats in finished matches that have a winner (an aborted one has none)."""
+    return (
+        select(SEATS.c.match_id, SEATS.c.name, MATCHES.c.winner)
+        .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
+        .where(
+            SEATS.c.player == player_id,
+            MATCHES.c.status == "finished",
+            MATCHES.c.winner.is_not(None),
+        )
+    )
+
+
+def record_of(db: Session, player_id: str) -> tuple[int, int]:
+    """(games, wins) of the player's decided matches."""
+    decided = _decided_of(player_id).subquery()
+    won = func.sum(case((decided.c.winner == decided.c.name, 1), else_=0))
+    row = db.connection().execute(select(func.count(), won).select_from(decided)).one()
+    return int(row[0] or 0), int(row[1] or 0)
+
+
+def recent_of(db: Session, player_id: str, limit: int) -> list[tuple[str, str, str, SeatRow]]:
+    """The player's newest decided matches: (match id, its seat, the winner, the other seat)."""
+    query = _decided_of(player_id).order_by(MATCHES.c.updated_at.desc(), MATCHES.c.id).limit(limit)
+    mine = [(str(m), str(seat), str(winner)) for m, seat, winner in db.connection().execute(query)]
+    seats = seats_of_many(db, [m for m, _, _ in mine])
+    played = []
+    for match_id, seat, winner in mine:
+        other = next((s for s in seats[match_id] if s.name != seat), None)
+        if other is not None:
+            played.append((match_id, seat, winner, other))
+    return played
 
 
 # ---- actions -------------------------------------------------------------------------------------
@@ -288,13 +390,14 @@ def find_matches(db: Session, f: MatchFilter) -> tuple[list[Match], int]:
     return list(db.scalars(query.limit(f.limit).offset(f.offset)).all()), total
 
 
-def seat_kinds(db: Session, match_ids: Sequence[str]) -> dict[str, dict[str, str]]:
-    """match id -> {seat name: kind} for the listed matches."""
-    kinds: dict[str, dict[str, str]] = {m: {} for m in match_ids}
-    query = select(Seat.match_id, Seat.name, Seat.kind).where(Seat.match_id.in_(list(match_ids)))
-    for match_id, name, kind in db.execute(query).all():
-        kinds[match_id][name] = kind
-    return kinds
+def seats_of_many(db: Session, match_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
+    """match id -> its seat rows (with their players' names), for the listed matches."""
+    found: dict[str, list[SeatRow]] = {m: [] for m in match_ids}
+    if match_ids:
+        query = SEAT_ROWS.add_columns(SEATS.c.match_id).where(SEATS.c.match_id.in_(match_ids))
+        for *columns, match_id in db.connection().execute(query):
+            found[match_id].append(SeatRow(*columns))
+    return found
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
-"""A viewer's frame: the wire view (product.md, contract v1) as JSON text. The game's view and
-legal actions come serialised from the cached entry, so a frame only splices strings together
-and dumps a few small facts; the live facts (presence, clocks, rematch) are computed once per
-render and shared by every viewer."""
+"""A viewer's frame: the wire view (product.md, contract v1, with v1.1's players) as JSON text.
+The game's view and legal actions come serialised from the cached entry, so a frame only splices
+strings together and dumps a few small facts; the live facts (presence, clocks, rematch) are
+computed once per render and shared by every viewer."""
 
 from __future__ import annotations
 
@@ -59,6 +59,8 @@ def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live)
             for s in info.seats
         },
         "clocks": live.clocks,
+        # names come with the cached facts (read with the seats), never from the database per push
+        "players": info.players(),
     }
     if viewer is not None:
         facts["rematch"] = info.rematch.wire() if info.rematch else None

@@ -15,6 +15,7 @@ from ..persistence import repository as repo
 from ..persistence.cache import load
 from ..persistence.db import is_sqlite
 from ..persistence.models import Match
+from ..persistence.records import SeatRow, seat_info
 from ..push.changes import Deleted, MatchChanged
 from . import exports
 from .access import seat_and_match
@@ -36,9 +37,10 @@ class MatchRow:
     kinds: dict[str, str]  # seat name -> human | bot
     created_at: str
     updated_at: str
+    players: dict[str, dict[str, object]]  # seat name -> as views show it
 
 
-def _row(m: Match, kinds: dict[str, str]) -> MatchRow:
+def _row(m: Match, seats: list[SeatRow]) -> MatchRow:
     return MatchRow(
         m.id,
         m.status,
@@ -46,9 +48,10 @@ def _row(m: Match, kinds: dict[str, str]) -> MatchRow:
         m.round,
         m.winner,
         m.win_reason,
-        kinds,
+        {s.name: s.kind for s in seats},
         m.created_at.isoformat(),
         m.updated_at.isoformat(),
+        {s.name: seat_info(s).wire_player() for s in seats},
     )
 
 
@@ -63,8 +66,8 @@ class Admin:
         def run() -> tuple[list[MatchRow], int]:
             with self.db.reader() as db:
                 rows, total = repo.find_matches(db, f)
-                kinds = repo.seat_kinds(db, [m.id for m in rows])
-                return [_row(m, kinds[m.id]) for m in rows], total
+                seats = repo.seats_of_many(db, [m.id for m in rows])
+                return [_row(m, seats[m.id]) for m in rows], total
 
         return await run_in_threadpool(run)
 
@@ -79,7 +82,7 @@ class Admin:
             if match is None or found is None:
                 raise not_found()
             _, entry = found
-            row = _row(match, repo.seat_kinds(db, [match.id])[match.id])
+            row = _row(match, repo.seats_of(db, match.id))
             actions = repo.actions_between(db, match.id, 0, None)
             game = get_game(entry.game)
             return {

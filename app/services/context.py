@@ -26,6 +26,7 @@ from .lifecycle import Lifecycle
 from .matches import Matches
 from .monitor import Monitor
 from .play import Play
+from .players import Players
 from .views import Views
 
 GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
@@ -48,6 +49,7 @@ class AppContext:
     bots: BotRunner
     metrics: Metrics
     monitor: Monitor
+    players: Players
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -80,7 +82,7 @@ class AppContext:
         core.listeners.append(bots.on_change)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
-            Lifecycle(core), Admin(core), bots, metrics, Monitor(core),
+            Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
         )  # fmt: skip
         await bots.resume_all()
         return ctx

@@ -13,6 +13,7 @@ from engine.registry import DEFAULT_GAME, AnyGame, get_game
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
 from ..persistence.db import Database
+from ..persistence.records import SeatInfo, seat_info
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Stored:
     rules_version: str
     options: dict[str, Any]
     actions: tuple[tuple[int, str, Any, str], ...]  # (seq, seat, action JSON, created_at ISO)
+    seats: tuple[SeatInfo, ...] = ()  # who played, with the players' names as they are now
 
 
 def stored(database: Database, match_id: str) -> Stored:
@@ -33,6 +35,7 @@ def stored(database: Database, match_id: str) -> Stored:
         if match is None:
             raise not_found()
         rows = repo.actions_between(db, match.id, 0, None)
+        seats = repo.seats_of(db, match.id)
         return Stored(
             match.id,
             match.game,
@@ -40,6 +43,7 @@ def stored(database: Database, match_id: str) -> Stored:
             match.rules_version,
             dict(match.options or {}),
             tuple((a.seq, a.role, a.action, a.created_at.isoformat()) for a in rows),
+            tuple(seat_info(s) for s in seats),
         )
 
 
@@ -67,6 +71,7 @@ def step(match: Stored, k: int) -> dict[str, Any]:
         "events": full_log(game, events),  # everything is shown in a step-through
         "winner": outcome.winners[0] if outcome and outcome.winners else None,
         "win_reason": outcome.reason if outcome else None,
+        "players": {s.name: s.wire_player() for s in match.seats},
     }
 
 

@@ -102,11 +102,12 @@ class Lifecycle:
             if rematch.new_match_id is not None:
                 raise ApiError(409, "rematch_started", "The rematch has already started.")
             old = read_info(db, match)
-            # roles swapped: each seat's kind moves to the other seat
+            # roles swapped: each seat's kind and player move to the other seat
             kinds = {_other(old.game, s.name): s.kind for s in old.seats}
+            players = {_other(old.game, s.name): s.player_id for s in old.seats}
             new = new_row(self.core, match.game, dict(match.options or {}), kinds)
             repo.add_match(db, new)
-            repo.add_seats(db, new.id, kinds, {})
+            repo.add_seats(db, new.id, kinds, {}, players)
             rematch.new_match_id = new.id
             offered_by = rematch.offered_by
         self.core.cache.put_entry(fresh_entry(new.id, new.game, new.seed, new.rules_version))

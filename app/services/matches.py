@@ -1,4 +1,5 @@
-"""Use cases: create a match (against a friend or the computer) and claim an invite."""
+"""Use cases: create a match (against a friend or the computer) and claim an invite, each with
+the player (X-Player-Token) recorded on the seat taken, or as a guest without one."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ..persistence.cache import fresh_entry, read_info
 from ..persistence.models import Match
 from ..push.changes import MatchChanged
 from .core import Core
+from .players import player_of
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,17 @@ class Matches:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def create(self, role: str, opponent: str, clock: dict[str, Any] | None) -> SeatTaken:
-        """Create a match and take a seat in it."""
-        made = await run_in_threadpool(self._create, role, opponent, clock)
+    async def create(
+        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None = None
+    ) -> SeatTaken:
+        """Create a match and take a seat in it (as the player whose token is `player`)."""
+        made = await run_in_threadpool(self._create, role, opponent, clock, player)
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         return made
 
-    def _create(self, role: str, opponent: str, clock: dict[str, Any] | None) -> SeatTaken:
+    def _create(
+        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None
+    ) -> SeatTaken:
         game = get_game(DEFAULT_GAME)
         mine = secrets.choice(game.seats) if role == "random" else role
         theirs = next(s for s in game.seats if s != mine)
@@ -67,8 +73,11 @@ class Matches:
         options = {"opponent": opponent, **({"clock": clock} if clock else {})}
         match = new_row(self.core, game.id, options, kinds)
         with self.core.db.write() as db:
+            me = player_of(db, player)
             repo.add_match(db, match)
-            repo.add_seats(db, match.id, kinds, {mine: token_hash(token)})
+            repo.add_seats(
+                db, match.id, kinds, {mine: token_hash(token)}, {mine: me.id if me else None}
+            )
             if code is not None:
                 repo.add_invite(db, code, match.id, theirs)
             info = read_info(db, match)
@@ -79,21 +88,27 @@ class Matches:
         self.core.cache.put_token(match.id, token_hash(token), mine)
         return SeatTaken(match.id, mine, token, code)
 
-    async def claim(self, code: str) -> SeatTaken:
-        """Seat the invited player; exactly one claim of a code succeeds."""
-        made = await run_in_threadpool(self._claim, code)
+    async def claim(self, code: str, player: str | None = None) -> SeatTaken:
+        """Seat the invited person (as the player whose token is `player`); exactly one claim
+        of a code succeeds."""
+        made = await run_in_threadpool(self._claim, code, player)
         await self.core.publish(MatchChanged(made.match_id))  # the creator learns it is on
         return made
 
-    def _claim(self, code: str) -> SeatTaken:
+    def _claim(self, code: str, player: str | None) -> SeatTaken:
         token = new_token()
         with self.core.db.write() as db:
+            me = player_of(db, player)
             invite = repo.get_invite(db, checked_id(code, "invite"))
             if invite is None:
                 raise not_found("invite")
+            mine = me.id if me else None
+            if mine and any(s.player == mine for s in repo.seats_of(db, invite.match_id)):
+                # the creator opened their own link: claiming would hand them both seats
+                raise ApiError(409, "own_invite", "This is your own invite: send it to a friend.")
             if not repo.claim_invite(db, code, self.core.stamp()):
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
-            if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token)):
+            if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token), mine):
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
             match = repo.match_row(db, invite.match_id, lock=True)
             assert match is not None

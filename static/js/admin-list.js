@@ -7,6 +7,13 @@ const info = document.getElementById("page-info");
 const PAGE = 50;
 let offset = 0;
 
+// a seat: its kind, and who took it (a player's name, "guest"); admin pages speak English
+function seat(m, role) {
+  const p = (m.players || {})[role];
+  const who = !p || p.kind === "bot" ? "" : p.player_id ? ` · ${p.name}` : p.name ? " · guest" : " · (free)";
+  return `${m[`${role}_kind`]}${who}`;
+}
+
 function cell(text, cls) {
   const td = document.createElement("td");
   if (cls) td.className = cls;
@@ -28,7 +35,7 @@ async function load() {
       link.href = `/admin/matches/${m.match_id}`;
       link.textContent = m.match_id;
       id.append(link);
-      tr.append(id, cell(m.status, `status-${m.status}`), cell(m.editor_kind), cell(m.nixon_kind), cell(m.round), cell(m.version),
+      tr.append(id, cell(m.status, `status-${m.status}`), cell(seat(m, "editor")), cell(seat(m, "nixon")), cell(m.round), cell(m.version),
         cell(m.winner ? `${m.winner} (${m.win_reason})` : null), cell(new Date(m.created_at).toLocaleString()), cell(new Date(m.updated_at).toLocaleString()));
       return tr;
     }));

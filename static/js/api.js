@@ -1,14 +1,16 @@
 // Fetch wrapper: JSON in and out; every failure becomes an ApiError carrying the server's code.
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, reason) {
     super(message);
     this.status = status;
     this.code = code;
+    this.reason = reason;  // which rule a refused name broke (invalid_name)
   }
 }
 
-export async function api(path, { method = "GET", body, token, raw } = {}) {
-  const headers = { Accept: "application/json" };
+/** `headers`: more request headers (X-Player-Token). */
+export async function api(path, { method = "GET", body, token, raw, headers: more } = {}) {
+  const headers = { Accept: "application/json", ...more };
   if (body !== undefined || raw !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
@@ -19,6 +21,6 @@ export async function api(path, { method = "GET", body, token, raw } = {}) {
     throw new ApiError(0, "network", String(err));
   }
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, data.code || "error", data.message || response.statusText);
+  if (!response.ok) throw new ApiError(response.status, data.code || "error", data.message || response.statusText, data.reason);
   return data;
 }

@@ -1,21 +1,55 @@
-// Home page: one click starts a match and drops the player at the table.
+// Home page: the player's name (asked on the first visit, changeable), then one click starts a
+// match and drops the player at the table.
 import { api } from "./api.js";
+import { t } from "./i18n.js";
+import { loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
 import { saveSeat } from "./seats.js";
 
-const form = document.getElementById("new-match");
-const error = document.getElementById("form-error");
+const $ = (id) => document.getElementById(id);
+const form = $("new-match");
+const error = $("form-error");
+const nameInput = $("player-name");
+const nameError = $("name-error");
+
+function showPlayer(player) {
+  $("player-prompt").textContent = player ? t("player.playing_as") : t("player.prompt");
+  $("player-hint").textContent = t("player.hint");
+}
+
+function refused(err) {
+  nameError.textContent = nameProblem(err);
+  nameError.hidden = false;
+  nameInput.focus();
+}
+
+const known = loadPlayer();
+nameInput.value = known ? known.name : suggestion();
+showPlayer(known);
+nameInput.addEventListener("input", () => { nameError.hidden = true; });
+
+$("save-name").addEventListener("click", async () => {
+  try {
+    const player = await namedPlayer(nameInput.value);
+    nameInput.value = player.name;
+    showPlayer(player);
+    $("player-hint").textContent = t("player.saved");
+  } catch (err) { refused(err); }
+});
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(form);
-  const button = document.getElementById("start");
+  const button = $("start");
   button.disabled = true;
+  error.hidden = true;
+  const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" };
   try {
-    const made = await api("/api/matches", { method: "POST", body: { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" } });
+    const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));
     saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);
     window.location.assign(`/match/${made.match_id}`);
   } catch (err) {
-    error.textContent = err.message;
-    error.hidden = false;
+    if (err.code === "invalid_name") refused(err);
+    else { error.textContent = err.message; error.hidden = false; }
     button.disabled = false;
   }
 });

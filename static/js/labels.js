@@ -88,10 +88,31 @@ export function playLabel(a, me) {
   return `${head}: ${what}`;
 }
 
+// ---- who sits where (the view's "players") ---------------------------------------------------
+
+/** What the table calls whoever sits in `role`: the player's name, the computer, a guest; null
+ * while nobody has taken the seat (and from a server that does not name players). */
+export function seatName(view, role) {
+  const p = view.players?.[role];
+  if (!p || (p.kind === "human" && p.name == null)) return null;
+  if (p.kind === "bot") return t("names.computer");
+  return p.player_id ? p.name : t("names.guest");
+}
+
+/** "Nixon (Bob)"; the role alone while the seat is free. */
+export function seatLabel(view, role) {
+  const name = seatName(view, role);
+  return name ? t("names.seat", { role: roleCap(role), name }) : roleCap(role);
+}
+
+/** The log's word for a seat: a named player's "Nixon (Bob)"; the role alone for the computer
+ * and guests, whose name would say nothing. */
+export const actorLabel = (view) => (role) => (view.players?.[role]?.player_id ? seatLabel(view, role) : roleCap(role));
+
 /** The sentence for log entry `e`; `seen` (handle -> token payload) names tokens the entry
- * gives by handle only, as they were known at that point of the log. */
-export function logSentence(e, me, seen = new Map()) {
-  const p = { role: roleCap(e.role), count: e.count, round: e.round, space: e.space, steps: e.steps };
+ * gives by handle only, as they were known at that point of the log; `who` names a seat. */
+export function logSentence(e, me, seen = new Map(), who = roleCap) {
+  const p = { role: who(e.role), count: e.count, round: e.round, space: e.space, steps: e.steps };
   switch (e.type) {
     case "round_started": return t("log.round_started", { round: e.round, role: roleName(e.initiative) });
     case "cards_drawn":
@@ -101,23 +122,23 @@ export function logSentence(e, me, seen = new Map()) {
     case "card_played": {  // one voice: "You" for the viewer, the role's name otherwise
       const info = META.cards[e.card] || {};
       return t(`log.${e.role === me ? "you_" : ""}card_played_${e.mode}`, {
-        role: roleCap(e.role), card: cardName(e.card), against: cardName(e.against), value: info.value ?? "", color: colorName(info.color),
+        role: who(e.role), card: cardName(e.card), against: cardName(e.against), value: info.value ?? "", color: colorName(info.color),
       });
     }
     case "reaction_passed": return e.role === me ? t("log.you_reaction_passed") : t("log.reaction_passed", p);
     case "token_revealed": return t("log.token_revealed", { colors: colorsName(e.token.colors) });
     case "token_moved":
       return t(e.by === me ? "log.you_token_moved" : "log.token_moved", {
-        count: e.steps, by: roleCap(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
+        count: e.steps, by: who(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
         toward_side: !me ? roleName(e.toward) : e.toward === me ? t("ui.your_side") : t("ui.their_side"),
         from: pos(e.from), to: pos(e.to),
       });
-    case "evidence_gained": return t("log.evidence_gained", { role: roleCap(e.role), count: e.tokens.length });
+    case "evidence_gained": return t("log.evidence_gained", { role: who(e.role), count: e.tokens.length });
     case "evidence_pinned": case "token_drawn_from_bag":
-      return t(`log.${e.type}`, { role: roleCap(e.role), colors: colorsName(e.token.colors), space: spaceName(e.space) });
+      return t(`log.${e.type}`, { role: who(e.role), colors: colorsName(e.token.colors), space: spaceName(e.space) });
     case "token_returned_to_bag": return t("log.token_returned_to_bag", { token: tokenName(e.token) });
     case "picture_pinned": case "picture_flipped":
-      return t(`log.${e.type}`, { role: roleCap(e.role), person: personName(e.person), face: t(`ui.face_${e.face}`) });
+      return t(`log.${e.type}`, { role: who(e.role), person: personName(e.person), face: t(`ui.face_${e.face}`) });
     case "board_evidence_flipped": return t("log.board_evidence_flipped", { space: spaceName(e.space), face: t(`ui.face_${e.token.face}`) });
     case "board_evidence_removed": return t("log.board_evidence_removed", { space: spaceName(e.space) });
     case "restriction_added": return t(`restrictions.${e.rule}`);
@@ -126,8 +147,8 @@ export function logSentence(e, me, seen = new Map()) {
     case "card_removed": case "card_discarded": case "card_replayed":
       return t(`log.${e.type}`, { card: cardName(e.card) });
     case "gambit_kept": return t("log.gambit_kept", { removed: cardName(e.removed) });
-    case "match_won": return t("log.match_won", { role: roleCap(e.role), reason: t(`reasons.${e.reason}`) });
-    case "match_ended": return t(`log.match_ended_${e.reason === "resigned" || e.reason === "timeout" ? e.reason : e.role}`, { role: roleCap(e.role) });
+    case "match_won": return t("log.match_won", { role: who(e.role), reason: t(`reasons.${e.reason}`) });
+    case "match_ended": return t(`log.match_ended_${e.reason === "resigned" || e.reason === "timeout" ? e.reason : e.role}`, { role: who(e.role) });
     default: return t(`log.${e.type}`, p);
   }
 }

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { settleTokens } from "./effects.js";
 import { L, cardName, t } from "./i18n.js";
-import { actionLabel, logSentence } from "./labels.js";
+import { actionLabel, actorLabel, logSentence, seatLabel, seatName } from "./labels.js";
 import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
 import { el } from "./render/dom.js";
@@ -35,7 +35,7 @@ function render(step) {
   const hands = [];
   for (const role of SEATS) {
     const box = el("div", "hand-row");
-    box.append(el("h3", null, L.roles_cap[role]));
+    box.append(el("h3", null, seatLabel(step, role)));
     const cards = el("div", "hand");
     cards.append(...step.view.hands[role].map((c) => cardElement(c.id, { button: false })));
     box.append(cards);
@@ -44,14 +44,15 @@ function render(step) {
   $("hands").replaceChildren(...hands);
   const hidden = [];
   for (const role of SEATS) {
-    hidden.push(el("p", null, `${L.roles_cap[role]} — ${L.replay.deck_order}: ${step.view.deck_cards[role].map(cardName).join(", ") || "—"}`));
+    hidden.push(el("p", null, `${seatLabel(step, role)} — ${L.replay.deck_order}: ${step.view.deck_cards[role].map(cardName).join(", ") || "—"}`));
   }
   hidden.push(el("p", null, `${L.replay.bag}: ${step.view.bag_tokens.map((b) => b.colors.map((c) => L.colors[c]).join("/")).join(", ") || "—"}`));
   const secret = step.view.track.evidence.filter((tk) => tk.hidden_from);
   if (secret.length) hidden.push(el("p", "muted", `#${secret.map((tk) => tk.handle).join(", #")}: ${L.replay.hidden}`));
   $("hidden-info").replaceChildren(...hidden);
-  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, side))));
-  $("step-action").textContent = step.action ? `${step.action.seq}. ${L.roles_cap[step.action.role]}: ${actionLabel(step.action.action)}` : L.replay.setup;
+  const who = actorLabel(step);
+  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, side, new Map(), who))));
+  $("step-action").textContent = step.action ? `${step.action.seq}. ${who(step.action.role)}: ${actionLabel(step.action.action)}` : L.replay.setup;
   $("step-info").textContent = t("replay.step", { k: step.step, n: step.steps });
   $("slider").max = String(step.steps);
   $("slider").value = String(step.step);
@@ -100,7 +101,8 @@ async function adminTools() {
   const result = $("admin-result");
   const detail = await api(`/api/admin/matches/${matchId}`);
   const m = detail.match;
-  $("match-facts").textContent = `seed ${detail.seed_text} · rules ${detail.rules_version} · ${m.status}${detail.ended_by ? ` (ended by ${detail.ended_by})` : ""} · editor ${m.editor_kind}, nixon ${m.nixon_kind} · ${detail.actions.length} actions · created ${new Date(m.created_at).toLocaleString()}`;
+  const players = SEATS.map((role) => `${role} ${seatName(m, role) ?? "(free seat)"}`).join(", ");
+  $("match-facts").textContent = `seed ${detail.seed_text} · rules ${detail.rules_version} · ${m.status}${detail.ended_by ? ` (ended by ${detail.ended_by})` : ""} · editor ${m.editor_kind}, nixon ${m.nixon_kind} · ${detail.actions.length} actions · created ${new Date(m.created_at).toLocaleString()} · players: ${players}`;
   $("verify-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (!file) return;

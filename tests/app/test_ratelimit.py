@@ -1,8 +1,9 @@
 """Rate limits (contract v1.1, hostile clients): per client address, creating matches, joining
-(invite and rematch claims), admin sign-in (and wrong admin bearer tokens) and websocket connects
-answer `429 rate_limited` with Retry-After (sockets: an error frame, then close 4429), counted in
-Redis across processes when REDIS_URL is set and in memory when Redis fails; X-Forwarded-For is
-believed only from FORWARDED_ALLOW_IPS; RATE_LIMITS=off turns every limit off.
+(invite and rematch claims), creating and renaming players, admin sign-in (and wrong admin
+bearer tokens) and websocket connects answer `429 rate_limited` with Retry-After (sockets: an
+error frame, then close 4429), counted in Redis across processes when REDIS_URL is set and in
+memory when Redis fails; X-Forwarded-For is believed only from FORWARDED_ALLOW_IPS; RATE_LIMITS=off
+turns every limit off.
 
 The other tests run with the limits off (conftest); these turn them on with small limits."""
 
@@ -92,6 +93,23 @@ def test_claims_count_even_when_the_code_is_wrong(limited: Limited) -> None:
     assert_limited(client.post(f"/api/invites/{code}/claim", headers=me))
     rematch = f"/api/matches/{made['match_id']}/rematch/claim"
     assert_limited(client.post(rematch, headers=me))  # the same limit: joining
+
+
+def test_creating_and_renaming_players_is_limited_per_client(limited: Limited) -> None:
+    client = limited(rate_limit_player="3/minute")
+    me, neighbour = from_address(some_address()), from_address(some_address())
+    made = client.post("/api/players", json={"name": "Ana"}, headers=me)
+    assert made.status_code == 201
+    as_ana = {**me, "X-Player-Token": made.json()["player_token"]}
+    assert (
+        client.patch("/api/players/me", json={"name": "Ana B"}, headers=as_ana).status_code == 200
+    )
+    assert client.post("/api/players", json={"name": "<bad>"}, headers=me).status_code == 422
+    assert_limited(client.post("/api/players", json={"name": "Bob"}, headers=me))
+    assert_limited(client.patch("/api/players/me", json={"name": "Ana C"}, headers=as_ana))
+    assert client.post("/api/players", json={"name": "Bob"}, headers=neighbour).status_code == 201
+    profile = client.get(f"/api/players/{made.json()['player_id']}", headers=me)
+    assert profile.status_code == 200, "reading a profile is not limited"
 
 
 def test_every_limited_route_exists(limited: Limited) -> None:

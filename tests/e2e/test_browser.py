@@ -66,6 +66,27 @@ def decision_kind(page: Page, loc: dict[str, Any]) -> str:
     raise AssertionError(f"unknown decision prompt {text!r}")
 
 
+def join_invite(page: Page, link: str, name: str | None = None) -> None:
+    """A browser without a player opens an invite link: it is asked for a name (a suggestion is
+    filled in), types `name` if given, and joins."""
+    page.goto(link)
+    field = page.locator("#player-name")
+    expect(field).to_have_value(re.compile(r"\S"))
+    if name is not None:
+        field.fill(name)
+    page.locator("#join").click()
+
+
+def player_name(page: Page) -> str:
+    """The name of the player this browser keeps."""
+    return str(page.evaluate("() => JSON.parse(localStorage.getItem('wg.player')).name"))
+
+
+def seat_label(role: str, name: str, loc: dict[str, Any] = EN) -> str:
+    """How the table names a seat with a player on it: "Nixon (Bob)"."""
+    return fill(loc["names"]["seat"], role=loc["roles_cap"][role], name=name)
+
+
 def start_match(page: Page, role: str, opponent: str, loc: dict[str, Any] = EN) -> str:
     """On the home page: click the role and opponent labels, then start; returns the match id."""
     form = page.locator("#new-match")
@@ -283,7 +304,7 @@ def test_two_friends_play_the_first_rounds(open_page: Callable[..., Page], shot:
     assert editor.evaluate("() => navigator.clipboard.readText()") == link
 
     nixon = open_page()
-    nixon.goto(link)
+    join_invite(nixon, link)
     expect(nixon).to_have_url(re.compile(rf"/match/{re.escape(match_id)}$"))
     expect(nixon.locator("#whoami")).to_contain_text(f"{EN['ui']['you_are']}: Nixon")
     waiting = fill(EN["ui"]["waiting_for"], role=EN["roles_cap"]["editor"])
@@ -307,7 +328,7 @@ def test_two_friends_play_the_first_rounds(open_page: Callable[..., Page], shot:
     shot(nixon, "match-start-nixon")
 
     third = open_page()  # someone else opening the same link
-    third.goto(link)
+    join_invite(third, link)
     expect(third.locator("#invite-error")).to_have_text(EN["ui"]["invite_used"])
     expect(third.locator("#invite-home")).to_be_visible()
     shot(third, "invite-already-used")
@@ -325,14 +346,15 @@ def test_two_friends_play_the_first_rounds(open_page: Callable[..., Page], shot:
     shot(editor, "two-friends-later-editor")
     shot(nixon, "two-friends-later-nixon")
 
-    # each seat's log tells the other's card plays in plain sentences
+    # each seat's log tells the other's card plays in plain sentences, naming the player
+    names = {"editor": player_name(editor), "nixon": player_name(nixon)}
     for role, card, mode in table.played:
         if not card:
             continue
         watcher = nixon if role == "editor" else editor
         sentence = fill(  # a value play says its value and colour
             EN["log"][f"card_played_{mode}"],
-            role=EN["roles_cap"][role],
+            role=seat_label(role, names[role]),
             card=card_name(card),
             value=CARDS[card].value,
             color=EN["colors"][CARDS[card].color],
@@ -345,7 +367,8 @@ def test_against_the_computer(open_page: Callable[..., Page], shot: Shot) -> Non
     page = open_page()
     page.goto("/")
     start_match(page, "editor", "bot")
-    expect(page.locator("#whoami")).to_contain_text(f"{EN['ui']['opponent_is']}: computer")
+    computer = seat_label("nixon", EN["names"]["computer"])
+    expect(page.locator("#whoami")).to_contain_text(f"{EN['ui']['opponent_is']}: {computer}")
     expect(page.locator("#invite-box")).to_be_hidden()
     table = Table({"editor": page}, shot, explore=False)
     bot_moves = page.locator("#log li.log-card_played.by-nixon")

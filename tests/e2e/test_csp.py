@@ -65,8 +65,9 @@ def test_the_main_pages_work_under_their_policy(
     invite = page.locator("#invite-url")
     expect(invite).to_have_value(re.compile(rf"^{re.escape(server)}/invite/\S+$"))
 
-    friend = watched(open_page(), problems)  # the invite page claims, then shows the table
+    friend = watched(open_page(), problems)  # the invite page asks a name, claims, shows the table
     assert_policed(friend.goto(invite.input_value()), server)
+    friend.locator("#join").click()
     expect(friend).to_have_url(MATCH_URL)
     expect(friend.locator("#whoami")).to_contain_text(LOCALES["en"]["roles_cap"]["nixon"])
     expect(page.locator("body")).to_have_class(re.compile(r"\bmy-turn\b"))

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import LOCALES, fill
+from .test_browser import join_invite, player_name, seat_label
 
 try:
     from playwright.sync_api import Dialog, Page, expect
@@ -35,9 +36,10 @@ STATUS_OF = """async (id) => {
 }"""
 
 
-def whoami(role: str) -> str:
-    opponent = f"{UI['opponent_is']}: {UI['human']}"
-    return f"{UI['you_are']}: {EN['roles_cap'][role]} · {opponent}"
+def whoami(role: str, me: str, them: str) -> str:
+    other = "nixon" if role == "editor" else "editor"
+    opponent = f"{UI['opponent_is']}: {seat_label(other, them)}"
+    return f"{UI['you_are']}: {seat_label(role, me)} · {opponent}"
 
 
 def menu(page: Page) -> Page:
@@ -79,11 +81,12 @@ def friends_at_the_table(open_page: Callable[..., Page]) -> tuple[Page, Page, st
     invite = editor.locator("#invite-url")
     expect(invite).to_have_value(re.compile(r"/invite/\S+$"))
     nixon = open_page()
-    nixon.goto(invite.input_value())
+    join_invite(nixon, invite.input_value(), "Nina")
     expect(nixon).to_have_url(re.compile(rf"/match/{re.escape(match_id)}$"))
-    expect(nixon.locator("#whoami")).to_have_text(whoami("nixon"))
+    ed = player_name(editor)
+    expect(nixon.locator("#whoami")).to_have_text(whoami("nixon", "Nina", ed))
     expect(editor.locator("body")).to_have_class(re.compile(r"\bmy-turn\b"))  # R5
-    expect(editor.locator("#whoami")).to_have_text(whoami("editor"))
+    expect(editor.locator("#whoami")).to_have_text(whoami("editor", ed, "Nina"))
     return editor, nixon, match_id
 
 
@@ -137,8 +140,9 @@ def test_resign_then_rematch_with_roles_swapped(open_page: Callable[..., Page], 
         expect(page).to_have_url(new_match)
     new_id = match_id_of(editor)
     assert match_id_of(nixon) == new_id != match_id
-    expect(nixon.locator("#whoami")).to_have_text(whoami("editor"))
-    expect(editor.locator("#whoami")).to_have_text(whoami("nixon"))
+    ed = player_name(editor)  # the players move with their seats: roles swapped, names kept
+    expect(nixon.locator("#whoami")).to_have_text(whoami("editor", "Nina", ed))
+    expect(editor.locator("#whoami")).to_have_text(whoami("nixon", ed, "Nina"))
     expect(nixon.locator("body")).to_have_class(re.compile(r"\bmy-turn\b"))  # the new Editor
     expect(editor.locator("body")).not_to_have_class(re.compile(r"\bmy-turn\b"))
     for page in (editor, nixon):

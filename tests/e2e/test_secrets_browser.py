@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import Table, start_match
+from .test_browser import Table, join_invite, start_match
 
 try:
     from playwright.sync_api import Page, WebSocket, expect
@@ -63,7 +63,7 @@ def test_no_seat_token_is_in_any_url_the_browser_opens(
     expect(invite).to_have_value(re.compile(r"/invite/\S+$"))
     nixon = open_page()
     traffic["nixon"] = Traffic(nixon)
-    nixon.goto(invite.input_value())
+    join_invite(nixon, invite.input_value())
     expect(nixon).to_have_url(re.compile(rf"/match/{re.escape(match_id)}$"))
     pages = {"editor": editor, "nixon": nixon}
     expect(editor.locator("body")).to_have_class(re.compile(r"\bmy-turn\b"))  # R5

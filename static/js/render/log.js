@@ -1,5 +1,5 @@
 // The game log in plain sentences, newest first.
-import { logSentence } from "../labels.js";
+import { actorLabel, logSentence } from "../labels.js";
 
 const seenBy = new WeakMap();  // root -> handle -> the token as the log last showed it
 
@@ -21,7 +21,14 @@ function chip(token) {  // the token as a small disc of its colours, as the trac
 export function renderLog(root, view, me, notes = new Map()) {
   const entries = view.log || [];
   const have = Number(root.dataset.count || 0);
-  if (entries.length < have || !seenBy.has(root)) { root.replaceChildren(); root.dataset.count = "0"; seenBy.set(root, new Map()); }
+  const who = actorLabel(view);
+  const names = JSON.stringify(view.players || null);  // a player joined or was renamed: say it everywhere
+  if (entries.length < have || !seenBy.has(root) || root.dataset.names !== names) {
+    root.replaceChildren();
+    root.dataset.count = "0";
+    root.dataset.names = names;
+    seenBy.set(root, new Map());
+  }
   const seen = seenBy.get(root);
   const start = Number(root.dataset.count || 0);
   const fresh = [];
@@ -31,7 +38,7 @@ export function renderLog(root, view, me, notes = new Map()) {
     if (e.type === "match_started") continue;
     const li = document.createElement("li");
     li.className = `log-${e.type} ${e.role ? `by-${e.role}` : ""}`;
-    li.textContent = logSentence(e, me, seen);
+    li.textContent = logSentence(e, me, seen, who);
     const tk = e.token || (e.what === "evidence" ? seen.get(e.handle) : null);
     if (tk) li.prepend(chip(tk), " ");
     if (notes.has(i)) li.append(" ", Object.assign(document.createElement("span"), { className: "log-note", textContent: notes.get(i) }));

@@ -2,6 +2,7 @@
 // the final screen with its rematch row. Pure: state in, DOM patched; buttons hand their intent
 // to `dispatch`.
 import { BOOT, roleCap, t } from "../i18n.js";
+import { seatLabel, seatName } from "../labels.js";
 import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 
@@ -19,7 +20,7 @@ function renderPresence(box, v, page, now) {
     const p = v.presence[r];
     if (bot) return `${roleCap(r)}: ${t("names.computer")} · ${v.players?.[r]?.level || t("names.at_table")}`;  // the computer is always there
     const state = p.online ? t("ui.online") : p.last_seen ? t("ui.last_seen", { when: ago(now / 1000 - p.last_seen) }) : t("ui.never_seen");
-    return `${roleCap(r)}: ${state}`;
+    return `${seatLabel(v, r)}: ${state}`;
   }).join(" · ");
   box.className = `presence ${bot || who.every((r) => v.presence?.[r]?.online) ? "on" : "off"}`;
 }
@@ -98,12 +99,14 @@ export function renderStatus(state, page, now, dispatch) {
   spectate.hidden = page.spectator || !v.spectate_path;
   // BOOT.link_base: BASE_URL, or this page's address if the server allows it (never a forged Host)
   if (!spectate.hidden) $("spectate-url").value = `${BOOT.link_base || location.origin}${v.spectate_path}`;
+  const opponent = page.spectator ? null : seatName(v, other(me)) && seatLabel(v, other(me));
   $("whoami").textContent = page.spectator ? t("ui.spectating")
-    : `${t("ui.you_are")}: ${roleCap(me)} · ${t("ui.opponent_is")}: ${t(`ui.${v.opponent || "human"}`)}`;
+    : `${t("ui.you_are")}: ${seatLabel(v, me)} · ${t("ui.opponent_is")}: ${opponent || t(`ui.${v.opponent || "human"}`)}`;
   $("round").textContent = `${t("ui.round")} ${v.state.round}`;
   const mine = page.role || SEATS[0];
-  $("side-mine").textContent = page.spectator ? roleCap(mine) : t("names.side_mine", { role: roleCap(mine) });
-  $("side-theirs").textContent = page.spectator ? roleCap(other(mine)) : t("names.side_theirs", { role: roleCap(other(mine)) });
+  const named = (text, role) => (seatName(v, role) ? `${text} · ${seatName(v, role)}` : text);  // the seat labels
+  $("side-mine").textContent = named(page.spectator ? roleCap(mine) : t("names.side_mine", { role: roleCap(mine) }), mine);
+  $("side-theirs").textContent = named(page.spectator ? roleCap(other(mine)) : t("names.side_theirs", { role: roleCap(other(mine)) }), other(mine));
   const turn = $("turn-indicator");
   turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleCap(d ? d.role : "") });
   turn.className = `turn-indicator ${myMove ? "mine" : "theirs"}`;

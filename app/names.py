@@ -1,0 +1,81 @@
+"""Players' names: what a name may be (1–24 visible characters, no markup, not a name the table
+itself shows such as "Computer" or "Guest" in any of its languages), checked and normalised once."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from functools import cache
+from pathlib import Path
+from typing import Final
+
+from .errors import ApiError
+
+MAX_CHARS: Final = 24
+LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
+# the words the table uses for seats that are no player: taken from every locale file, so a new
+# language reserves its own words without a change here
+RESERVED_KEYS: Final = ("computer", "guest", "deleted_player")
+# control, format (zero-width joiners, direction overrides, soft hyphen), line and paragraph
+# separators, surrogates, private use and unassigned code points: invisible or unpredictable
+REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+# letters and symbols that render as blank space although their category says otherwise
+BLANKS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+MAX_MARKS_IN_A_ROW: Final = 3  # enough for any script's accents; stacks beyond overflow the table
+MARKUP: Final = frozenset("<>")
+
+
+class InvalidName(ApiError):
+    """422 invalid_name, with which rule the name broke (`reason`) for the client to explain."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(422, "invalid_name", message)
+        self.reason = reason
+
+    def body(self) -> dict[str, str]:
+        return {**super().body(), "reason": self.reason}
+
+
+def folded(text: str) -> str:
+    """A name's form for comparing: compatibility-normalised, case-folded, spaces collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+@cache
+def reserved() -> frozenset[str]:
+    """The folded words no player may take: what the table calls the computer, a guest and a
+    deleted player, in every language it speaks."""
+    words: set[str] = set()
+    for path in sorted(LOCALES_DIR.glob("*.json")):
+        names = json.loads(path.read_text(encoding="utf-8")).get("names", {})
+        words.update(folded(names[key]) for key in RESERVED_KEYS if key in names)
+    return frozenset(words)
+
+
+def _visible(char: str) -> bool:
+    """A character that draws something: not a space, a combining mark or a blank."""
+    category = unicodedata.category(char)
+    return not (char.isspace() or category[0] == "M" or char in BLANKS)
+
+
+def checked_name(raw: str) -> str:
+    """The name as it is kept (NFC, trimmed, inner runs of spaces made one), or InvalidName."""
+    name = unicodedata.normalize("NFC", raw).strip()
+    refused = [c for c in name if unicodedata.category(c) in REFUSED_CATEGORIES]
+    if refused:
+        raise InvalidName("control", "A name cannot hold control or invisible characters.")
+    name = " ".join(name.split())  # tabs and newlines are refused above; other spaces become one
+    if not name or not any(_visible(c) for c in name):
+        raise InvalidName("empty", "A name needs at least one visible character.")
+    if len(name) > MAX_CHARS:
+        raise InvalidName("too_long", f"A name has at most {MAX_CHARS} characters.")
+    marks = 0
+    for char in name:
+        marks = marks + 1 if unicodedata.category(char)[0] == "M" else 0
+        if marks > MAX_MARKS_IN_A_ROW:
+            raise InvalidName("control", "A name cannot stack so many accents on one letter.")
+    if MARKUP & set(name):
+        raise InvalidName("markup", "A name cannot contain < or >.")
+    if folded(name) in reserved():
+        raise InvalidName("reserved", "That name is reserved; please choose another.")
+    return name

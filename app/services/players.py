@@ -1,0 +1,142 @@
+"""Use cases of players: creating one (its token is shown once, only its hash is kept), renaming
+it (its open tables are told at once), its public profile, and who a player token names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+
+from ..auth import new_player_id, new_token, plausible_token, token_hash
+from ..errors import ApiError, checked_id, not_found
+from ..names import checked_name
+from ..persistence import repository as repo
+from ..persistence.records import PlayerRow, SeatInfo, seat_info
+from ..push.changes import MatchChanged
+from .access import current, seat_for
+from .core import Core
+
+RECENT = 20  # matches a profile lists
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    """A player just made: the only moment its token is known outside the browser keeping it."""
+
+    player_id: str
+    name: str
+    player_token: str
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished match of a profile, as public as its table was."""
+
+    match_id: str
+    role: str
+    result: Literal["win", "loss"]
+    opponent: SeatInfo
+
+
+@dataclass(frozen=True)
+class Profile:
+    player_id: str
+    name: str
+    games: int
+    wins: int
+    recent: tuple[Played, ...]
+
+
+def unknown_player() -> ApiError:
+    return ApiError(401, "unknown_player", "This player token is not known (X-Player-Token).")
+
+
+def player_of(db: Session, token: str | None) -> PlayerRow | None:
+    """The player an X-Player-Token names, inside the caller's transaction; None without one,
+    401 unknown_player for one that names nobody (a malformed one is refused before hashing)."""
+    if not token:
+        return None
+    found = repo.player_by_token(db, token_hash(token)) if plausible_token(token) else None
+    if found is None:
+        raise unknown_player()
+    return found
+
+
+class Players:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def create(self, name: str) -> NewPlayer:
+        return await run_in_threadpool(self._create, checked_name(name))
+
+    def _create(self, name: str) -> NewPlayer:
+        player_id, token = new_player_id(), new_token()
+        with self.core.db.write() as db:
+            repo.add_player(db, player_id, name, token_hash(token), self.core.stamp())
+        return NewPlayer(player_id, name, token)
+
+    async def rename(self, token: str | None, name: str) -> PlayerRow:
+        """The new name; every open table of the player shows it at its next push, which is
+        now: the matches' cached facts are dropped and their sockets woken on every process."""
+        if not token:
+            raise unknown_player()
+        renamed, tables = await run_in_threadpool(self._rename, token, checked_name(name))
+        for match_id in tables:
+            self.core.cache.drop_info(match_id)
+            await self.core.publish(MatchChanged(match_id))
+        return renamed
+
+    def _rename(self, token: str, name: str) -> tuple[PlayerRow, list[str]]:
+        with self.core.db.write() as db:
+            player = player_of(db, token)
+            assert player is not None
+            repo.rename_player(db, player.id, name)
+            return PlayerRow(player.id, name), repo.open_matches_of(db, player.id)
+
+    async def profile(self, player_id: str) -> Profile:
+        return await run_in_threadpool(self._profile, checked_id(player_id, "player"))
+
+    def _profile(self, player_id: str) -> Profile:
+        with self.core.db.reader() as db:
+            player = repo.player_by_id(db, player_id)
+            if player is None:
+                raise not_found("player")
+            games, wins = repo.record_of(db, player.id)
+            recent = repo.recent_of(db, player.id, RECENT)
+        return Profile(
+            player.id,
+            player.name,
+            games,
+            wins,
+            tuple(
+                Played(
+                    match_id,
+                    seat,
+                    "win" if winner == seat else "loss",
+                    seat_info(other),
+                )
+                for match_id, seat, winner, other in recent
+            ),
+        )
+
+    async def check_seat(self, player_token: str, seat_token: str | None, match_id: str) -> None:
+        """A call for a seat that also names a player: 403 when the seat is another player's
+        (a guest's seat, taken without a player token, belongs to no player)."""
+        await run_in_threadpool(self._check_seat, player_token, seat_token, match_id)
+
+    def _check_seat(self, player_token: str, seat_token: str | None, match_id: str) -> None:
+        with self.core.db.reader() as db:
+            player = player_of(db, player_token)
+        assert player is not None
+        seat = seat_for(self.core, seat_token, match_id)
+        info = self.core.cache.info(match_id)
+        if info is None:
+            found = current(self.core, match_id)
+            if found is None:
+                return  # the seat's own check answers for a match that is gone
+            info = found[0]
+        owner = info.seat(seat).player_id
+        if owner is not None and owner != player.id:
+            raise ApiError(403, "wrong_player", "This seat belongs to another player.")
