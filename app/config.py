@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     bot_kind: str = "search"  # search | heuristic | random
     bot_budget_ms: int = 400  # the search bot's thinking time per decision, inside the delay
+    # worker processes the computer thinks in, so its search never holds this process's
+    # interpreter (0: in this process's worker threads)
+    bot_processes: int = Field(default=1, ge=0, le=64)
     sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
     worker_threads: int = 12  # threads for blocking work (database, bots)
     max_body_bytes: int = 64 * 1024

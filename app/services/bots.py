@@ -1,18 +1,17 @@
 """Computer seats in the server: after every change, if a bot seat must decide, it thinks off the
-event loop and answers through the same submit path as a person, always the same pause after the
-change (R18: how long it takes must not tell what it holds or how many choices it has)."""
+event loop (services/thinking.py) and answers through the same submit path as a person, always
+the same pause after the change (R18: how long it takes must not tell what it holds or how many
+choices it has)."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from engine.registry import AnyGame, get_game
+from engine.registry import get_game
 
 from ..config import BOT_PACE_MARGIN_MS
 from ..errors import ApiError
@@ -23,36 +22,9 @@ from ..supervise import supervise
 from .access import current
 from .core import Core
 from .play import Play
+from .thinking import Thinking
 
 log = logging.getLogger("watergate.bots")
-
-
-def choose_move(game: AnyGame, state: Any, seat: str, seed: int, kind: str, budget_ms: int) -> Any:
-    """The bot's move from its seat's observation only; a crashing bot falls back to the next
-    (the chosen one first, then the game's weaker bots in its order)."""
-    legal = game.legal_actions(state, seat)
-    observation = game.observation_for(state, seat)
-    version = game.version(state)
-    # the bot's own generator: drawn from the secret seed by a one-way hash, so even a bot whose
-    # every choice were visible would tell nothing about the deal's seed
-    seed = int.from_bytes(hashlib.sha256(f"bot/{seed}/{version}".encode()).digest()[:8]) >> 1
-    names = game.bot_names
-    chain = names[names.index(kind) :] if kind in names else names[-1:]
-    for name in chain:
-        bot = game.make_bot(name, seed, budget_ms, time.perf_counter)
-        started = time.perf_counter()
-        try:
-            action = bot.decide(observation, seat, legal)
-        except Exception:
-            log.exception("%s bot failed at version %d; falling back", name, version)
-            continue
-        if action in legal:
-            spent = time.perf_counter() - started
-            if spent > 3 * budget_ms / 1000:
-                log.warning("%s bot took %.0f ms at version %d", name, spent * 1000, version)
-            return action
-        log.error("%s bot chose an action that is not legal; falling back", name)
-    return legal[0]
 
 
 class BotRunner:
@@ -66,6 +38,7 @@ class BotRunner:
         self.delay = settings.bot_delay_ms / 1000
         self.kind = settings.bot_kind
         self.budget_ms = settings.bot_budget_ms
+        self.thinking = Thinking(settings.bot_processes)
         self._closing = asyncio.Event()
         self._poked: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}
@@ -125,8 +98,8 @@ class BotRunner:
                 return
             budget = self.thinking_ms(time.perf_counter() - started)
             thinking = time.perf_counter()
-            action = await run_in_threadpool(
-                choose_move, game, entry.state, seat, info.seed, self.kind, budget
+            action = await self.thinking.choose(
+                game, entry.state, seat, info.seed, self.kind, budget
             )
             self.core.metrics.thought(self.kind, time.perf_counter() - thinking)
             # the same pause for every answer, a lone pass included (R18)
@@ -160,3 +133,4 @@ class BotRunner:
             for task in late:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        await self.thinking.close()

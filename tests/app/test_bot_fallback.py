@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from app.services import bots
+from app.services import thinking
 from engine.registry import get_game
 from engine.watergate import new_match
 from engine.watergate.bots import HeuristicBot
@@ -23,7 +23,7 @@ def test_a_crashing_search_bot_falls_back_to_the_heuristic(
     monkeypatch.setattr(SearchBot, "decide", crash)
     s = new_match(3)
     with caplog.at_level(logging.ERROR, logger="watergate.bots"):
-        action = bots.choose_move(get_game("watergate"), s, "editor", s.seed, "search", 50)
+        action = thinking.choose_move(get_game("watergate"), s, "editor", s.seed, "search", 50)
     assert action in get_game("watergate").legal_actions(s, "editor")
     assert any("search bot failed" in r.getMessage() for r in caplog.records)
 
@@ -38,7 +38,7 @@ def test_when_every_clever_bot_fails_the_random_one_still_moves(
     monkeypatch.setattr(HeuristicBot, "decide", lambda *_: {"type": "not-an-action"})
     s = new_match(4)
     with caplog.at_level(logging.ERROR, logger="watergate.bots"):
-        action = bots.choose_move(get_game("watergate"), s, "editor", s.seed, "search", 50)
+        action = thinking.choose_move(get_game("watergate"), s, "editor", s.seed, "search", 50)
     assert action in get_game("watergate").legal_actions(s, "editor")
     messages = [r.getMessage() for r in caplog.records]
     assert any("search bot failed" in m for m in messages)
