@@ -1,13 +1,16 @@
 """Load on a running server: N concurrent matches, two websocket clients each, random legal play.
 
     python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 \
-        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo] [--hostile 1000] [--procs 2]
+        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo] [--hostile 1000] \
+        [--bots 60] [--procs 2]
 
 Latency is measured from sending an action to the opponent socket's push of the new version.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
 The percentiles are of the steady state, once every match has started (`--ramp-s` + 1 s);
 `warmup_p99_ms` is the same figure while players were still arriving.
-`--procs N` splits the clients over N processes (for runs whose client alone would fill a core).
+`--bots N` adds N people playing the computer at once whenever they may (not counted in the
+percentiles: the computer's thinking is load the pairs must not feel). `--procs N` splits the
+clients over N processes (for runs whose client alone would fill a core).
 `steal_pct` is the share of the machine's CPU time the hypervisor gave to other guests meanwhile
 (bench.machine): on a shared virtual machine a tail measured at a high steal is the neighbours'.
 `--with-echo` then drives the bare websocket relay of bench.echo with the same number of pairs,
@@ -50,6 +53,7 @@ class Stats:
     codes: dict[str, int] = field(default_factory=dict)
     spectate: dict[str, None] = field(default_factory=dict)  # the matches' spectator paths
     hostile_connects: int = 0
+    bot_matches: int = 0  # finished against the computer
     refused_sockets: int = 0
 
 
@@ -128,6 +132,28 @@ async def _one_match(
             await asyncio.gather(*tasks, return_exceptions=True)
 
 
+async def _bot_match(base: str, stats: Stats, deadline: float, seed: int) -> None:
+    """A person against the computer, playing at once whenever it may, until the deadline: the
+    computer's thinking is load the honest pairs must not feel (their latencies are not
+    counted)."""
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while time.perf_counter() < deadline:
+            body = {"role": "random", "opponent": "bot"}
+            made = (await http.post("/api/matches", json=body)).json()
+            async with websockets.connect(
+                _ws_url(base, made["match_id"], made["seat_token"])
+            ) as ws:
+                try:
+                    await asyncio.wait_for(
+                        _seat(ws, 0, {}, Stats(), rng, asyncio.Event()),
+                        timeout=max(0.1, deadline - time.perf_counter()),
+                    )
+                except TimeoutError:
+                    return
+            stats.bot_matches += 1
+
+
 async def _slot(
     http: httpx.AsyncClient,
     base: str,
@@ -185,6 +211,7 @@ async def run(
     ramp_s: float,
     hostile: int = 0,
     part: tuple[int, int] = (0, 1),
+    bots: int = 0,
 ) -> Stats:
     """Part k of n plays the matches k, k + n, k + 2n… and that share of the hostile clients,
     so n processes together play exactly what one would."""
@@ -200,6 +227,7 @@ async def run(
                 for i in range(k, matches, n)
             ),
             *(_hostile(base, stats, deadline, 10_000 + i) for i in range(k, hostile, n)),
+            *(_bot_match(base, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
         )
     return stats
 
@@ -208,7 +236,7 @@ def _run_part(args: argparse.Namespace, k: int) -> Stats:
     return asyncio.run(
         run(
             args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s,
-            args.hostile, (k, args.procs),
+            args.hostile, (k, args.procs), args.bots,
         )
     )  # fmt: skip
 
@@ -223,6 +251,7 @@ def _merged(parts: list[Stats]) -> Stats:
         total.finished += part.finished
         total.hostile_connects += part.hostile_connects
         total.refused_sockets += part.refused_sockets
+        total.bot_matches += part.bot_matches
         for code, count in part.codes.items():
             total.codes[code] = total.codes.get(code, 0) + count
     return total
@@ -247,6 +276,7 @@ def main() -> None:
     parser.add_argument("--echo-port", type=int, default=8099)
     parser.add_argument("--hostile", type=int, default=0, help="spectator-socket churners")
     parser.add_argument("--procs", type=int, default=1, help="client processes sharing the load")
+    parser.add_argument("--bots", type=int, default=0, help="extra matches against the computer")
     args = parser.parse_args()
     started, cpu = time.perf_counter(), CpuTimes.now()
     if args.procs == 1:
@@ -271,6 +301,9 @@ def main() -> None:
         print(f"hostile_clients {args.hostile}")
         print(f"hostile_connects {stats.hostile_connects}")
         print(f"refused_sockets {stats.refused_sockets}")
+    if args.bots:
+        print(f"bot_matches {args.bots}")
+        print(f"bot_matches_finished {stats.bot_matches}")
     for code, count in sorted(stats.codes.items()):
         print(f"error_{code} {count}")
     if args.with_echo:
