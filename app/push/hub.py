@@ -213,7 +213,6 @@ class Room:
         for conn in targets:
             conn.offer(ready[conn.viewer])
 
-
     def _retry_later(self, err: Exception, targets: set[Connection]) -> None:
         """A render failed (the database away, mostly): the sockets are told once, and the
         render is tried again, later and later, until it succeeds, so no socket is left on an
