@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .clocks import Clock, SystemClock
 from .config import Settings
-from .http import admin, admin_pages, api, docs, hardening, health, lifecycle, pages, ws
+from .http import admin, admin_pages, api, docs, hardening, health, lifecycle, pages, replays, ws
 from .http.middleware import BodyLimit, install_errors
 from .http.paths import STATIC
 from .services.context import AppContext
@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     hardening.install(app, settings)
     install_errors(app)
-    for module in (api, lifecycle, admin, ws, health, pages, admin_pages, docs):
+    for module in (api, lifecycle, replays, admin, ws, health, pages, admin_pages, docs):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -24,6 +24,7 @@ from .core import Core
 from .lifecycle import Lifecycle
 from .matches import Matches
 from .play import Play
+from .replays import Replays
 from .views import Views
 
 GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
@@ -44,6 +45,7 @@ class AppContext:
     lifecycle: Lifecycle
     admin: Admin
     bots: BotRunner
+    replays: Replays
 
     @staticmethod
     async def start(settings: Settings, clock: Clock) -> AppContext:
@@ -72,7 +74,7 @@ class AppContext:
         core.listeners.append(bots.on_change)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
-            Lifecycle(core), Admin(core), bots,
+            Lifecycle(core), Admin(core), bots, Replays(core),
         )  # fmt: skip
         await bots.resume_all()
         return ctx

@@ -13,6 +13,7 @@ from engine.registry import DEFAULT_GAME, AnyGame, get_game
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
 from ..persistence.db import Database
+from ..persistence.records import Ending
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,14 @@ class Stored:
     rules_version: str
     options: dict[str, Any]
     actions: tuple[tuple[int, str, Any, str], ...]  # (seq, seat, action JSON, created_at ISO)
+    commitment: str
+    status: str  # waiting | active | finished | abandoned
+    version: int
+    ending: Ending  # as the row records it (winner, reason, who ended it outside the rules)
+
+    @property
+    def ended(self) -> bool:
+        return self.status in ("finished", "abandoned")
 
 
 def stored(database: Database, match_id: str) -> Stored:
@@ -40,6 +49,10 @@ def stored(database: Database, match_id: str) -> Stored:
             match.rules_version,
             dict(match.options or {}),
             tuple((a.seq, a.role, a.action, a.created_at.isoformat()) for a in rows),
+            match.commitment,
+            match.status,
+            match.version,
+            Ending(match.status, match.winner, match.win_reason, match.ended_by),
         )
 
 
