@@ -15,6 +15,8 @@ from ..persistence import repository as repo
 from ..persistence.db import Database
 from ..persistence.records import Ending
 
+ENDED = ("finished", "abandoned")  # row statuses of an ended match (views say "finished" for both)
+
 
 @dataclass(frozen=True)
 class Stored:
@@ -33,13 +35,15 @@ class Stored:
 
     @property
     def ended(self) -> bool:
-        return self.status in ("finished", "abandoned")
+        return self.status in ENDED
 
 
-def stored(database: Database, match_id: str) -> Stored:
+def stored(database: Database, match_id: str, *, ended: bool = False) -> Stored:
+    """The match as stored; with `ended`, a match that has not ended is not found either, told
+    before its actions are read (a live match takes no longer to refuse than a missing one)."""
     with database.reader() as db:
         match = repo.get_match(db, checked_id(match_id))
-        if match is None:
+        if match is None or (ended and match.status not in ENDED):
             raise not_found()
         rows = repo.actions_between(db, match.id, 0, None)
         return Stored(

@@ -16,7 +16,6 @@ from engine.core.errors import EngineError
 from engine.core.game import Viewer
 from engine.registry import get_game
 
-from ..errors import not_found
 from ..jsontext import dumps
 from ..push.frames import ending_entry
 from . import exports, fairness
@@ -29,10 +28,7 @@ KEPT_REPLAYS = 32  # replays kept as text (about 200 KB each): an ended match ne
 
 def ended(core: Core, match_id: str) -> Stored:
     """The stored match, if it has ended; else (live, or no such match) 404 alike."""
-    match = exports.stored(core.db, match_id)
-    if not match.ended:
-        raise not_found()
-    return match
+    return exports.stored(core.db, match_id, ended=True)
 
 
 def steps(match: Stored, viewer: Viewer) -> dict[str, Any]:
