@@ -12,7 +12,19 @@ from starlette.concurrency import run_in_threadpool
 
 from .clocks import Clock, SystemClock
 from .config import Settings
-from .http import admin, admin_pages, api, docs, hardening, health, lifecycle, pages, players, ws
+from .http import (
+    admin,
+    admin_pages,
+    api,
+    docs,
+    hardening,
+    health,
+    lifecycle,
+    pages,
+    players,
+    replays,
+    ws,
+)  # fmt: skip
 from .http import prometheus as metrics_route
 from .http.middleware import BodyLimit, install_errors
 from .http.paths import STATIC
@@ -91,7 +103,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     hardening.install(app, settings, metrics)
     install_errors(app)
     for module in (
-        api, players, lifecycle, admin, ws, health, metrics_route, pages, admin_pages, docs,
+        api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
+        docs,
     ):  # fmt: skip
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

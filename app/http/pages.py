@@ -1,5 +1,5 @@
-"""HTML pages: home, invite landing, match table, rules. Templates only lay out the page and
-embed the bootstrap data; everything during play is rendered by the browser from the view."""
+"""HTML pages: home, invite landing, match table, public replay, rules, how we deal. Templates
+only lay out the page and embed the bootstrap data; the browser renders the rest from the API."""
 
 from __future__ import annotations
 
@@ -80,6 +80,19 @@ async def watch(request: Request, match_id: str, key: str = "") -> HTMLResponse:
         spectator=True,
         spectator_key=key[:64],
     )
+
+
+@router.get("/replay/{match_id}", response_class=HTMLResponse)
+async def public_replay(request: Request, match_id: str) -> HTMLResponse:
+    """An ended match step by step as spectators saw it, with the check of its deal (the page
+    is the same for any id: only its API call tells an ended match from anything else)."""
+    return _page(request, "replay.html", page="public-replay", match_id=match_id[:64])
+
+
+@router.get("/how-we-deal", response_class=HTMLResponse)
+async def how_we_deal(request: Request) -> HTMLResponse:
+    """How the cards are dealt and how anyone can check a deal afterwards, in plain words."""
+    return _page(request, "fair.html", page="fair")
 
 
 @router.get("/rules", response_class=HTMLResponse)

@@ -62,21 +62,13 @@ class RequestLog:
             finally:
                 REQUEST_ID.reset(token)
             return
-        started, status = time.perf_counter(), 500  # 500: the app raised before it answered
+        started, status, logged = time.perf_counter(), 500, False  # 500: raised before answering
 
-        async def send_with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                message = {
-                    **message,
-                    "headers": [*message.get("headers", []), (HEADER, rid.encode())],
-                }
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
+        def line() -> None:
+            """Written as the answer's last part goes out, not after: the client may act on the
+            answer (or stop the server) before a line written later would be."""
+            nonlocal logged
+            logged = True
             method, target = scope["method"], _target(scope)
             version = scope.get("http_version", "1.1")
             log.info(
@@ -87,4 +79,22 @@ class RequestLog:
                     duration_ms=round((time.perf_counter() - started) * 1000, 2),
                 ),
             )  # fmt: skip
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", []), (HEADER, rid.encode())],
+                }
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                line()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            if not logged:
+                line()
             REQUEST_ID.reset(token)

@@ -17,7 +17,10 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.engine import Dialect
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, mapped_column
+
+from engine.core.fairness import commitment
 
 from .db import Base
 
@@ -57,12 +60,21 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def row_commitment(context: DefaultExecutionContext) -> str:
+    """The inserted row's commitment to its own seed (engine.core.fairness): computed wherever a
+    match row is inserted, so no row is ever without one, and never written again."""
+    row = context.get_current_parameters()  # type: ignore[no-untyped-call]  # untyped upstream
+    return commitment(str(row["id"]), int(row["seed"]))
+
+
 class Match(Base):
     __tablename__ = "matches"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32), default="watergate", server_default="watergate")
     seed: Mapped[int] = mapped_column(SeedText)
+    # published from the first view; the seed itself only once the match has ended
+    commitment: Mapped[str] = mapped_column(String(64), default=row_commitment)
     rules_version: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting | active | finished

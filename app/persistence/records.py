@@ -22,6 +22,8 @@ class MatchFacts(Protocol):
     @property
     def rules_version(self) -> str: ...
     @property
+    def commitment(self) -> str: ...
+    @property
     def status(self) -> str: ...
     @property
     def version(self) -> int: ...
@@ -47,6 +49,7 @@ class MatchRow:
     game: str
     seed: int
     rules_version: str
+    commitment: str
     status: str
     version: int
     winner: str | None
@@ -150,6 +153,8 @@ class MatchInfo:
     activated_at: float | None = None
     spectator_key: str | None = None
     rematch: RematchInfo | None = None
+    rules_version: str = ""  # names the generator that dealt it (the fairness "algorithm")
+    commitment: str = ""  # public from the first view (engine.core.fairness)
 
     def seat(self, name: str) -> SeatInfo:
         return next(s for s in self.seats if s.name == name)
@@ -224,6 +229,8 @@ def info_of(
         match.activated_at.timestamp() if match.activated_at else None,
         match.spectator_key,
         offer,
+        match.rules_version,
+        match.commitment,
     )
 
 

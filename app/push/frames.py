@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.core.fairness import seed_hex
 from engine.core.game import Outcome, Viewer
 from engine.registry import get_game
 
@@ -69,18 +70,34 @@ def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live)
     return facts
 
 
+def fairness(game_id: str, rules_version: str, commitment: str, seed: int, ended: bool) -> JSONObj:
+    """The deal's commitment and generator, public from the first view; the seed only once the
+    match has ended: before, it would tell every shuffle and draw still to come."""
+    shown: JSONObj = {
+        "commitment": commitment,
+        "algorithm": get_game(game_id).deal_algorithm(rules_version),
+    }
+    if ended:
+        shown["seed"] = seed_hex(seed)
+    return shown
+
+
 def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer) -> tuple[str, ...]:
     """The viewer's log entries as JSON texts, with how the match ended outside the rules."""
     log = entry.log_json[viewer]
     if info.ended_by and outcome is None:  # resigned, out of time, aborted, abandoned
-        ended = {
-            "type": "match_ended",
-            "reason": info.win_reason or info.ended_by,
-            "role": info.ended_by,
-            "winner": info.winner,
-        }
-        log = (*log, dumps(ended))
+        log = (*log, dumps(ending_entry(info.ended_by, info.win_reason, info.winner)))
     return log
+
+
+def ending_entry(ended_by: str, win_reason: str | None, winner: str | None) -> JSONObj:
+    """The log's last entry for a match that ended outside the rules."""
+    return {
+        "type": "match_ended",
+        "reason": win_reason or ended_by,
+        "role": ended_by,
+        "winner": winner,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +127,12 @@ def frame(
     head: JSONObj = {} if message_type is None else {"type": message_type}
     head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
     legal = legal_json if status == "active" and viewer else "[]"
+    ended = status == "finished"
+    fair = fairness(entry.game, info.rules_version, info.commitment, info.seed, ended)
     text = (
         f"{dumps(head)[:-1]},"
         f'"state":{view_json},"legal_actions":{legal},'
-        f"{dumps(_facts(info, outcome, viewer, live))[1:-1]}"
+        f"{dumps(_facts(info, outcome, viewer, live))[1:-1]},"
+        f'"fairness":{dumps(fair)}'
     )
     return Frame(text, _log(info, entry, outcome, viewer))

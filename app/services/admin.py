@@ -17,6 +17,7 @@ from ..persistence.db import is_sqlite
 from ..persistence.models import Match
 from ..persistence.records import SeatRow, seat_info
 from ..push.changes import Deleted, MatchChanged
+from ..push.frames import fairness
 from . import exports
 from .access import seat_and_match
 from .core import Core
@@ -89,6 +90,10 @@ class Admin:
                 "match": row,
                 "seed": match.seed,
                 "seed_text": str(match.seed),  # exact even where JSON numbers are doubles
+                # the admin sees the seed at once; players and spectators once the match ended
+                "fairness": fairness(
+                    match.game, match.rules_version, match.commitment, match.seed, True
+                ),
                 "rules_version": match.rules_version,
                 "options": match.options,
                 "ended_by": match.ended_by,

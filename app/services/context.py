@@ -27,6 +27,7 @@ from .matches import Matches
 from .monitor import Monitor
 from .play import Play
 from .players import Players
+from .replays import Replays
 from .views import Views
 
 GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
@@ -50,6 +51,7 @@ class AppContext:
     metrics: Metrics
     monitor: Monitor
     players: Players
+    replays: Replays
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -83,6 +85,7 @@ class AppContext:
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
+            Replays(core),
         )  # fmt: skip
         await bots.resume_all()
         return ctx

@@ -13,7 +13,9 @@ from engine.registry import DEFAULT_GAME, AnyGame, get_game
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
 from ..persistence.db import Database
-from ..persistence.records import SeatInfo, seat_info
+from ..persistence.records import Ending, SeatInfo, seat_info
+
+ENDED = ("finished", "abandoned")  # row statuses of an ended match (views say "finished" for both)
 
 
 @dataclass(frozen=True)
@@ -26,13 +28,23 @@ class Stored:
     rules_version: str
     options: dict[str, Any]
     actions: tuple[tuple[int, str, Any, str], ...]  # (seq, seat, action JSON, created_at ISO)
+    commitment: str
+    status: str  # waiting | active | finished | abandoned
+    version: int
+    ending: Ending  # as the row records it (winner, reason, who ended it outside the rules)
     seats: tuple[SeatInfo, ...] = ()  # who played, with the players' names as they are now
 
+    @property
+    def ended(self) -> bool:
+        return self.status in ENDED
 
-def stored(database: Database, match_id: str) -> Stored:
+
+def stored(database: Database, match_id: str, *, ended: bool = False) -> Stored:
+    """The match as stored; with `ended`, a match that has not ended is not found either, told
+    before its actions are read (a live match takes no longer to refuse than a missing one)."""
     with database.reader() as db:
         match = repo.get_match(db, checked_id(match_id))
-        if match is None:
+        if match is None or (ended and match.status not in ENDED):
             raise not_found()
         rows = repo.actions_between(db, match.id, 0, None)
         seats = repo.seats_of(db, match.id)
@@ -43,6 +55,10 @@ def stored(database: Database, match_id: str) -> Stored:
             match.rules_version,
             dict(match.options or {}),
             tuple((a.seq, a.role, a.action, a.created_at.isoformat()) for a in rows),
+            match.commitment,
+            match.status,
+            match.version,
+            Ending(match.status, match.winner, match.win_reason, match.ended_by),
             tuple(seat_info(s) for s in seats),
         )
 

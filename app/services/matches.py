@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from engine.core.fairness import commitment
 from engine.registry import DEFAULT_GAME, get_game
 
 from ..auth import new_invite_code, new_match_id, new_seed, new_token, token_hash
@@ -32,14 +33,16 @@ class SeatTaken:
 
 
 def new_row(core: Core, game_id: str, options: dict[str, Any], kinds: dict[str, str]) -> Match:
-    """A fresh match row: new id, seed and spectator key; active at once against a bot,
-    waiting for the second person otherwise."""
+    """A fresh match row: new id, seed (with its commitment) and spectator key; active at once
+    against a bot, waiting for the second person otherwise."""
     vs_bot = "bot" in kinds.values()
     game = get_game(game_id)
+    match_id, seed = new_match_id(), new_seed()
     return Match(
-        id=new_match_id(),
+        id=match_id,
         game=game.id,
-        seed=new_seed(),
+        seed=seed,
+        commitment=commitment(match_id, seed),  # published from the first view, never changed
         rules_version=game.rules_version,
         options=options,
         spectator_key=new_invite_code(),

@@ -63,6 +63,11 @@ class Game(Protocol[S, A, E]):
         """The computer players this game offers, strongest first."""
         ...
 
+    def deal_algorithm(self, rules_version: str) -> str:
+        """The name and version of the generator that deals matches of this rules version (a
+        match's published fairness algorithm); ValueError for an unknown rules version."""
+        ...
+
     def start(self, seed: int, rules_version: str | None = None) -> Step[S, E]:
         """Set up a match from a seed (deterministically) up to the first decision."""
         ...

@@ -31,6 +31,12 @@ SEED_BITS: Final = 256  # the largest secret seed the SHA-256 generator takes
 _SECURE: Final = 1 << (SEED_BITS + 64)  # marks a sha256-ctr state (above every SplitMix64 state)
 _KEY_MASK: Final = (1 << SEED_BITS) - 1
 _DOMAIN: Final = b"watergate-online/sha256-ctr/v1\x00"  # keeps these blocks apart from other uses
+# what a match publishes as its fairness "algorithm": the generator's name and version (a change to
+# either generator's output would be a new version, never an edit of these)
+ALGORITHMS: Final[dict[Generator, str]] = {
+    "splitmix64": "splitmix64/v1",
+    "sha256-ctr": "sha256-ctr/v1",
+}
 
 
 def next_u64(state: int) -> tuple[int, int]:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, cast
 
 from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
+from ..core.rng import ALGORITHMS, Generator
 from . import flow, serialize, views
 from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot
@@ -34,6 +35,13 @@ def _viewer(viewer: Viewer) -> Role | None:
     return None if viewer is None else _role(viewer)
 
 
+def _generator(rules_version: str) -> Generator:
+    generator = GENERATORS.get(rules_version)
+    if generator is None:
+        raise ValueError(f"Watergate rules version {rules_version!r} is not known")
+    return generator
+
+
 class WatergateGame:
     """The Game protocol for Watergate: two seats, the Editor first (R5), played with the
     components of `ruleset` (every match it starts carries them)."""
@@ -46,11 +54,11 @@ class WatergateGame:
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset: Final = ruleset
 
+    def deal_algorithm(self, rules_version: str) -> str:
+        return ALGORITHMS[_generator(rules_version)]
+
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
-        generator = GENERATORS.get(rules_version or RULES_VERSION)
-        if generator is None:
-            raise ValueError(f"Watergate rules version {rules_version!r} is not known")
-        return flow.start(seed, self.ruleset, generator)
+        return flow.start(seed, self.ruleset, _generator(rules_version or RULES_VERSION))
 
     def to_move(self, state: MatchState) -> tuple[Seat, ...]:
         d = state.decision

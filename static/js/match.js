@@ -4,6 +4,7 @@
 // to the player.
 import { api } from "./api.js";
 import { beep, notify, settleTokens, watchAutoPass } from "./effects.js";
+import { rememberCommitment } from "./fairness.js";
 import { BOOT, t } from "./i18n.js";
 import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
@@ -45,6 +46,7 @@ const isMine = (view) => Boolean(view && view.legal_actions.length > 0);
 // ---- intents: what the player asked for -------------------------------------------------------
 
 function receive(next) {
+  rememberCommitment(matchId, next.fairness?.commitment);  // to compare once the seed is out
   const patch = acceptView(store.get(), next, Date.now());
   if (patch) store.set(patch);
 }

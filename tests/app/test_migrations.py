@@ -21,6 +21,7 @@ from sqlalchemy.pool import NullPool
 from app.__main__ import ROOT, migrate
 from app.persistence import models, sessions  # noqa: F401  (registers every table on Base.metadata)
 from app.persistence.db import Base, driver_url
+from engine.core.fairness import commitment
 from tests.app.conftest import _postgres_server
 
 APP_TABLES = {"matches", "seats", "invites", "match_actions"}  # architecture.md 3.2
@@ -119,11 +120,11 @@ def test_migrating_at_every_start_keeps_the_data(empty_url: str) -> None:
         with engine.begin() as conn:
             conn.execute(
                 text(
-                    "insert into matches (id, game, seed, rules_version, options, status, version,"
-                    " round, created_at, updated_at) values ('m1', 'watergate', 7,"
-                    " '1', '{}', 'active', 0, 1, :now, :now)"
+                    "insert into matches (id, game, seed, commitment, rules_version, options,"
+                    " status, version, round, created_at, updated_at) values ('m1', 'watergate',"
+                    " 7, :commitment, '1', '{}', 'active', 0, 1, :now, :now)"
                 ),
-                {"now": "2026-01-02 03:04:05+00:00"},
+                {"now": "2026-01-02 03:04:05+00:00", "commitment": commitment("m1", 7)},
             )
         migrate(empty_url)
         with engine.connect() as conn:

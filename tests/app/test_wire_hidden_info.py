@@ -32,6 +32,7 @@ from starlette.testclient import WebSocketTestSession
 import app.services.matches
 from app.push.frames import Live, frame
 from app.services.access import current
+from engine.core.fairness import commitment, seed_hex
 from engine.watergate import (
     GAME,
     ROLES,
@@ -101,8 +102,14 @@ def check_sent(text: str, s: MatchState, viewer: Viewer) -> None:
     assert data["role"] == viewer and data["version"] == s.version
     where = f"{viewer or 'spectator'} at v{s.version}"
 
-    # the seed and the future shuffle order never leave the server
-    assert str(s.seed) not in text and str(s.rng) not in text, where
+    # the seed and the future shuffle order never leave the server while the match goes on;
+    # once it has ended the seed is revealed, in "fairness" only, so anyone can check the deal
+    assert data["fairness"]["commitment"] == commitment(data["match_id"], s.seed), where
+    if data["status"] == "finished":
+        assert data["fairness"].pop("seed") == seed_hex(s.seed), where
+        text = json.dumps(data)
+    assert str(s.seed) not in text and seed_hex(s.seed) not in text, where
+    assert str(s.rng) not in text, where
     nodes = walk(data)
     assert not any(isinstance(n, dict) and ("seed" in n or "rng" in n) for n in nodes), where
     # token data ids map to colours: never on the wire, neither as values nor as "id" of a token

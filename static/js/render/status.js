@@ -77,7 +77,9 @@ function renderFinal(final, state, page, dispatch) {
   if (v.ended_by === "host") p.textContent = t("ui.ended_by_host");
   if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
   if (page.spectator) h.textContent = t("ui.match_ended");
-  final.append(h, p, again);
+  const shared = el("a", "btn", t("replay.public_link"));  // anyone's, with the deal's check
+  shared.href = `/replay/${page.matchId}`;
+  final.append(h, p, again, shared);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
     final.append(replay);
     const row = rematchRow(v, page, state.rematch, dispatch);
@@ -103,6 +105,7 @@ export function renderStatus(state, page, now, dispatch) {
   $("whoami").textContent = page.spectator ? t("ui.spectating")
     : `${t("ui.you_are")}: ${seatLabel(v, me)} · ${t("ui.opponent_is")}: ${opponent || t(`ui.${v.opponent || "human"}`)}`;
   $("round").textContent = `${t("ui.round")} ${v.state.round}`;
+  $("fingerprint").textContent = v.fairness ? v.fairness.commitment : "";
   const mine = page.role || SEATS[0];
   const named = (text, role) => (seatName(v, role) ? `${text} · ${seatName(v, role)}` : text);  // the seat labels
   $("side-mine").textContent = named(page.spectator ? roleCap(mine) : t("names.side_mine", { role: roleCap(mine) }), mine);

@@ -1,0 +1,121 @@
+"""Public replays of ended matches (contract v1.1): the spectator projection (or a seat's own) at
+every step with the log kept in step, the export with the revealed seed, and the deal's check.
+
+A live match is answered exactly as a missing one (404 not_found): a replay link must not tell
+that a match exists, nor its seed, before it has ended."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from engine.core.errors import EngineError
+from engine.core.game import Viewer
+from engine.registry import get_game
+
+from ..jsontext import dumps
+from ..push.frames import ending_entry
+from . import exports, fairness
+from .access import seat_for
+from .core import Core
+from .exports import Stored
+
+KEPT_REPLAYS = 32  # replays kept as text (about 200 KB each): an ended match never changes
+
+
+def ended(core: Core, match_id: str) -> Stored:
+    """The stored match, if it has ended; else (live, or no such match) 404 alike."""
+    return exports.stored(core.db, match_id, ended=True)
+
+
+def steps(match: Stored, viewer: Viewer) -> dict[str, Any]:
+    """Every step as `viewer` sees it: its state, the action that led to it, and how much of the
+    log had been written by then (the log is given once, whole)."""
+    game = get_game(match.game)
+    done = game.start(match.seed, match.rules_version)
+    state = done.state
+    log: list[Any] = game.events_for(done.events, viewer)
+    shown = [
+        {"step": 0, "action": None, "state": game.view_for(state, viewer), "log_length": len(log)}
+    ]
+    for seq, seat, action, _ in match.actions:
+        try:
+            done = game.apply(state, seat, action)
+        except EngineError:  # a damaged action list: the replay stops where it fails (see verify)
+            break
+        state = done.state
+        log += game.events_for(done.events, viewer)
+        step = {"seq": seq, "role": seat, "action": action}
+        shown.append(
+            {
+                "step": seq,
+                "action": step,
+                "state": game.view_for(state, viewer),
+                "log_length": len(log),
+            }
+        )
+    end = match.ending
+    if end.ended_by is not None and game.outcome(state) is None:  # resigned, time, abort, idle
+        log.append(ending_entry(end.ended_by, end.win_reason, end.winner))
+        shown[-1]["log_length"] = len(log)
+    return {
+        "match_id": match.match_id,
+        "role": viewer,
+        "status": "finished",
+        "winner": end.winner,
+        "win_reason": end.win_reason,
+        "ended_by": end.ended_by,
+        "rules_version": match.rules_version,
+        "fairness": fairness.published(match),
+        "steps": shown,
+        "log": log,
+    }
+
+
+class Replays:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self._texts: OrderedDict[tuple[str, int, Viewer], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    async def replay(self, token: str | None, match_id: str) -> str:
+        """The ended match at every step, as JSON text: a spectator's, or with a seat's token
+        that seat's own."""
+        return await run_in_threadpool(self._replay, token, match_id)
+
+    def _replay(self, token: str | None, match_id: str) -> str:
+        viewer = seat_for(self.core, token, match_id) if token else None
+        match = ended(self.core, match_id)
+        key = (match.match_id, match.version, viewer)
+        with self._lock:
+            text = self._texts.get(key)
+            if text is not None:
+                self._texts.move_to_end(key)
+                return text
+        text = dumps(steps(match, viewer))
+        with self._lock:
+            self._texts[key] = text
+            while len(self._texts) > KEPT_REPLAYS:
+                self._texts.popitem(last=False)
+        return text
+
+    async def export(self, match_id: str) -> dict[str, Any]:
+        """The ended match as the admin export has it (seed, rules version, every action with a
+        fingerprint), with its fairness facts."""
+
+        def run() -> dict[str, Any]:
+            match = ended(self.core, match_id)
+            return {
+                **exports.export(match),
+                "seed_text": str(match.seed),  # exact where JSON numbers are doubles
+                "fairness": fairness.published(match),
+            }
+
+        return await run_in_threadpool(run)
+
+    async def verify(self, match_id: str) -> dict[str, Any]:
+        """Both checks of the deal, recomputed from what is stored."""
+        return await run_in_threadpool(lambda: fairness.verdict(ended(self.core, match_id)))
