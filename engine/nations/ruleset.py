@@ -226,6 +226,11 @@ def _check_card(card: Card, defeat_ops: int) -> None:
         raise ValueError(f"{cid}: a war names one resource to lose (NR32)")
     if kind == "golden_age" and not (len(card.on_buy) == 1 and isinstance(card.on_buy[0], Choose)):
         raise ValueError(f"{cid}: a golden age is one choice (NR33)")
+    if kind == "golden_age":
+        choose = card.on_buy[0]
+        assert isinstance(choose, Choose)
+        if all(any(isinstance(op, Pay) for op in option) for option in choose.options):
+            raise ValueError(f"{cid}: a golden age has an option that pays nothing (NR17)")
     consumed_books = card.per_worker.consume[3] or card.lasting.consume[3]
     if consumed_books:
         raise ValueError(f"{cid}: books are never consumed (NR34)")

@@ -42,9 +42,16 @@ class WatergateGame:
     seats: Final[tuple[Seat, ...]] = ROLES
     rules_version: Final = RULES_VERSION
     bot_names: Final[tuple[str, ...]] = ("search", "heuristic", "random")
+    player_counts: Final[tuple[int, ...]] = (2,)
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset: Final = ruleset
+
+    def with_players(self, players: int) -> WatergateGame:
+        """Watergate is always two seats, the Editor and Nixon."""
+        if players != 2:
+            raise ValueError("Watergate is a game for 2 players")
+        return self
 
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
         generator = GENERATORS.get(rules_version or RULES_VERSION)
