@@ -176,11 +176,20 @@ class MatchState:
     _legal: tuple[Decision, list[Action]] | None  # legal actions of `decision`, once computed
 
     def clone(self) -> MatchState:
+        """A copy to change: every field holds immutable values, so a shallow copy is enough
+        (each field written out: a loop over STATE_FIELDS cost a tenth of `apply`)."""
         c = MatchState.__new__(MatchState)
-        for name in STATE_FIELDS:
-            setattr(c, name, getattr(self, name))
-        c.rules = self.rules
-        c._legal = None
+        c.rules, c.seed, c.rng, c.version = self.rules, self.seed, self.rng, self.version
+        c.players, c.round, c.order, c.nations = self.players, self.round, self.order, self.nations
+        c.board, c.decks, c.event_decks = self.board, self.decks, self.event_decks
+        c.event, c.architects, c.war, c.wars_bought = (
+            self.event,
+            self.architects,
+            self.war,
+            self.wars_bought,
+        )
+        c.passed, c.growth, c.decision = self.passed, self.growth, self.decision
+        c.scores, c.winner, c._legal = self.scores, self.winner, None
         return c
 
     @property

@@ -14,7 +14,7 @@ from engine.core.rng import seed_state, shuffle
 from engine.nations import GAME
 from engine.nations.actions import ACTION_TYPES, SHAPES
 from engine.nations.events import EVENT_TYPES
-from engine.nations.state import MatchState
+from engine.nations.state import STATE_FIELDS, MatchState
 from tests.engine.nations.builders import RULES, new, pass_all, position
 
 VIEW_KEYS = {
@@ -199,3 +199,10 @@ def test_the_metadata_lists_every_card_and_translation_as_plain_json() -> None:
     assert len(cards) == 140 and set(cards) <= set(RULES.cards)
     assert set(meta) >= {"i18n_en", "i18n_pt_BR", "i18n_de", "rules", "board", "difficulties"}
     assert GAME.with_players(4).metadata()["columns"] == 7
+
+
+def test_clone_copies_every_field_of_the_state() -> None:
+    s = mid_game()
+    c = s.clone()
+    assert all(getattr(c, name) == getattr(s, name) for name in STATE_FIELDS)
+    assert c.rules is s.rules and c is not s
