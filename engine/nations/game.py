@@ -10,7 +10,7 @@ from typing import Final, cast
 from ..core.game import Bot, JSONObject, Outcome, Seat, Step, Viewer
 from . import flow, views
 from .actions import Action, action_to_json, parse_action
-from .bots import RandomBot
+from .bots import HeuristicBot, RandomBot
 from .catalog import Difficulty
 from .describe import describe as _describe
 from .events import Event, events_to_json
@@ -26,7 +26,7 @@ class NationsGame:
 
     id: Final = "nations"
     rules_version: Final = RULES_VERSION
-    bot_names: Final[tuple[str, ...]] = ("random",)
+    bot_names: Final[tuple[str, ...]] = ("heuristic", "random")
 
     def __init__(
         self, ruleset: Ruleset, players: int = 2, levels: Sequence[Difficulty] | None = None
@@ -110,6 +110,8 @@ class NationsGame:
     def make_bot(
         self, name: str, seed: int, budget_ms: int, clock: Callable[[], float] | None
     ) -> Bot[MatchState, Action]:
+        if name == "heuristic":
+            return cast(Bot[MatchState, Action], HeuristicBot(seed))
         if name == "random":
             return cast(Bot[MatchState, Action], RandomBot(seed))
         raise KeyError(f"unknown Nations bot {name!r}")
