@@ -1,12 +1,13 @@
 """Engine speed: random players play full games on one core; prints `games_per_second <float>` last.
 
-python -m bench.engine --games 2000 [--seed 1] [--game watergate] [--rules-version V]
+python -m bench.engine --games 2000 [--seed 1] [--game watergate] [--players N] [--rules-version V]
 
 Only the Game protocol is used (through the registry). Each seat picks uniformly among its legal
 actions with the shared SplitMix64 generator, seeded as the games' random bots are, so the games
 (and the end counts) are the same whichever harness plays them. `--rules-version` plays an older
 version (Watergate's "1" deals with SplitMix64; today's "2" with SHA-256 from a secret seed), so
-the cost of the secret generator can be read side by side.
+the cost of the secret generator can be read side by side. `--players` plays a game that takes
+several player counts (Nations: 2-5) at that count; the default is the game's first.
 """
 
 from __future__ import annotations
@@ -39,9 +40,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", default=DEFAULT_GAME, choices=game_ids())
+    parser.add_argument("--players", type=int, default=None, help="default: the game's first")
     parser.add_argument("--rules-version", default=None, help="default: the game's current")
     args = parser.parse_args()
     game = get_game(args.game)
+    if args.players is not None:
+        game = game.with_players(args.players)
     started = time.perf_counter()
     decisions, reasons = 0, dict[str, int]()
     for g in range(args.games):
@@ -50,6 +54,7 @@ def main() -> None:
         reasons[reason] = reasons.get(reason, 0) + 1
     elapsed = time.perf_counter() - started
     print(f"rules_version {args.rules_version or game.rules_version}")
+    print(f"players {len(game.seats)}")
     print(f"games {args.games}")
     print(f"seconds {elapsed:.3f}")
     for reason, count in sorted(reasons.items()):

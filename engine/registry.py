@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .core.game import Game
+from .nations import GAME as _NATIONS
 from .watergate import GAME as _WATERGATE
 
 AnyGame = Game[Any, Any, Any]
 
-_GAMES: Final[dict[str, AnyGame]] = {_WATERGATE.id: _WATERGATE}
+_GAMES: Final[dict[str, AnyGame]] = {_WATERGATE.id: _WATERGATE, _NATIONS.id: _NATIONS}
 DEFAULT_GAME: Final = _WATERGATE.id
 
 

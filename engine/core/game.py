@@ -2,8 +2,10 @@
 console reach a game's rules (OpenSpiel's Game/State/Observer split, boardgame.io's moves).
 
 A game is a set of pure functions over an opaque state. Seats are data (`game.seats`), never
-database columns. `apply` never mutates its input. Views and event projections are the only way
-hidden information reaches a seat (`None` is a spectator); `admin_view` and `open_view` show all.
+database columns; a game that takes several player counts says which (`player_counts`) and gives
+an object per count (`with_players`), whose `seats` and `start` follow it. `apply` never mutates
+its input. Views and event projections are the only way hidden information reaches a seat (`None`
+is a spectator); `admin_view` and `open_view` show all.
 """
 
 from __future__ import annotations
@@ -51,7 +53,20 @@ class Game(Protocol[S, A, E]):
     def id(self) -> str: ...
 
     @property
-    def seats(self) -> tuple[Seat, ...]: ...
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats of a match this game object starts (its player count)."""
+        ...
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """Every number of seats a match of this game may have."""
+        ...
+
+    def with_players(self, players: int) -> Game[S, A, E]:
+        """The same game for matches of `players` seats (its `seats` and `start` follow);
+        ValueError for a count not in `player_counts`. Every other method reads the count from
+        the state, so any of a game's objects serves a match once it is started."""
+        ...
 
     @property
     def rules_version(self) -> str:

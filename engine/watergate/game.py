@@ -50,12 +50,19 @@ class WatergateGame:
     seats: Final[tuple[Seat, ...]] = ROLES
     rules_version: Final = RULES_VERSION
     bot_names: Final[tuple[str, ...]] = ("search", "heuristic", "random")
+    player_counts: Final[tuple[int, ...]] = (2,)
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset: Final = ruleset
 
     def deal_algorithm(self, rules_version: str) -> str:
         return ALGORITHMS[_generator(rules_version)]
+
+    def with_players(self, players: int) -> WatergateGame:
+        """Watergate is always two seats, the Editor and Nixon."""
+        if players != 2:
+            raise ValueError("Watergate is a game for 2 players")
+        return self
 
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
         return flow.start(seed, self.ruleset, _generator(rules_version or RULES_VERSION))

@@ -15,6 +15,10 @@ from importlib import resources
 from typing import Final, Literal, cast
 
 from ..core.game import JSON, JSONObject
+from ..core.jsondata import as_int as _int
+from ..core.jsondata import as_list as _list
+from ..core.jsondata import as_object as _obj
+from ..core.jsondata import as_str as _str
 from .catalog import ROLES, Card, Op, Req, Role, Space, TokenData
 
 DATA_PACKAGE: Final = "engine.watergate.data"
@@ -56,30 +60,6 @@ class Ruleset:
 
 
 # ---- typed reading of plain JSON (no Any: every field is checked where it is read) -----------
-
-
-def _obj(value: JSON, what: str) -> JSONObject:
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} must be an object")
-    return value
-
-
-def _list(value: JSON, what: str) -> list[JSON]:
-    if not isinstance(value, list):
-        raise ValueError(f"{what} must be a list")
-    return value
-
-
-def _str(value: JSON, what: str) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{what} must be a string")
-    return value
-
-
-def _int(value: JSON, what: str) -> int:
-    if type(value) is not int:
-        raise ValueError(f"{what} must be an integer")
-    return value
 
 
 def _ops(value: JSON, what: str) -> tuple[Op, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Final, cast
 
+from ..core.records import decode, encode
 from . import state as st
 from .ruleset import Ruleset
 from .state import JSON, STATE_FIELDS, MatchState
@@ -46,36 +47,9 @@ _RECORDS: Final[dict[str, type]] = {
 }
 
 
-def _encode(value: object) -> JSON:
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        out: dict[str, JSON] = {"type": type(value).__name__}
-        for name in value._fields:
-            out[name] = _encode(getattr(value, name))
-        return out
-    if isinstance(value, list | tuple):
-        return [_encode(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _encode(v) for k, v in value.items()}
-    return cast(JSON, value)
-
-
-def _decode(value: JSON) -> object:
-    if isinstance(value, dict):
-        kind = value.get("type")
-        if isinstance(kind, str) and kind in _RECORDS:
-            cls = _RECORDS[kind]
-            fields = cast(tuple[str, ...], cls._fields)  # type: ignore[attr-defined]
-            args = [_decode(value[name]) for name in fields]
-            return cls(*(tuple(a) if isinstance(a, list) else a for a in args))
-        return {k: _decode(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    return value
-
-
 def state_to_json(s: MatchState) -> dict[str, JSON]:
     """The whole state as plain JSON (admin only: it holds every secret)."""
-    return {name: _encode(getattr(s, name)) for name in STATE_FIELDS}
+    return {name: cast(JSON, encode(getattr(s, name))) for name in STATE_FIELDS}
 
 
 def state_from_json(data: dict[str, JSON], rules: Ruleset) -> MatchState:
@@ -83,11 +57,11 @@ def state_from_json(data: dict[str, JSON], rules: Ruleset) -> MatchState:
     s = MatchState.__new__(MatchState)
     s.rules = rules
     for name in STATE_FIELDS:
-        setattr(s, name, _decode(data[name]))
+        setattr(s, name, decode(data[name], _RECORDS))
     s._legal = None
     return s
 
 
 def dumps(value: object) -> str:
     """Canonical text: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(_encode(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(encode(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)

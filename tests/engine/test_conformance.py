@@ -17,6 +17,19 @@ from engine.core.rng import below, seed_state
 from engine.registry import AnyGame, game_ids, get_game
 
 SEEDS = (1, 2, 3)
+
+
+def configurations() -> list[tuple[str, int]]:
+    """Every game at its fewest seats, and at 4 when it takes 4 (Nations' seed is for four)."""
+    out = []
+    for game_id in game_ids():
+        counts = get_game(game_id).player_counts
+        out += [(game_id, n) for n in sorted({min(counts), *(c for c in counts if c == 4)})]
+    return out
+
+
+CONFIGURATIONS = configurations()
+CONFIG_IDS = [f"{g}-{n}p" for g, n in CONFIGURATIONS]
 MAX_DECISIONS = 2000  # far above any real game (a Watergate game takes ~120 decisions)
 STATE_EVERY = 7  # state JSON round trips on every 7th position (and the last) keep this fast
 JUNK: tuple[object, ...] = (None, 3, "pass", [], {}, {"type": 7}, {"type": "no_such_action"})
@@ -107,9 +120,9 @@ def play_out(game: AnyGame, seed: int) -> tuple[object, list[tuple[str, JSON]]]:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("game_id", game_ids())
-def test_random_playout_keeps_the_protocol(game_id: str, seed: int) -> None:
-    game = get_game(game_id)
+@pytest.mark.parametrize(("game_id", "players"), CONFIGURATIONS, ids=CONFIG_IDS)
+def test_random_playout_keeps_the_protocol(game_id: str, players: int, seed: int) -> None:
+    game = get_game(game_id).with_players(players)
     end, log = play_out(game, seed)
     outcome = game.outcome(end)
     assert outcome is not None and set(outcome.winners) <= set(game.seats) and outcome.reason
@@ -127,9 +140,9 @@ def test_the_same_seed_gives_the_same_match(game_id: str) -> None:
     assert game.state_to_json(game.start(5).state) == game.state_to_json(game.start(5).state)
 
 
-@pytest.mark.parametrize("game_id", game_ids())
-def test_rejections_come_in_the_protocol_order(game_id: str) -> None:
-    game = get_game(game_id)
+@pytest.mark.parametrize(("game_id", "players"), CONFIGURATIONS, ids=CONFIG_IDS)
+def test_rejections_come_in_the_protocol_order(game_id: str, players: int) -> None:
+    game = get_game(game_id).with_players(players)
     state = game.start(1).state
     mover = game.to_move(state)[0]
     offered = game.action_to_json(game.legal_actions(state, mover)[0])
@@ -142,6 +155,20 @@ def test_rejections_come_in_the_protocol_order(game_id: str) -> None:
             game.parse_action(junk)
         with pytest.raises(MalformedAction):
             game.apply(state, mover, junk)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_game_says_its_player_counts_and_seats_each(game_id: str) -> None:
+    game = get_game(game_id)
+    counts = game.player_counts
+    assert counts and len(game.seats) in counts
+    for n in counts:
+        seats = game.with_players(n).seats
+        assert len(seats) == len(set(seats)) == n
+        assert game.with_players(n).with_players(len(game.seats)).seats == game.seats
+    for wrong in (min(counts) - 1, max(counts) + 1):
+        with pytest.raises(ValueError):
+            game.with_players(wrong)
 
 
 @pytest.mark.parametrize("game_id", game_ids())

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 MODULES = sorted(ENGINE.rglob("*.py"))
-GAMES = ("watergate",)
+GAMES = ("watergate", "nations")
 FORBIDDEN = frozenset(
     {
         "app",

@@ -1,0 +1,106 @@
+"""Maintenance: the round marker, the progress board sliding and refilling (NR3, NR22), growth in
+reverse player order (NR14), the historical event, and the architects (NR5, NR25)."""
+
+from __future__ import annotations
+
+from .actions import GROW, Action, Bonus, Grow, offer
+from .catalog import GOODS
+from .effects import set_nation
+from .events import (
+    ArchitectsPlaced,
+    BonusTaken,
+    Event,
+    EventRevealed,
+    Grew,
+    ProgressCleared,
+    ProgressDealt,
+    RoundStarted,
+)
+from .state import ActD, GrowthD, MatchState, seat_of
+
+
+def begin_round(s: MatchState, ev: list[Event]) -> None:
+    """Maintenance steps 1–2, then the first growth decision (step 3)."""
+    s.round += 1
+    ev.append(RoundStarted(s.round, s.age))
+    _refresh_board(s, ev)
+    s.growth = tuple(reversed(s.order))
+    s.decision = GrowthD(s.growth[0])
+
+
+def _refresh_board(s: MatchState, ev: list[Event]) -> None:
+    """Rows 1 and 2 leave the game, row 3 slides to row 1, then every empty slot fills from the
+    age's deck, row-major (NR22); at a new age the slid cards stay (NR3)."""
+    cols, board = s.columns, s.board
+    if s.round > 1:
+        removed = tuple(c for c in board[: 2 * cols] if c)
+        slid = board[2 * cols :]
+        ev.append(ProgressCleared(removed, tuple(c for c in slid if c)))
+        board = (*slid, *([""] * (2 * cols)))
+    age = s.age
+    deck = list(s.decks[age - 1])
+    filled, dealt = list(board), []
+    for i, card in enumerate(filled):
+        if not card and deck:  # a deck that runs out leaves slots empty (NR22)
+            filled[i] = deck.pop()
+            dealt.append((i, filled[i]))
+    s.board = tuple(filled)
+    s.decks = (*s.decks[: age - 1], tuple(deck), *s.decks[age:])
+    ev.append(ProgressDealt(age, tuple(dealt), len(deck)))
+
+
+def growth_choices(s: MatchState, d: GrowthD) -> list[Action]:
+    """Grow while the population track has workers; each good's bonus always (NR14)."""
+    n = s.nations[d.player]
+    out: list[Action] = [GROW] if n.grown < len(s.rules.population_track) else []
+    out += [offer(Bonus, good) for good in ("food", "stone", "gold")]
+    return out
+
+
+def resolve_growth(s: MatchState, d: GrowthD, action: Action, ev: list[Event]) -> None:
+    p, rules = d.player, s.rules
+    n, seat = s.nations[p], seat_of(p)
+    match action:
+        case Grow():
+            cost, amount = rules.population_track[n.grown]
+            ev.append(Grew(seat, n.grown, cost, amount))
+            set_nation(s, p, n._replace(grown=n.grown + 1, idle=n.idle + 1))
+        case Bonus(good):
+            amount = rules.levels[n.level].bonus[GOODS.index(good)]
+            ev.append(BonusTaken(seat, good, amount))
+            set_nation(s, p, n.plus(good, amount))
+        case _:
+            raise AssertionError(f"{action} is not a growth action")
+    s.growth = s.growth[1:]
+    if s.growth:
+        s.decision = GrowthD(s.growth[0])
+        return
+    _reveal_event(s, ev)
+    _place_architects(s, ev)
+    start_actions(s)
+
+
+def _reveal_event(s: MatchState, ev: list[Event]) -> None:
+    age = s.age
+    deck = list(s.event_decks[age - 1])
+    s.event = deck.pop()
+    s.event_decks = (*s.event_decks[: age - 1], tuple(deck), *s.event_decks[age:])
+    ev.append(EventRevealed(s.event, len(deck)))
+
+
+def architects_for(s: MatchState) -> int:
+    """NR5: the event card's number, plus one for each player beyond two."""
+    rules = s.rules
+    return rules.events[s.event].architects + rules.architects_per_extra_player * (s.players - 2)
+
+
+def _place_architects(s: MatchState, ev: list[Event]) -> None:
+    returned = s.architects  # NR25: the supply is unlimited, unhired ones simply go back
+    s.architects = architects_for(s)
+    ev.append(ArchitectsPlaced(returned, s.architects))
+
+
+def start_actions(s: MatchState) -> None:
+    s.passed = (False,) * s.players
+    s.wars_bought = 0
+    s.decision = ActD(s.order[0])

@@ -1,0 +1,160 @@
+"""The Ruleset: Nations' components (cards, event cards, side A, difficulty levels, the rules
+table and the translations), read from data and passed in; nothing reads a component at import.
+
+`load_ruleset()` reads engine/nations/data; `ruleset_from_data` builds one from the same documents
+given as plain dicts, so a printed card list could replace the reconstruction without code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Final, cast
+
+from ..core.game import JSON, JSONObject
+from ..core.jsondata import as_choice, as_int, as_list, as_object
+from .catalog import (
+    DIFFICULTIES,
+    POPULATION_COSTS,
+    Card,
+    Difficulty,
+    EventCard,
+    Level,
+    PopulationCost,
+)
+from .parse import card, event_card, level
+
+DATA_PACKAGE: Final = "engine.nations.data"
+AGES: Final = (1, 2, 3, 4)
+LANGUAGES: Final = ("en", "pt-BR", "de")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Ruleset:
+    """One edition's components and rules table (read-only; compared by identity)."""
+
+    cards: Mapping[str, Card]  # every progress card and side A's printed cards
+    age_cards: Mapping[int, tuple[str, ...]]  # each age's progress cards, in data order
+    events: Mapping[str, EventCard]
+    age_events: Mapping[int, tuple[str, ...]]
+    levels: Mapping[Difficulty, Level]
+    default_level: Difficulty
+    starting_cards: tuple[str, ...]
+    slots: int
+    colony_slots: int
+    wonder_slots: int
+    idle_workers: int
+    population_track: tuple[tuple[PopulationCost, int], ...]
+    rounds: int
+    round_ages: tuple[int, ...]
+    end_of_age_rounds: frozenset[int]
+    player_counts: tuple[int, ...]
+    rows: int
+    columns: Mapping[int, int]
+    architects_per_extra_player: int
+    book_token: int
+    revolt_books_per_point: int
+    revolt_vp: int
+    shortage_books_per_unit: int
+    shortage_vp_per_resource: int
+    shortage_vp_cap: int
+    war_defeat_vp: int
+    resources_per_vp: int
+    texts: Mapping[str, JSONObject]  # language -> translations document
+    documents: JSONObject  # the data as written, for clients (metadata)
+
+    def deck(self, age: int, players: int) -> tuple[str, ...]:
+        """The progress cards of `age` in play at this player count (NR38)."""
+        cards = self.cards
+        return tuple(c for c in self.age_cards[age] if cards[c].min_players <= players)
+
+    def age_of(self, round_number: int) -> int:
+        return self.round_ages[round_number - 1]
+
+
+def _value(doc: JSONObject, key: str) -> JSON:
+    return as_object(doc[key], key)["value"]
+
+
+def ruleset_from_data(documents: Mapping[str, JSONObject]) -> Ruleset:
+    """A Ruleset from the documents of engine/nations/data, by name ("rules", "board",
+    "difficulties", "age1".."age4", "i18n/en", "i18n/pt-BR", "i18n/de")."""
+    rules, board = documents["rules"], documents["board"]
+    start = tuple(card(c) for c in as_list(board["starting_cards"], "starting cards"))
+    ages = {a: as_object(documents[f"age{a}"], f"age{a}") for a in AGES}
+    progress = {a: tuple(card(c) for c in as_list(ages[a]["progress"], f"age{a}")) for a in AGES}
+    event_cards = {a: tuple(event_card(e) for e in as_list(ages[a]["events"], "ev")) for a in AGES}
+    cards = {c.id: c for c in start} | {c.id: c for a in AGES for c in progress[a]}
+    difficulties = documents["difficulties"]
+    levels = {lv.id: lv for lv in map(level, as_list(difficulties["levels"], "levels"))}
+    track = tuple(
+        (
+            as_choice(t["cost"], POPULATION_COSTS, "population cost"),
+            as_int(t["amount"], "population amount"),
+        )
+        for t in (as_object(x, "space") for x in as_list(board["population_track"], "track"))
+    )
+    columns = as_object(_value(rules, "columns"), "columns")
+
+    def rule(key: str) -> int:
+        return as_int(_value(rules, key), key)
+
+    return Ruleset(
+        cards=cards,
+        age_cards={a: tuple(c.id for c in progress[a]) for a in AGES},
+        events={e.id: e for a in AGES for e in event_cards[a]},
+        age_events={a: tuple(e.id for e in event_cards[a]) for a in AGES},
+        levels=levels,
+        default_level=as_choice(difficulties["default"], DIFFICULTIES, "default level"),
+        starting_cards=tuple(c.id for c in start),
+        slots=as_int(_value(board, "slots"), "slots"),
+        colony_slots=as_int(_value(board, "colony_slots"), "colony slots"),
+        wonder_slots=as_int(_value(board, "completed_wonder_slots"), "wonder slots"),
+        idle_workers=as_int(_value(board, "idle_workers"), "idle workers"),
+        population_track=track,
+        rounds=rule("rounds"),
+        round_ages=tuple(as_int(a, "age") for a in as_list(_value(rules, "round_ages"), "ages")),
+        end_of_age_rounds=frozenset(
+            as_int(r, "round") for r in as_list(_value(rules, "end_of_age_rounds"), "rounds")
+        ),
+        player_counts=tuple(
+            as_int(n, "count") for n in as_list(_value(rules, "player_counts"), "counts")
+        ),
+        rows=rule("rows"),
+        columns={int(k): as_int(v, "columns") for k, v in columns.items()},
+        architects_per_extra_player=rule("architects_per_extra_player"),
+        book_token=rule("book_token"),
+        revolt_books_per_point=rule("revolt_books_per_point"),
+        revolt_vp=rule("revolt_vp"),
+        shortage_books_per_unit=rule("shortage_books_per_unit"),
+        shortage_vp_per_resource=rule("shortage_vp_per_resource"),
+        shortage_vp_cap=rule("shortage_vp_cap"),
+        war_defeat_vp=rule("war_defeat_vp"),
+        resources_per_vp=rule("resources_per_vp"),
+        texts={lang: documents[f"i18n/{lang}"] for lang in LANGUAGES},
+        documents=cast(JSONObject, dict(documents)),
+    )
+
+
+def read_data(name: str) -> JSONObject:
+    """One of the package's data documents by name (e.g. "rules", "age1", "i18n/de")."""
+    path = resources.files(DATA_PACKAGE)
+    for part in f"{name}.json".split("/"):
+        path = path.joinpath(part)
+    return as_object(cast(JSON, json.loads(path.read_text(encoding="utf-8"))), name)
+
+
+DOCUMENTS: Final = (
+    "rules",
+    "board",
+    "difficulties",
+    *(f"age{a}" for a in AGES),
+    *(f"i18n/{lang}" for lang in LANGUAGES),
+)
+
+
+def load_ruleset() -> Ruleset:
+    """The reconstructed edition, from engine/nations/data."""
+    return ruleset_from_data({name: read_data(name) for name in DOCUMENTS})

@@ -1,0 +1,80 @@
+"""Golden playthroughs: a seeded random bot plays every seat of a two-player and a four-player
+match to the end, through the Game protocol; each step's seat, legal actions, action and log,
+and the whole state at each round's start and at the end, are compared with a golden file.
+
+Goldens catch change (rules, data, generator, views, log, legal actions); the rules themselves
+are proven by the per-rule tests. Rewrite with `pytest tests/engine/nations/test_playthroughs.py
+--update-golden` and read the diff before committing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.core.game import JSON
+from engine.nations import GAME
+
+GOLDEN = Path(__file__).parent / "golden"
+MATCHES = ((2, 3, 3), (4, 7, 7))  # (players, match seed, bot seed)
+HEADER = """\
+# Nations golden playthrough: {players} players, match seed {seed}, random bot seed {bot}.
+# Regenerate: python -m pytest tests/engine/nations/test_playthroughs.py --update-golden
+# Each step: the deciding seat, its legal actions, the action, the log (the same for every
+# viewer, NR1); describe(state) at each round's first decision and at the end.
+rules_version {version}
+"""
+
+
+def dumps(value: JSON) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def transcript(players: int, seed: int, bot_seed: int) -> str:
+    game = GAME.with_players(players)
+    step = game.start(seed)
+    s = step.state
+    bot = game.make_bot("random", bot_seed, 0, None)
+    lines = [HEADER.format(players=players, seed=seed, bot=bot_seed, version=game.rules_version)]
+    lines.append(f"log {dumps(game.events_for(step.events, None))}")  # type: ignore[arg-type]
+    shown_round = 0
+    for _ in range(5000):
+        if s.round != shown_round or not game.to_move(s):
+            shown_round = s.round
+            lines.append(f"\n== round {s.round}" if game.to_move(s) else "\n== end")
+            lines.extend(f"  {line}" for line in game.describe(s).splitlines())
+        to_move = game.to_move(s)
+        if not to_move:
+            lines.append(f"outcome {game.outcome(s)}")
+            lines.append(f"view {dumps(game.view_for(s, None))}")
+            return "\n".join(lines) + "\n"
+        seat = to_move[0]
+        legal = game.legal_actions(s, seat)
+        action = bot.decide(game.observation_for(s, seat), seat, legal)
+        lines.append(
+            f"v{game.version(s)} {seat} of {len(legal)}: {dumps(game.action_to_json(action))}"
+        )
+        lines.append(f"  legal {dumps([game.action_to_json(a) for a in legal])}")
+        step = game.apply(s, seat, action)
+        lines.append(f"  log {dumps(game.events_for(step.events, None))}")  # type: ignore[arg-type]
+        s = step.state
+    pytest.fail(f"seed {seed}: no end within 5000 decisions")
+
+
+@pytest.mark.parametrize(("players", "seed", "bot_seed"), MATCHES)
+def test_playthrough_matches_golden(
+    players: int, seed: int, bot_seed: int, update_golden: bool
+) -> None:
+    path = GOLDEN / f"playthrough_{players}p_seed{seed}.txt"
+    text = transcript(players, seed, bot_seed)
+    if update_golden:
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.exists(), f"{path} is missing: run pytest with --update-golden"
+    old, new = path.read_text(encoding="utf-8").splitlines(), text.splitlines()
+    for i, (a, b) in enumerate(zip(old, new, strict=False)):
+        assert a == b, (
+            f"{path.name} changed at line {i + 1}:\n  golden: {a[:300]}\n  now:    {b[:300]}"
+        )
+    assert len(old) == len(new), f"{path.name}: {len(old)} lines in the golden, {len(new)} now"
