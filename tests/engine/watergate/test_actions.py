@@ -13,11 +13,13 @@ from engine.core.errors import IllegalAction, MalformedAction
 from engine.watergate.actions import (
     ACTION_TYPES,
     SHAPES,
+    Ask,
     ChooseCard,
     ChoosePicture,
     ChooseSpace,
     ChooseTarget,
     ChooseToken,
+    Done,
     GambitKeep,
     GambitRemove,
     Pass,
@@ -52,6 +54,8 @@ EXAMPLES = (
     (Pin(9, "I2"), {"type": "pin", "handle": 9, "space": "I2"}),
     (GambitKeep("N02"), {"type": "gambit_keep", "card": "N02"}),
     (GambitRemove(), {"type": "gambit_remove"}),
+    (Done(), {"type": "done"}),  # R28
+    (Ask("blue"), {"type": "ask", "color": "blue"}),  # R29
 )
 
 

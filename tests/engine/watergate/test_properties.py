@@ -251,7 +251,7 @@ def test_state_actions_events_and_views_round_trip_through_json(seed: int, bot_s
                 assert [jsonable(e) for e in seat_log] == seat_log
             s = ply.after
         data = state_to_json(s)
-        back = state_from_json(json.loads(json.dumps(data)), RULESET)
+        back = state_from_json(json.loads(json.dumps(data)), s.rules)
         assert back == s
         assert dumps(state_to_json(back)) == dumps(data)
         assert jsonable(admin_view(s)) == admin_view(s)
