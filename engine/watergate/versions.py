@@ -7,8 +7,7 @@ else is shared code and shared data.
 
 - "1": the first edition, dealt by SplitMix64 from a 53-bit seed.
 - "2": the same rules, dealt by SHA-256 in counter mode from a 256-bit secret seed.
-
-`AUDITED_READINGS` (rulings R28–R34 of docs/rulings.md) are coded but no version plays them yet.
+- "3": rulings R28–R34 (docs/rulings.md), dealt like "2".
 """
 
 from __future__ import annotations
@@ -52,8 +51,9 @@ AUDITED_READINGS: Final = Features(
 VERSIONS: Final[Mapping[str, RulesVersion]] = {
     "1": RulesVersion("1", "splitmix64", FIRST_READINGS),
     "2": RulesVersion("2", "sha256-ctr", FIRST_READINGS),
+    "3": RulesVersion("3", "sha256-ctr", AUDITED_READINGS),
 }
-RULES_VERSION: Final = "2"  # what new matches are made with
+RULES_VERSION: Final = "3"  # what new matches are made with
 
 
 def rules_version(version_id: str | None) -> RulesVersion:

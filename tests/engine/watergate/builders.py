@@ -16,6 +16,7 @@ from engine.watergate import (
     legal_actions,
     new_match,
 )
+from engine.watergate.describe import describe
 from engine.watergate.events import event_to_json
 from engine.watergate.standard import GAME, RULESET
 from engine.watergate.state import BoardToken, PlayD, Token
@@ -125,6 +126,21 @@ def act(s: MatchState, role: Role, action: Action) -> tuple[MatchState, list[Eve
 
 def acts(s: MatchState, role: Role) -> list[Action]:
     return legal_actions(s, role)
+
+
+def do(s: MatchState, role: Role, action: Action) -> tuple[MatchState, list[Event]]:
+    """Apply `action` after checking that it is one of the offered legal actions."""
+    offered = acts(s, role)
+    assert action in offered, f"{action} not offered to {role}: {offered}\n{describe(s)}"
+    return act(s, role, action)
+
+
+def play_action(card: str) -> Action:
+    return {"type": "play_action", "card": card}
+
+
+def react(card: str) -> Action:
+    return {"type": "react", "card": card}
 
 
 def of_type(events: Iterable[Event] | Iterable[JSONObject], kind: str) -> list[JSONObject]:
