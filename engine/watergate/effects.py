@@ -243,8 +243,8 @@ def _ask(s: MatchState, task: OpTask, color: str, ev: list[Event]) -> None:
         return
     ev.append(FaceDownDenied("nixon", color))
     fallback = TargetD("editor", task, asked=True)
-    if has_choice(s, fallback):
-        s.decision = fallback  # R14: with nothing face up of the colour, the op is skipped
+    if has_choice(s, fallback):  # else nothing face up of the colour either: skipped (R14)
+        s.decision = fallback
 
 
 def asked_choices(s: MatchState, d: AskedD) -> list[ChooseToken]:
