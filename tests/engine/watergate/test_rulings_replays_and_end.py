@@ -243,6 +243,20 @@ def test_r34_gambit_that_wins_leaves_the_game_without_a_prompt() -> None:
 
 
 @pytest.mark.ruling("R34")
+@pytest.mark.ruling("R32")
+def test_r34_a_replayed_card_that_wins_and_the_system_works_both_end_removed() -> None:
+    """R34, R32: The system works replays Alfred Baldwin's interview, which wins: the replayed
+    card and then The system works leave the game, as they would have."""
+    s = editor(["E06", "E18"], removed=["E09"], board=TWO_THREADS, pictures=SLOAN)
+    s, _ = do(s, "editor", action("E06"))
+    s, _ = pass_window(s)
+    s, _ = do(s, "editor", {"type": "choose_card", "card": "E09"})
+    s, _ = pass_window(s)  # Nixon's window on the replayed event
+    assert_over(s, "editor", "connection")
+    assert s.removed == ["E09", "E06"] and s.in_play == [], describe(s)
+
+
+@pytest.mark.ruling("R34")
 def test_r34_version_2_left_the_winning_card_in_play() -> None:
     """R34 is rules version 3: a version-2 match ends as it always did, E09 still in play."""
     s = editor(["E09", "E18"], board=TWO_THREADS, pictures=SLOAN, rules_version="2")
