@@ -25,7 +25,8 @@ from .standard import (
     replay_events,
     start,
 )
-from .state import RULES_VERSION, MatchState
+from .state import MatchState
+from .versions import RULES_VERSION
 from .views import admin_view, events_for, open_view, view_for
 
 __all__ = [

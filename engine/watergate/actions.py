@@ -105,9 +105,24 @@ class GambitKeep:
 
 @dataclass(frozen=True, slots=True)
 class GambitRemove:
-    """Let Gambit leave the game (R20)."""
+    """Let Gambit leave the game (R20, R31)."""
 
     type: ClassVar[Literal["gambit_remove"]] = "gambit_remove"
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """Stop an "up to N" instruction here: the rest of it is not carried out (R28)."""
+
+    type: ClassVar[Literal["done"]] = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """Ask Nixon for a face-down token of the instruction's colour (R29, as R11)."""
+
+    type: ClassVar[Literal["ask"]] = "ask"
+    color: str
 
 
 Action = (
@@ -123,6 +138,8 @@ Action = (
     | Pin
     | GambitKeep
     | GambitRemove
+    | Done
+    | Ask
 )
 ACTION_TYPES: Final = (
     PlayValue,
@@ -137,6 +154,8 @@ ACTION_TYPES: Final = (
     Pin,
     GambitKeep,
     GambitRemove,
+    Done,
+    Ask,
 )
 
 # ---- interned construction ---------------------------------------------------------------------
@@ -184,6 +203,7 @@ def card_offers(card: str) -> CardOffers:
 
 PASS: Final = offer(Pass)
 GAMBIT_REMOVE: Final = offer(GambitRemove)
+DONE: Final = offer(Done)
 _CLASSES: Final[dict[str, Callable[..., Action]]] = {cls.type: cls for cls in ACTION_TYPES}
 
 # action type -> {field: (python type, required)}, in the order the JSON object lists them (and
@@ -206,6 +226,8 @@ SHAPES: Final[dict[str, dict[str, tuple[type, bool]]]] = {
     "pin": {"handle": (int, True), "space": (str, True)},
     "gambit_keep": {"card": (str, True)},
     "gambit_remove": {},
+    "done": {},
+    "ask": {"color": (str, True)},
 }
 
 
@@ -235,8 +257,10 @@ def action_to_json(action: Action) -> JSONObject:
             return out
         case PlayAction(card) | React(card) | ChooseCard(card) | GambitKeep(card):
             return {"type": action.type, "card": card}
-        case Pass() | GambitRemove():
+        case Pass() | GambitRemove() | Done():
             return {"type": action.type}
+        case Ask(color):
+            return {"type": "ask", "color": color}
         case ChooseToken(handle):
             return {"type": "choose_token", "handle": handle}
         case ChooseTarget(target, handle):

@@ -21,6 +21,7 @@ class Op(TypedDict, total=False):
     token: str  # move: initiative | momentum | evidence
     steps: int
     count: int
+    up_to: bool  # the card says "up to `count`": the player may stop early (R28)
     color: str
     toward: str  # move: "opponent" to move towards the other side
     person: str  # pin_picture: a person id or "any"

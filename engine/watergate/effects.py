@@ -1,8 +1,9 @@
 """Card effects: each operation of the effect vocabulary (game-data.md) implemented once.
 
 An effect runs as an `OpTask` on the work stack. An op that needs a choice sets a decision
-(TargetD, SpaceD, PictureD, CardD) holding its task; `resolve_op_choice` finishes the choice and
-re-queues the task when the op's count allows more (R14: what cannot be done is skipped).
+(TargetD, SpaceD, PictureD, CardD; the options are choosing.py's) holding its task;
+`resolve_op_choice` finishes the choice and re-queues the task when the op's count allows more
+(R14: what cannot be done is skipped; R28: "up to N" may stop; R29: the Editor may ask).
 """
 
 from __future__ import annotations
@@ -10,24 +11,48 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, assert_never, cast
 
-from .actions import ChooseCard, ChoosePicture, ChooseSpace, ChooseTarget, offer
-from .board import check_editor_win, connected_people
+from .actions import (
+    Ask,
+    ChooseCard,
+    ChoosePicture,
+    ChooseSpace,
+    ChooseTarget,
+    ChooseToken,
+    Done,
+    offer,
+)
+from .board import check_editor_win
 from .catalog import Op, Role, other
+from .choosing import (
+    Choice,
+    OpDecision,
+    asked_tokens,
+    has_choice,
+    op_of,
+    remaining,
+)
 from .events import (
     BoardEvidenceFlipped,
     BoardEvidenceRemoved,
     CardReplayed,
     Event,
     Face,
+    FaceDownAsked,
+    FaceDownDenied,
+    InstructionStopped,
     PictureFlipped,
     PicturePinned,
     RestrictionAdded,
     TokenDrawnFromBag,
     TokenReturnedToBag,
+    TokenRevealed,
     TopCardDrawn,
     TrackPeeked,
 )
+from .plays import announce
 from .state import (
+    Ann,
+    AskedD,
     CardD,
     MatchState,
     Move,
@@ -38,14 +63,11 @@ from .state import (
     SpaceD,
     TargetD,
     Token,
+    token_by_handle,
 )
 from .track import draw_cards, draw_from_bag, new_handle, token_payload
 
 OpHandler = Callable[[MatchState, OpTask, Op, list[Event]], None]
-
-
-def op_of(s: MatchState, task: OpTask) -> Op:
-    return s.rules.effect_sources[task.source][task.at]
 
 
 def push_effects(s: MatchState, role: Role, source: str) -> None:
@@ -54,113 +76,8 @@ def push_effects(s: MatchState, role: Role, source: str) -> None:
         s.stack.append(OpTask(role, source, i, -1, ()))
 
 
-def _count(task: OpTask, op: Op) -> int:
-    # "Up to N" is done as far as possible (rulebook: carry out every instruction that can be
-    # carried out, R14); a player cannot stop early.
-    return op.get("count", 1) if task.remaining < 0 else task.remaining
-
-
 def _toward(task: OpTask, op: Op) -> Role:
     return other(task.role) if op.get("toward") == "opponent" else task.role
-
-
-# ---- options of each choosing op (computed only from what the acting seat may see) -----------
-
-
-def _evidence_targets(s: MatchState, task: OpTask, op: Op) -> list[Token]:
-    excluded, color = task.excluded, op.get("color")
-    if op["op"] == "return_to_bag":
-        return [t for t in s.track if t.pos >= 0 and t.handle not in excluded]
-    if color is None:  # "you can choose among all those on the track, face up or face down"
-        return [t for t in s.track if t.handle not in excluded]
-    # Our ruling (R11 extended): a colour-bound effect lets the Editor pick only tokens whose
-    # colours it has seen (face up or peeked); face-down ones are reached only by asking (R11).
-    sees_all, tokens = task.role == "nixon", s.rules.tokens
-    return [
-        t
-        for t in s.track
-        if t.handle not in excluded
-        and (sees_all or t.up or t.peeked)
-        and color in tokens[t.id].colors
-    ]
-
-
-def _space_targets(s: MatchState, op: Op) -> list[int]:
-    if op["op"] == "flip_board_evidence":
-        want_up = op["to"] == "down"  # flipping down takes face-up tokens and vice versa
-        return [i for i, b in enumerate(s.board) if b is not None and b.up == want_up]
-    want_up, color, tokens = op["face"] == "up", op.get("color"), s.rules.tokens
-    return [
-        i
-        for i, b in enumerate(s.board)
-        if b is not None and b.up == want_up and (color is None or color in tokens[b.id].colors)
-    ]
-
-
-def _picture_targets(s: MatchState, op: Op) -> list[str]:
-    if op["op"] == "pin_picture":
-        return [p for k, p in enumerate(s.rules.people) if s.pictures[k] is None]
-    want = "up" if op["to"] == "down" else "down"
-    people = [p for k, p in enumerate(s.rules.people) if s.pictures[k] == want]
-    if op.get("filter") == "not_connected":
-        linked = connected_people(s)
-        people = [p for p in people if p not in linked]
-    return people
-
-
-def replayable_removed(s: MatchState, role: Role) -> list[str]:
-    """R22: own removed cards usable by The system works — not reactions, not The system works
-    itself (our ruling: replaying it would let one card loop forever), requirements met."""
-    return [
-        c
-        for c in s.removed
-        if (card := s.rules.cards[c]).faction == role
-        and card.effects
-        and not card.is_reaction
-        and all(op["op"] != "replay_removed_own" for op in card.effects)
-        and requirements_met(s, role, c, turn=99)
-    ]
-
-
-def requirements_met(s: MatchState, role: Role, card_id: str, turn: int) -> bool:
-    """R16: a card's action is offered only when its requirements hold now."""
-    for req in s.rules.cards[card_id].requires:
-        kind = req["req"]
-        if kind == "not_first_turn":
-            if turn < 2:
-                return False
-        elif kind == "face_up_pictures":
-            skip = s.rules.person_index.get(req.get("except", ""), -1)
-            ups = sum(1 for k, p in enumerate(s.pictures) if p == "up" and k != skip)
-            if ups < req["min"]:
-                return False
-        elif kind == "removed_own_replayable":
-            if not replayable_removed(s, role):
-                return False
-        else:  # pragma: no cover - the data test rejects unknown requirements
-            raise ValueError(f"unknown requirement {kind!r}")
-    return True
-
-
-Choice = ChooseTarget | ChooseSpace | ChoosePicture | ChooseCard
-
-
-def op_choices(s: MatchState, d: TargetD | SpaceD | PictureD | CardD) -> list[Choice]:
-    """Legal actions of a choosing op's decision."""
-    op = op_of(s, d.task)
-    match d:
-        case TargetD():
-            return [
-                offer(ChooseTarget, "evidence", t.handle) for t in _evidence_targets(s, d.task, op)
-            ]
-        case SpaceD():
-            return [offer(ChooseSpace, s.rules.spaces[i].id) for i in _space_targets(s, op)]
-        case PictureD():
-            return [offer(ChoosePicture, p) for p in _picture_targets(s, op)]
-        case CardD():
-            return [offer(ChooseCard, c) for c in replayable_removed(s, d.role)]
-        case _:
-            assert_never(d)
 
 
 # ---- the op handlers -----------------------------------------------------------------------
@@ -171,9 +88,10 @@ def _op_move(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     if what != "evidence":
         s.stack.append(Move(what, -1, op["steps"], _toward(task, op), task.role))
         return
-    task = task._replace(remaining=_count(task, op))
-    if task.remaining > 0 and _evidence_targets(s, task, op):
-        s.decision = TargetD(task.role, task)
+    task = task._replace(remaining=remaining(task, op))
+    d = TargetD(task.role, task)
+    if task.remaining > 0 and has_choice(s, d):
+        s.decision = d
 
 
 def _op_choose_again(
@@ -182,9 +100,9 @@ def _op_choose_again(
     """A handler for ops whose every item is chosen: open the decision while options remain."""
 
     def handler(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
-        task = task._replace(remaining=_count(task, op))
+        task = task._replace(remaining=remaining(task, op))
         d = kind(task.role, task)
-        if task.remaining > 0 and op_choices(s, d):
+        if task.remaining > 0 and has_choice(s, d):
             s.decision = d
 
     return handler
@@ -270,42 +188,85 @@ def run_op(s: MatchState, task: OpTask, ev: list[Event]) -> None:
 
 
 def resolve_op_choice(
-    s: MatchState, d: TargetD | SpaceD | PictureD | CardD, action: Choice, ev: list[Event]
+    s: MatchState, d: OpDecision, action: Choice | Ask | Done, ev: list[Event]
 ) -> None:
     task, op, role = d.task, op_of(s, d.task), d.role
-    if isinstance(action, ChooseCard):  # replay_removed_own
-        # R22: the chosen card's action runs as part of The system works; only The system works
-        # itself was announced, so only it can be answered by a reaction (our ruling).
-        ev.append(CardReplayed(role, action.card))
-        # R22: it stays removed; the card of the op is removed after
-        push_effects(s, role, action.card)
-        return
-    chosen = -1 if not isinstance(action, ChooseTarget) or action.handle is None else action.handle
-    # re-queue the rest of a counted op below the effect of this choice
-    if task.remaining > 1:
-        s.stack.append(
-            task._replace(remaining=task.remaining - 1, excluded=(*task.excluded, chosen))
-        )
     match action:
-        case ChooseTarget():
-            _resolve_target_choice(s, task, op, chosen, ev)
+        case ChooseCard(card):  # replay_removed_own
+            _replay(s, role, card, ev)
+        case Done():  # R28: the rest of an "up to N" instruction is not carried out
+            ev.append(InstructionStopped(role, task.source))
+        case Ask(color):
+            _ask(s, task, color, ev)
+        case ChooseTarget(_, handle):
+            _chosen(s, task, op, -1 if handle is None else handle, ev)
         case ChoosePicture(person):
+            _requeue(s, task, -1)
             _resolve_picture_choice(s, role, op, person, ev)
         case ChooseSpace(space):
+            _requeue(s, task, -1)
             _resolve_space_choice(s, role, op, space, ev)
         case _:
             assert_never(action)
 
 
-def _resolve_target_choice(
-    s: MatchState, task: OpTask, op: Op, chosen: int, ev: list[Event]
-) -> None:
+def _requeue(s: MatchState, task: OpTask, chosen: int) -> None:
+    """Queue the rest of a counted op below the effect of this choice."""
+    if task.remaining > 1:
+        s.stack.append(
+            task._replace(remaining=task.remaining - 1, excluded=(*task.excluded, chosen))
+        )
+
+
+def _replay(s: MatchState, role: Role, card: str, ev: list[Event]) -> None:
+    """R22: The system works uses a removed card's action again; the card ends removed."""
+    ev.append(CardReplayed(role, card))
+    if not s.rules.version.features.replay_is_announced:
+        # Rules versions 1 and 2: only The system works was announced, so only it could be
+        # answered; the card's action simply runs, and the card never leaves the removed area.
+        push_effects(s, role, card)
+        return
+    # R32: "as if played normally": the card comes back into play and is announced, so the
+    # opponent's reaction window opens against it; disposal sends it out of the game again.
+    s.removed.remove(card)
+    s.in_play.append(card)
+    announce(s, Ann(role, card, "replay", s.rules.cards[card].kind + "_action", -1, -1, False))
+
+
+def _ask(s: MatchState, task: OpTask, color: str, ev: list[Event]) -> None:
+    """R29, as R11: Nixon must turn up a face-down token of the colour if he has one (his
+    choice); if not, that is said publicly and the Editor chooses among the face-up ones."""
+    ev.append(FaceDownAsked("editor", color))
+    asked = AskedD("nixon", task, color)
+    if asked_tokens(s, asked):
+        s.decision = asked  # asked even when only one fits: the timing tells nothing (R18)
+        return
+    ev.append(FaceDownDenied("nixon", color))
+    fallback = TargetD("editor", task, asked=True)
+    if has_choice(s, fallback):  # else nothing face up of the colour either: skipped (R14)
+        s.decision = fallback
+
+
+def asked_choices(s: MatchState, d: AskedD) -> list[ChooseToken]:
+    return [offer(ChooseToken, t.handle) for t in asked_tokens(s, d)]
+
+
+def resolve_asked(s: MatchState, d: AskedD, action: ChooseToken, ev: list[Event]) -> None:
+    """R29: the token Nixon named is turned face up, then the Editor's instruction takes it."""
+    i = token_by_handle(s.track, action.handle)
+    token = s.track[i] = s.track[i]._replace(up=True, peeked=False)
+    ev.append(TokenRevealed(token_payload(s, token), token.pos))
+    _chosen(s, d.task, op_of(s, d.task), action.handle, ev)
+
+
+def _chosen(s: MatchState, task: OpTask, op: Op, chosen: int, ev: list[Event]) -> None:
+    """An evidence token was chosen for a move or return op: do it, then the op's rest."""
+    _requeue(s, task, chosen)
     name, role = op["op"], task.role
     if name == "move":
         s.stack.append(Move("evidence", chosen, op["steps"], _toward(task, op), role))
     elif name == "return_to_bag":
-        i = next(i for i, t in enumerate(s.track) if t.handle == chosen)
-        token = s.track.pop(i)
+        token = s.track.pop(token_by_handle(s.track, chosen))
         s.bag.append(token.id)
         ev.append(TokenReturnedToBag(role, token_payload(s, token), token.peeked, "card"))
 

@@ -13,10 +13,12 @@ from typing import Any, Final
 from ..core.actions import find_offered
 from ..core.errors import IllegalAction, MatchOver, NotYourDecision
 from ..core.game import Step
-from ..core.rng import Generator, initial_state, shuffle
+from ..core.rng import initial_state, shuffle
 from .actions import ACTION_TYPES, Action, PlayAction, PlayValue, React, parse_action
 from .catalog import Role, other
-from .effects import op_choices, resolve_op_choice, run_op
+from .choosing import op_choices
+from .disposal import gambit_choices, resolve_gambit, run_discard_played, run_dispose
+from .effects import asked_choices, resolve_asked, resolve_op_choice, run_op
 from .evaluation import (
     pin_choices,
     resolve_pin,
@@ -34,18 +36,10 @@ from .plays import (
     resolve_fallback,
     resolve_play,
 )
-from .reactions import (
-    gambit_choices,
-    react_choices,
-    resolve_gambit,
-    resolve_react,
-    run_discard_played,
-    run_dispose,
-    run_resolve,
-    run_window,
-)
+from .reactions import react_choices, resolve_react, run_resolve, run_window
 from .ruleset import Ruleset
 from .state import (
+    AskedD,
     CardD,
     Decision,
     DiscardPlayed,
@@ -144,6 +138,7 @@ _CHOICES: Final[dict[type, Callable[[MatchState, Any], Sequence[Action]]]] = {
     FaceDownD: face_down_choices,
     FallbackD: fallback_choices,
     TargetD: op_choices,
+    AskedD: asked_choices,
     SpaceD: op_choices,
     PictureD: op_choices,
     CardD: op_choices,
@@ -158,6 +153,7 @@ _RESOLVERS: Final[dict[type, Callable[[MatchState, Any, Any, list[Event]], None]
     FaceDownD: resolve_face_down,
     FallbackD: resolve_fallback,
     TargetD: resolve_op_choice,
+    AskedD: resolve_asked,
     SpaceD: resolve_op_choice,
     PictureD: resolve_op_choice,
     CardD: resolve_op_choice,
@@ -177,14 +173,14 @@ def _run(s: MatchState, ev: list[Event]) -> None:
 # ---- public surface ----------------------------------------------------------------------------
 
 
-def start(seed: int, rules: Ruleset, generator: Generator = "splitmix64") -> WatergateStep:
+def start(seed: int, rules: Ruleset) -> WatergateStep:
     """Set up a match from a seed (R5: the Editor starts with initiative) to the first decision,
-    played with the components of `rules`; its shuffles and draws come from `generator`
-    (the first edition's SplitMix64 unless told otherwise)."""
+    played with the components and under the rules version of `rules`; its shuffles and draws
+    come from that version's generator."""
     s = MatchState.__new__(MatchState)
     s.rules = rules
     s.seed = seed
-    s.rng = initial_state(generator, seed)
+    s.rng = initial_state(rules.version.generator, seed)
     s.version = 0
     s.round = 0
     s.initiative = "editor"
@@ -220,9 +216,9 @@ def start(seed: int, rules: Ruleset, generator: Generator = "splitmix64") -> Wat
     return Step(s, tuple(ev))
 
 
-def new_match(seed: int, rules: Ruleset, generator: Generator = "splitmix64") -> MatchState:
+def new_match(seed: int, rules: Ruleset) -> MatchState:
     """The state of a new match for this seed, waiting for the Editor's first play."""
-    return start(seed, rules, generator).state
+    return start(seed, rules).state
 
 
 def awaiting(s: MatchState) -> Decision | None:
@@ -286,27 +282,19 @@ def _illegal_reason(s: MatchState, role: Role, action: Action) -> str:
     return "That action is not one of your legal actions now; choose one of those offered."
 
 
-def replay(
-    seed: int,
-    rules: Ruleset,
-    actions: Iterable[tuple[Role, object]],
-    generator: Generator = "splitmix64",
-) -> MatchState:
+def replay(seed: int, rules: Ruleset, actions: Iterable[tuple[Role, object]]) -> MatchState:
     """Rebuild a match from its seed and its ordered (role, action) list."""
-    s = new_match(seed, rules, generator)
+    s = new_match(seed, rules)
     for role, action in actions:
         s = apply(s, role, action).state
     return s
 
 
 def replay_events(
-    seed: int,
-    rules: Ruleset,
-    actions: Iterable[tuple[Role, object]],
-    generator: Generator = "splitmix64",
+    seed: int, rules: Ruleset, actions: Iterable[tuple[Role, object]]
 ) -> tuple[MatchState, list[Event]]:
     """Like replay, also returning every event in order (the full game log)."""
-    step = start(seed, rules, generator)
+    step = start(seed, rules)
     s, log = step.state, list(step.events)
     for role, action in actions:
         step = apply(s, role, action)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, cast
 
 from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
-from ..core.rng import ALGORITHMS, Generator
+from ..core.rng import ALGORITHMS
 from . import flow, serialize, views
 from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot
@@ -15,9 +15,10 @@ from .catalog import ROLES, Role
 from .describe import describe as _describe
 from .events import Event, events_to_json
 from .observation import observation_for as _observation_for
-from .ruleset import Ruleset, load_ruleset
-from .state import GENERATORS, RULES_VERSION, MatchState
+from .ruleset import Ruleset, edition, load_ruleset
 from .state import JSON as StateJSON
+from .state import MatchState
+from .versions import RULES_VERSION, VERSIONS, rules_version
 
 TRACK_REACH: Final = 5  # the research track runs from -5 (Nixon's end) to +5 (the Editor's)
 
@@ -35,16 +36,9 @@ def _viewer(viewer: Viewer) -> Role | None:
     return None if viewer is None else _role(viewer)
 
 
-def _generator(rules_version: str) -> Generator:
-    generator = GENERATORS.get(rules_version)
-    if generator is None:
-        raise ValueError(f"Watergate rules version {rules_version!r} is not known")
-    return generator
-
-
 class WatergateGame:
     """The Game protocol for Watergate: two seats, the Editor first (R5), played with the
-    components of `ruleset` (every match it starts carries them)."""
+    components of `ruleset` (every match it starts carries them, under its own rules version)."""
 
     id: Final = "watergate"
     seats: Final[tuple[Seat, ...]] = ROLES
@@ -53,10 +47,16 @@ class WatergateGame:
     player_counts: Final[tuple[int, ...]] = (2,)
 
     def __init__(self, ruleset: Ruleset) -> None:
-        self.ruleset: Final = ruleset
+        # One Ruleset per rules version, shared by every match of that version.
+        self.editions: Final = {v: edition(ruleset, rv) for v, rv in VERSIONS.items()}
+        self.ruleset: Final = self.editions[RULES_VERSION]
+
+    def edition(self, version: str | None) -> Ruleset:
+        """The components as played under rules `version` (None: today's); ValueError if unknown."""
+        return self.editions[rules_version(version).id]
 
     def deal_algorithm(self, rules_version: str) -> str:
-        return ALGORITHMS[_generator(rules_version)]
+        return ALGORITHMS[self.edition(rules_version).version.generator]
 
     def with_players(self, players: int) -> WatergateGame:
         """Watergate is always two seats, the Editor and Nixon."""
@@ -65,7 +65,7 @@ class WatergateGame:
         return self
 
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
-        return flow.start(seed, self.ruleset, _generator(rules_version or RULES_VERSION))
+        return flow.start(seed, self.edition(rules_version))
 
     def to_move(self, state: MatchState) -> tuple[Seat, ...]:
         d = state.decision
@@ -110,7 +110,9 @@ class WatergateGame:
         return cast(JSONObject, serialize.state_to_json(state))
 
     def state_from_json(self, data: JSONObject) -> MatchState:
-        return serialize.state_from_json(cast(dict[str, StateJSON], data), self.ruleset)
+        version = data.get("rules_version")
+        rules = self.edition(version if isinstance(version, str) else None)
+        return serialize.state_from_json(cast(dict[str, StateJSON], data), rules)
 
     def admin_view(self, state: MatchState) -> JSONObject:
         return cast(JSONObject, views.admin_view(state))

@@ -7,7 +7,7 @@ from typing import assert_never
 
 from .actions import ChooseTarget, ChooseToken, PlayAction, PlayValue, card_offers, offer
 from .catalog import COLORS, Role
-from .effects import requirements_met
+from .choosing import requirements_met
 from .events import (
     Event,
     FaceDownAsked,

@@ -1,5 +1,5 @@
-"""Reaction windows and the last-in-first-out chain (R17, R18), and putting played cards away
-(R15, R20).
+"""Reaction windows and the last-in-first-out chain (R17, R18); where used cards then go is
+disposal.py.
 
 Every announced play is an `Ann` on the chain with a `Resolve` below a `Window` on the stack. A
 reaction is itself announced, so re-reactions need no special case: the newest link resolves first
@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from .actions import GAMBIT_REMOVE, PASS, GambitKeep, GambitRemove, Pass, React, offer
+from .actions import PASS, Pass, React, offer
 from .catalog import Card, Role, other
 from .effects import push_effects
 from .events import (
     CardDiscarded,
     CardRemoved,
     Event,
-    GambitKept,
     PlayCancelled,
     ReactionPassed,
 )
@@ -27,7 +26,6 @@ from .state import (
     Ann,
     DiscardPlayed,
     Dispose,
-    GambitD,
     MatchState,
     Move,
     ReactD,
@@ -121,7 +119,8 @@ def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
     s.chain[reaction.target] = target._replace(cancelled=True)
     ev.append(PlayCancelled(target.role, target.card, reaction.card))
     s.in_play.remove(target.card)
-    if s.rules.cards[reaction.card].on_cancel == "remove":
+    # R32: a card replayed by The system works goes back out of the game, whoever cancels it
+    if s.rules.cards[reaction.card].on_cancel == "remove" or target.mode == "replay":
         s.removed.append(target.card)
         ev.append(CardRemoved(target.role, target.card))
     else:  # "discard" (Mitchell) and "follow_the_money" send it to the owner's discard pile unused
@@ -135,51 +134,3 @@ def _after_cancel(s: MatchState, reaction: Ann) -> None:
         target = s.chain[reaction.target]
         steps = s.rules.cards[target.card].value
         s.stack.append(Move("evidence", target.handle, steps, reaction.role, reaction.role))
-
-
-def run_dispose(s: MatchState, t: Dispose, ev: list[Event]) -> None:
-    """R15: events leave the game, conspirators and journalists go to the discard pile."""
-    ann = s.chain[t.ann]
-    card = s.rules.cards[ann.card]
-    if card.kind != "event":
-        s.in_play.remove(ann.card)
-        s.discards[ann.role].append(ann.card)
-    elif card.disposal == "gambit" and s.hands[ann.role]:
-        # R20, with R18's care for timing: the choice is put to Nixon whenever he holds any card,
-        # so the Editor cannot learn from the prompt whether he holds a conspirator; keeping
-        # Gambit is offered only for the conspirators he actually holds.
-        s.decision = GambitD(ann.role, t.ann)
-    else:
-        s.in_play.remove(ann.card)
-        s.removed.append(ann.card)
-
-
-def run_discard_played(s: MatchState, t: DiscardPlayed, ev: list[Event]) -> None:
-    s.in_play.remove(t.card)
-    s.discards[t.role].append(t.card)
-
-
-def gambit_choices(s: MatchState, d: GambitD) -> list[GambitKeep | GambitRemove]:
-    cards = s.rules.cards
-    out: list[GambitKeep | GambitRemove] = [
-        offer(GambitKeep, c) for c in s.hands[d.role] if cards[c].kind == "conspirator"
-    ]
-    out.append(GAMBIT_REMOVE)
-    return out
-
-
-def resolve_gambit(
-    s: MatchState, d: GambitD, action: GambitKeep | GambitRemove, ev: list[Event]
-) -> None:
-    gambit = s.chain[d.ann].card
-    s.in_play.remove(gambit)
-    match action:
-        case GambitKeep(conspirator):
-            s.hands[d.role].remove(conspirator)
-            s.removed.append(conspirator)
-            s.discards[d.role].append(gambit)
-            ev.append(GambitKept(d.role, gambit, conspirator))
-        case GambitRemove():
-            s.removed.append(gambit)
-        case _:
-            assert_never(action)

@@ -1,16 +1,18 @@
 """The Ruleset: Watergate's printed components (cards, evidence tokens, board graph, momentum
-cards) with the lookup tables the rules derive from them, built from data and passed in.
+cards) with the lookup tables the rules derive from them, built from data and passed in, and the
+rules version the match is played by.
 
 Nothing in the rules reads a component at import time: a match carries its Ruleset (on the state),
 so a game built from other data plays by that data. `load_ruleset()` reads the package's data
-files; `ruleset_from_data` builds one from the same four documents given as plain dicts.
+files; `ruleset_from_data` builds one from the same four documents given as plain dicts; `edition`
+gives the same components under another rules version.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Final, Literal, cast
 
@@ -20,6 +22,7 @@ from ..core.jsondata import as_list as _list
 from ..core.jsondata import as_object as _obj
 from ..core.jsondata import as_str as _str
 from .catalog import ROLES, Card, Op, Req, Role, Space, TokenData
+from .versions import RULES_VERSION, VERSIONS, RulesVersion
 
 DATA_PACKAGE: Final = "engine.watergate.data"
 KINDS: Final = ("event", "conspirator", "journalist")
@@ -57,6 +60,8 @@ class Ruleset:
     momentum_tokens: int
     # Sources of effect lists: a card id, or "M<k>" for the Editor's momentum-card space k.
     effect_sources: Mapping[str, tuple[Op, ...]]
+    # The rules version these components are played by (its readings: `version.features`).
+    version: RulesVersion = VERSIONS[RULES_VERSION]
 
 
 # ---- typed reading of plain JSON (no Any: every field is checked where it is read) -----------
@@ -116,9 +121,14 @@ def _neighbours(edges: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, ...]
 
 
 def ruleset_from_data(
-    cards: JSONObject, tokens: JSONObject, board: JSONObject, momentum: JSONObject
+    cards: JSONObject,
+    tokens: JSONObject,
+    board: JSONObject,
+    momentum: JSONObject,
+    version: RulesVersion = VERSIONS[RULES_VERSION],
 ) -> Ruleset:
-    """A Ruleset from the four data documents (the shapes of engine/watergate/data/*.json)."""
+    """A Ruleset from the four data documents (the shapes of engine/watergate/data/*.json),
+    played by `version` (today's unless told)."""
     card_list = [_card(_obj(c, "card")) for c in _list(cards["cards"], "cards")]
     by_id = {c.id: c for c in card_list}
     token_list = [_token(_obj(t, "token")) for t in _list(tokens["tokens"], "tokens")]
@@ -177,7 +187,13 @@ def ruleset_from_data(
             **{cid: c.effects for cid, c in by_id.items()},
             **{f"M{k}": ops for k, ops in editor_momentum.items()},
         },
+        version=version,
     )
+
+
+def edition(rules: Ruleset, version: RulesVersion) -> Ruleset:
+    """The same components played by `version` (`rules` itself when it already is)."""
+    return rules if rules.version == version else replace(rules, version=version)
 
 
 def read_data(name: str) -> JSONObject:

@@ -38,6 +38,7 @@ _RECORDS: Final[dict[str, type]] = {
         st.FaceDownD,
         st.FallbackD,
         st.TargetD,
+        st.AskedD,
         st.SpaceD,
         st.PictureD,
         st.CardD,
@@ -48,12 +49,18 @@ _RECORDS: Final[dict[str, type]] = {
 
 
 def state_to_json(s: MatchState) -> dict[str, JSON]:
-    """The whole state as plain JSON (admin only: it holds every secret)."""
-    return {name: cast(JSON, encode(getattr(s, name))) for name in STATE_FIELDS}
+    """The whole state as plain JSON (admin only: it holds every secret), with the rules version
+    it is played by (the components themselves are not in it)."""
+    data = {name: cast(JSON, encode(getattr(s, name))) for name in STATE_FIELDS}
+    data["rules_version"] = s.rules.version.id
+    return data
 
 
 def state_from_json(data: dict[str, JSON], rules: Ruleset) -> MatchState:
-    """The state `state_to_json` wrote, played with `rules` (the components are not in the JSON)."""
+    """The state `state_to_json` wrote, played with `rules`, which must be of its rules version."""
+    written = data.get("rules_version", rules.version.id)
+    if written != rules.version.id:
+        raise ValueError(f"a state of rules version {written!r} loaded as {rules.version.id!r}")
     s = MatchState.__new__(MatchState)
     s.rules = rules
     for name in STATE_FIELDS:

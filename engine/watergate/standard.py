@@ -14,7 +14,7 @@ from .catalog import Card, Role, Space, TokenData
 from .events import Event
 from .game import GAME
 from .ruleset import Ruleset
-from .state import GENERATORS, MatchState
+from .state import MatchState
 
 RULESET: Final[Ruleset] = GAME.ruleset
 CARDS: Final[Mapping[str, Card]] = RULESET.cards
@@ -32,25 +32,25 @@ def legal_actions(s: MatchState, role: Role) -> list[Action]:
 
 
 def start(seed: int, rules_version: str = FIRST_EDITION) -> Step[MatchState, Event]:
-    """Set up a standard match from a seed up to the first decision, dealt as `rules_version`
-    deals (the first edition's SplitMix64 unless told: the engine's tests pin positions by seed)."""
-    return flow.start(seed, RULESET, GENERATORS[rules_version])
+    """Set up a standard match from a seed up to the first decision, dealt and played as
+    `rules_version` (the first edition unless told: the engine's tests pin positions by seed)."""
+    return flow.start(seed, GAME.edition(rules_version))
 
 
 def new_match(seed: int, rules_version: str = FIRST_EDITION) -> MatchState:
     """A standard match for this seed, waiting for the Editor's first play."""
-    return flow.new_match(seed, RULESET, GENERATORS[rules_version])
+    return flow.new_match(seed, GAME.edition(rules_version))
 
 
 def replay(
     seed: int, actions: Iterable[tuple[Role, object]], rules_version: str = FIRST_EDITION
 ) -> MatchState:
     """Rebuild a standard match from its seed and its ordered (role, action) list."""
-    return flow.replay(seed, RULESET, actions, GENERATORS[rules_version])
+    return flow.replay(seed, GAME.edition(rules_version), actions)
 
 
 def replay_events(
     seed: int, actions: Iterable[tuple[Role, object]], rules_version: str = FIRST_EDITION
 ) -> tuple[MatchState, list[Event]]:
     """Like replay, also returning every event in order (the full game log)."""
-    return flow.replay_events(seed, RULESET, actions, GENERATORS[rules_version])
+    return flow.replay_events(seed, GAME.edition(rules_version), actions)

@@ -11,15 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from ..core.rng import Generator
 from .actions import Action
 from .catalog import Role
 from .ruleset import Ruleset
-
-# "1": the first edition, SplitMix64 from a 53-bit seed; "2": the same rules, dealt by SHA-256 in
-# counter mode from a 256-bit secret seed. Every stored match replays under its own version.
-RULES_VERSION: Final = "2"
-GENERATORS: Final[dict[str, Generator]] = {"1": "splitmix64", "2": "sha256-ctr"}
 
 JSON = str | int | bool | None | list["JSON"] | dict[str, "JSON"]
 
@@ -47,7 +41,7 @@ class Ann(NamedTuple):
 
     role: Role
     card: str
-    mode: str  # "action" | "value"
+    mode: str  # "action" | "value" | "replay" (a card The system works uses again: R32)
     kind: str  # event_action | conspirator_action | journalist_action | value_evidence_move | ...
     target: int  # index in the chain of the announcement this reaction cancels, or -1
     handle: int  # value_evidence_move: the token to move; else -1
@@ -198,6 +192,17 @@ class TargetD(NamedTuple):
 
     role: Role
     task: OpTask
+    # R29: the Editor asked for the instruction's colour and Nixon had none face down, so only
+    # face-up tokens of that colour remain to choose from.
+    asked: bool = False
+
+
+class AskedD(NamedTuple):
+    """Nixon chooses the face-down token of `color` an Editor's instruction applies to (R29)."""
+
+    role: Role
+    task: OpTask
+    color: str
 
 
 class SpaceD(NamedTuple):
@@ -235,7 +240,17 @@ class GambitD(NamedTuple):
 
 
 Decision = (
-    PlayD | ReactD | FaceDownD | FallbackD | TargetD | SpaceD | PictureD | CardD | PinD | GambitD
+    PlayD
+    | ReactD
+    | FaceDownD
+    | FallbackD
+    | TargetD
+    | AskedD
+    | SpaceD
+    | PictureD
+    | CardD
+    | PinD
+    | GambitD
 )
 
 
@@ -350,7 +365,9 @@ class MatchState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, MatchState):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in STATE_FIELDS)
+        return self.rules.version == other.rules.version and all(
+            getattr(self, name) == getattr(other, name) for name in STATE_FIELDS
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable inside the engine
 

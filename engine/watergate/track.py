@@ -8,6 +8,7 @@ from typing import cast
 from ..core.rng import below, shuffle
 from .actions import TrackTarget
 from .catalog import Role, direction
+from .disposal import put_away_at_end
 from .events import (
     DeckReshuffled,
     Event,
@@ -42,9 +43,12 @@ def token_payload(s: MatchState, t: Token | BoardToken) -> TokenPayload:
 
 
 def win(s: MatchState, role: Role, reason: WinReason, ev: list[Event]) -> None:
-    """End the match at once: nothing queued after a win runs (R27, R26)."""
+    """End the match at once: nothing queued after a win runs (R27, R26) but putting away the
+    cards still in play (R34; rules versions 1 and 2 left them there)."""
     s.winner = role
     s.win_reason = reason
+    if s.rules.version.features.winning_card_put_away:
+        put_away_at_end(s)
     s.stack.clear()
     s.decision = None
     ev.append(MatchWon(role, reason))

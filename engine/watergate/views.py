@@ -12,12 +12,13 @@ from typing import Final
 
 from .board import connected_people, connected_spaces
 from .catalog import Role, other
-from .effects import op_of
+from .choosing import op_of
 from .events import events_for as events_for  # the log's projection, declared on the records
 from .ruleset import Ruleset
 from .serialize import state_to_json
 from .state import (
     JSON,
+    AskedD,
     BoardToken,
     CardD,
     Decision,
@@ -117,14 +118,17 @@ def decision_view(s: MatchState, role: Viewer) -> dict[str, JSON] | None:
         out["card"] = d.card
         out["color"] = d.color
         out["steps"] = d.steps
-    elif isinstance(d, TargetD | SpaceD | PictureD | CardD):
+    elif isinstance(d, TargetD | AskedD | SpaceD | PictureD | CardD):
         out["source"] = d.task.source
         out["op"] = str(_op_name(s, d))
         out["remaining"] = d.task.remaining
+        if isinstance(d, AskedD):  # R29: the Editor's instruction asked for this colour
+            out["card"] = d.task.source
+            out["color"] = d.color
     return out
 
 
-def _op_name(s: MatchState, d: TargetD | SpaceD | PictureD | CardD) -> str:
+def _op_name(s: MatchState, d: TargetD | AskedD | SpaceD | PictureD | CardD) -> str:
     return op_of(s, d.task)["op"]
 
 
@@ -134,6 +138,7 @@ _KIND: Final[dict[type, str]] = {
     FaceDownD: "choose_face_down",
     FallbackD: "choose_fallback",
     TargetD: "choose_target",
+    AskedD: "choose_face_down",
     SpaceD: "choose_space",
     PictureD: "choose_picture",
     CardD: "choose_card",

@@ -73,8 +73,8 @@ export function actionLabel(a, me) {
       return t("actions.pin", { token: handleName(a.handle, me), space: spaceName(a.space) });
     case "choose_space":
       return spaceName(a.space);
-    default:
-      return t(`actions.${a.type}`, { token: handleName(a.handle, me), space: spaceName(a.space) });
+    default:  // pass, choose_token, gambit_remove, done (R28), ask (R29), …
+      return t(`actions.${a.type}`, { token: handleName(a.handle, me), space: spaceName(a.space), color: colorName(a.color) });
   }
 }
 
@@ -143,6 +143,7 @@ export function logSentence(e, me, seen = new Map(), who = roleCap) {
     case "board_evidence_removed": return t("log.board_evidence_removed", { space: spaceName(e.space) });
     case "restriction_added": return t(`restrictions.${e.rule}`);
     case "face_down_asked": case "face_down_denied": return t(`log.${e.type}`, { color: colorName(e.color) });
+    case "instruction_stopped": return t("log.instruction_stopped", { role: roleCap(e.role), card: cardName(e.source) });
     case "play_cancelled": return t("log.play_cancelled", { by: cardName(e.by), card: cardName(e.card) });
     case "card_removed": case "card_discarded": case "card_replayed":
       return t(`log.${e.type}`, { card: cardName(e.card) });

@@ -124,7 +124,8 @@ function autoPassNotes(view) {
   return autoNotes;
 }
 function autoPass(action) {
-  autoPassedFrom = store.get().view.log.length;
+  // only a pass is logged (reaction_passed); Gambit's one-choice prompt (R31) leaves no entry
+  autoPassedFrom = action.type === "pass" ? store.get().view.log.length : null;
   send(action);
 }
 

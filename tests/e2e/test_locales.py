@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
+
+from engine.watergate.actions import SHAPES, TrackTarget, ValueTarget
+from engine.watergate.events import EVENT_TYPES
 
 from .conftest import LOCALES, ROOT
 
@@ -63,3 +66,21 @@ def test_static_js_and_css_stay_small() -> None:
     assert any(p.suffix == ".js" for p in files) and any(p.suffix == ".css" for p in files)
     total = sum(Path(p).stat().st_size for p in files)
     assert total < ASSET_BUDGET_BYTES, f"JS + CSS under static/ weigh {total} bytes"
+
+
+def test_every_action_and_log_entry_of_the_engine_has_words() -> None:
+    """static/js/labels.js names an action by `actions.<type>` (a value play and a target by
+    their target too) and a log entry by `log.<type>…`: every type the engine can send, today's
+    "done" (R28), "ask" (R29) and "instruction_stopped" included, has its words (and so has every
+    language, by the key test above)."""
+    actions, log = set(LOCALES["en"]["actions"]), set(LOCALES["en"]["log"])
+    wanted = []
+    for kind in SHAPES:
+        if kind == "play_value":
+            wanted += [f"play_value_{target}" for target in get_args(ValueTarget)]
+        elif kind == "choose_target":
+            wanted += [f"choose_target_{target}" for target in get_args(TrackTarget)]
+        else:
+            wanted.append(kind)
+    assert [k for k in wanted if k not in actions] == []
+    assert [e.type for e in EVENT_TYPES if not any(k.startswith(e.type) for k in log)] == []

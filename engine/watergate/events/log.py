@@ -19,6 +19,7 @@ from .plays import (
     FaceDownAsked,
     FaceDownDenied,
     GambitKept,
+    InstructionStopped,
     MatchStarted,
     MatchWon,
     NothingMoved,
@@ -76,6 +77,7 @@ Event = (
     | TrackPeeked
     | RestrictionAdded
     | NothingMoved
+    | InstructionStopped
     | FaceDownAsked
     | FaceDownDenied
     | ReactionPassed
@@ -114,6 +116,7 @@ EVENT_TYPES: Final[tuple[type[Event], ...]] = (
     TrackPeeked,
     RestrictionAdded,
     NothingMoved,
+    InstructionStopped,
     FaceDownAsked,
     FaceDownDenied,
     ReactionPassed,
@@ -192,6 +195,7 @@ def event_for(event: Event, viewer: Viewer) -> JSONObject:
             | PictureFlipped()
             | RestrictionAdded()
             | NothingMoved()
+            | InstructionStopped()
             | FaceDownAsked()
             | FaceDownDenied()
             | ReactionPassed()

@@ -111,6 +111,16 @@ class NothingMoved:
 
 
 @dataclass(frozen=True, slots=True)
+class InstructionStopped:
+    """A player stopped an "up to N" instruction of `source` (a card id) early (R28)."""
+
+    type: ClassVar[Literal["instruction_stopped"]] = "instruction_stopped"
+    public: ClassVar[Fields] = ("role", "source")
+    role: Role
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class FaceDownAsked:
     """The Editor asked Nixon for a face-down token of a colour (R11)."""
 

@@ -68,21 +68,23 @@ export function decisionModel(view, rawPick) {
       const key = a.type === "choose_space" ? `space:${a.space}` : a.type === "choose_picture" ? `picture:${a.person}` : (a.type === "choose_token" || a.type === "choose_target") ? tokenKey(a) : null;
       offer(a, key, a.type === "react" ? "btn btn-primary" : "btn");
     }
-    if (kind === "react") {
-      model.autoPassBox = true;
-      if (legal.length === 1) model.autoPass = legal[0];  // R18: what auto-pass would answer
+    // R18: a window with nothing but "pass"; R31: Gambit's prompt with nothing but "let it go".
+    // The browser answers them by itself after a short random delay when the player allows it.
+    if (kind === "react" || kind === "gambit") {
+      model.autoPassBox = kind === "react" ? "ui.auto_pass" : "ui.auto_gambit";
+      if (legal.length === 1) model.autoPass = legal[0];
     }
   }
   return model;
 }
 
-function autoPassBox(checked, dispatch) {
+function autoPassBox(labelKey, checked, dispatch) {
   const label = el("label", "auto-pass");
   const box = document.createElement("input");
   box.type = "checkbox";
   box.checked = checked;
   box.addEventListener("change", () => dispatch({ setting: { autoPass: box.checked } }));
-  label.append(box, ` ${t("ui.auto_pass")}`);
+  label.append(box, ` ${t(labelKey)}`);
   return label;
 }
 
@@ -122,7 +124,7 @@ export function renderDecision(root, model, settings, dispatch) {
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
   }
-  if (model.autoPassBox) parts.push(autoPassBox(settings.autoPass, dispatch));
+  if (model.autoPassBox) parts.push(autoPassBox(model.autoPassBox, settings.autoPass, dispatch));
   if (model.select) parts.push(choiceSelect(model.select, dispatch));
   parts.push(list);
   root.replaceChildren(...parts);

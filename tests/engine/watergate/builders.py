@@ -6,9 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.core.game import JSONObject
-from engine.watergate import Action, Event, MatchState, Role, apply, legal_actions, new_match
+from engine.watergate import (
+    RULES_VERSION,
+    Action,
+    Event,
+    MatchState,
+    Role,
+    apply,
+    legal_actions,
+    new_match,
+)
+from engine.watergate.describe import describe
 from engine.watergate.events import event_to_json
-from engine.watergate.standard import RULESET
+from engine.watergate.standard import GAME, RULESET
 from engine.watergate.state import BoardToken, PlayD, Token
 
 BAG_TOKEN_IDS = RULESET.bag_token_ids
@@ -41,14 +51,20 @@ def position(
     turns: Mapping[Role, int] | None = None,
     round_number: int = 1,
     seed: int = 0,
+    rules_version: str = RULES_VERSION,
 ) -> MatchState:
     """A state in the card phase where `turn` must play a card from the hand.
 
     Decks are given top LAST (the engine draws from the end). A deck left as None receives every
     card of that faction not placed elsewhere. `track` lists (token_id, position, face_up) and gets
     handles 1, 2, 3, … in order; `board` maps a space id to (token_id, face_up).
+
+    The position is played by `rules_version` (today's unless told); its generator stays the
+    first edition's SplitMix64 from `seed`, so that a reshuffle (R7) deals the same in every
+    version and the tests can name the order.
     """
     s = new_match(seed).clone()
+    s.rules = GAME.edition(rules_version)
     placed: dict[Role, list[str]] = {
         "editor": [*editor_hand, *editor_discard, *(editor_deck or ())],
         "nixon": [*nixon_hand, *nixon_discard, *(nixon_deck or ())],
@@ -112,6 +128,21 @@ def acts(s: MatchState, role: Role) -> list[Action]:
     return legal_actions(s, role)
 
 
+def do(s: MatchState, role: Role, action: Action) -> tuple[MatchState, list[Event]]:
+    """Apply `action` after checking that it is one of the offered legal actions."""
+    offered = acts(s, role)
+    assert action in offered, f"{action} not offered to {role}: {offered}\n{describe(s)}"
+    return act(s, role, action)
+
+
+def play_action(card: str) -> Action:
+    return {"type": "play_action", "card": card}
+
+
+def react(card: str) -> Action:
+    return {"type": "react", "card": card}
+
+
 def of_type(events: Iterable[Event] | Iterable[JSONObject], kind: str) -> list[JSONObject]:
     """The events of one type, as JSON: a log projected for a viewer, or records in full."""
     return [
@@ -141,5 +172,5 @@ def picture(s: MatchState, person: str) -> str | None:
 
 
 def choice_set(s: MatchState, role: Role, key: str) -> set[object]:
-    """The values of one field over the seat's legal actions."""
-    return {a[key] for a in legal_actions(s, role)}
+    """The values of one field over the seat's legal actions that have it (a "done" has none)."""
+    return {a[key] for a in legal_actions(s, role) if key in a}

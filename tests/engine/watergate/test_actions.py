@@ -10,14 +10,17 @@ import json
 import pytest
 
 from engine.core.errors import IllegalAction, MalformedAction
+from engine.watergate import flow
 from engine.watergate.actions import (
     ACTION_TYPES,
     SHAPES,
+    Ask,
     ChooseCard,
     ChoosePicture,
     ChooseSpace,
     ChooseTarget,
     ChooseToken,
+    Done,
     GambitKeep,
     GambitRemove,
     Pass,
@@ -29,6 +32,7 @@ from engine.watergate.actions import (
     parse_action,
 )
 from engine.watergate.standard import GAME
+from tests.engine.watergate.builders import pass_window, position
 
 EXAMPLES = (
     (PlayValue("E01", "initiative"), {"type": "play_value", "card": "E01", "target": "initiative"}),
@@ -52,6 +56,8 @@ EXAMPLES = (
     (Pin(9, "I2"), {"type": "pin", "handle": 9, "space": "I2"}),
     (GambitKeep("N02"), {"type": "gambit_keep", "card": "N02"}),
     (GambitRemove(), {"type": "gambit_remove"}),
+    (Done(), {"type": "done"}),  # R28
+    (Ask("blue"), {"type": "ask", "color": "blue"}),  # R29
 )
 
 
@@ -112,3 +118,21 @@ def test_malformed_actions_keep_their_messages(data: dict, message: str) -> None
     with pytest.raises(MalformedAction) as caught:
         parse_action(data)
     assert caught.value.message == message
+
+
+@pytest.mark.ruling("R28")
+@pytest.mark.ruling("R29")
+def test_offered_done_and_ask_parse_back_to_the_objects_offered() -> None:
+    """R28's done and R29's ask, as the wire carries them, are the very actions offered."""
+    liddy = position(
+        turn="nixon", nixon_hand=["N02", "N13"], editor_hand=["E09"], track=[("T08", 0, True)]
+    )
+    sloan = position(editor_hand=["E08", "E18"], nixon_hand=["N13"], track=[("T02", 0, False)])
+    offered = []
+    for s, role, card in ((liddy, "nixon", "N02"), (sloan, "editor", "E08")):
+        s = flow.apply(s, role, {"type": "play_action", "card": card}).state
+        s, _ = pass_window(s)
+        offered += [a for a in flow.legal_actions(s, role) if isinstance(a, Done | Ask)]
+    assert offered == [Done(), Ask("blue")]
+    for action in offered:
+        assert parse_action(json.loads(json.dumps(action_to_json(action)))) is action

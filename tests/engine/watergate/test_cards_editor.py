@@ -143,12 +143,14 @@ def test_e06_system_works_needs_a_removed_own_non_reaction_card():
 
 
 @pytest.mark.ruling("R22")
+@pytest.mark.ruling("R32")
 def test_e06_system_works_replays_a_removed_card_and_both_end_removed():
     s = editor_to_play(editor_hand=["E06", "E09"], removed=["E18", "E04", "N13"])
     s = play_action(s, "E06")
     assert isinstance(s.decision, CardD), describe(s)
     assert acts(s, "editor") == [{"type": "choose_card", "card": "E18"}], describe(s)
     s, _ = act(s, "editor", {"type": "choose_card", "card": "E18"})
+    s = settle(s)  # R32: the replayed event is announced, so Nixon's window opens first
     assert s.track_momentum == 2, describe(s)
     assert_removed(s, "E06")
     assert s.removed.count("E18") == 1 and "E18" not in s.discards["editor"], describe(s)

@@ -21,6 +21,7 @@ from tests.engine.watergate.builders import (
 )
 
 OTHERS = ["E09"]  # the Editor keeps a card so that the round does not end
+DONE = {"type": "done"}  # R28: stop an "up to N" instruction
 
 
 def settle(s: MatchState) -> MatchState:
@@ -130,9 +131,11 @@ def test_n02_gordon_liddy_moves_two_different_tokens_two_steps():
     )
     s = play_action(s, "N02")
     assert choice_set(s, "nixon", "handle") == {1, 2, 3}, describe(s)
+    assert DONE in acts(s, "nixon"), describe(s)  # R28: "up to 2"
     s = target(s, 1)
     assert token(s, 1).pos == 0, describe(s)
     assert choice_set(s, "nixon", "handle") == {2, 3}, describe(s)
+    assert DONE in acts(s, "nixon"), describe(s)
     s = target(s, 2)
     assert token(s, 2).pos == -2 and token(s, 2).up, describe(s)  # R13: turned face up
     assert token(s, 3).pos == 1, describe(s)
@@ -153,6 +156,7 @@ def test_n04_bob_haldeman_turns_two_face_up_board_tokens_face_down():
     )
     s = play_action(s, "N04")
     assert choice_set(s, "nixon", "space") == {"O1", "I1", "O2"}, describe(s)
+    assert DONE in acts(s, "nixon"), describe(s)  # R28: "up to 2"
     s, _ = act(s, "nixon", {"type": "choose_space", "space": "I1"})
     assert choice_set(s, "nixon", "space") == {"O1", "O2"}, describe(s)
     s, _ = act(s, "nixon", {"type": "choose_space", "space": "O2"})
@@ -214,12 +218,13 @@ def test_n07_gambit_may_still_be_removed_when_a_conspirator_is_held():
 
 
 @pytest.mark.ruling("R20")
+@pytest.mark.ruling("R31")
 def test_n07_gambit_alternative_not_offered_without_a_conspirator():
     s = play_action(nixon_to_play(nixon_hand=["N07", "N13"], track_momentum=-1), "N07")
     assert s.track_momentum == -4, describe(s)
-    if isinstance(s.decision, GambitD):  # a prompt may open (R18) but offers no alternative
-        assert acts(s, "nixon") == [{"type": "gambit_remove"}], describe(s)
-        s, _ = act(s, "nixon", {"type": "gambit_remove"})
+    assert isinstance(s.decision, GambitD), describe(s)  # R31: the prompt always comes
+    assert acts(s, "nixon") == [{"type": "gambit_remove"}], describe(s)
+    s, _ = act(s, "nixon", {"type": "gambit_remove"})
     assert_removed(s, "N07")
     assert s.hands["nixon"] == ["N13"], describe(s)
 
@@ -311,6 +316,7 @@ def test_n10_third_rate_burglary_returns_two_tokens_on_zero_or_editor_side():
     track = [("T08", 0, False), ("T14", 2, True), ("T03", -1, True), ("T20", 4, True)]
     s = play_action(nixon_to_play(nixon_hand=["N10", "N13"], track=track, bag=[]), "N10")
     assert choice_set(s, "nixon", "handle") == {1, 2, 4}, describe(s)
+    assert DONE in acts(s, "nixon"), describe(s)  # R28: "up to 2"
     s = target(s, 2)
     assert choice_set(s, "nixon", "handle") == {1, 4}, describe(s)
     s = target(s, 4)
@@ -343,6 +349,7 @@ def test_n12_saturday_night_massacre_removes_face_up_tokens_then_momentum_to_edi
     )
     s = play_action(s, "N12")
     assert choice_set(s, "nixon", "space") == {"O1", "I1"}, describe(s)
+    assert DONE in acts(s, "nixon"), describe(s)  # R28: "up to 2"
     s, _ = act(s, "nixon", {"type": "choose_space", "space": "O1"})
     assert choice_set(s, "nixon", "space") == {"I1"}, describe(s)
     s, _ = act(s, "nixon", {"type": "choose_space", "space": "I1"})

@@ -31,18 +31,20 @@ from engine.watergate import (
 from engine.watergate.bots import RandomBot
 from engine.watergate.serialize import dumps, state_to_json
 from engine.watergate.standard import RULESET
-from engine.watergate.state import JSON, PlayD
+from engine.watergate.state import JSON, AskedD, GambitD, PlayD, ReactD
 from engine.watergate.views import events_for, view_for
 
 CARD_IDS = RULESET.card_ids
 
-MATCH_SEEDS = range(24)
+# (seed, rules version): the first edition's matches, and today's, whose new choices (R28's done,
+# R29's question, R31's Gambit prompt, R32's window on a replayed card) must leak nothing either.
+MATCHES = [(seed, "1") for seed in range(24)] + [(seed, "3") for seed in range(24, 40)]
 
 
 def reachable_states() -> Iterator[tuple[int, MatchState]]:
     """Every state of random matches from several seeds (the final ones included)."""
-    for seed in MATCH_SEEDS:
-        s, bot = new_match(seed), RandomBot(1000 + seed)
+    for seed, version in MATCHES:
+        s, bot = new_match(seed, version), RandomBot(1000 + seed)
         yield seed, s
         while (role := current_role(s)) is not None:
             s = apply(s, role, bot.choose(view_for(s, role), legal_actions(s, role))).state
@@ -50,6 +52,18 @@ def reachable_states() -> Iterator[tuple[int, MatchState]]:
 
 
 STATES = list(reachable_states())
+
+
+def test_todays_states_offer_the_new_choices() -> None:
+    """The states checked below include R28–R32's decisions, so the checks are not vacuous."""
+    seen: Counter[str] = Counter()
+    for _, s in STATES:
+        d, legal = s.decision, legal_actions(s, s.decision.role) if s.decision else []
+        seen["done"] += {"type": "done"} in legal
+        seen["ask"] += any(a["type"] == "ask" for a in legal)
+        seen[type(d).__name__] += isinstance(d, AskedD | GambitD)
+        seen["replay"] += isinstance(d, ReactD) and s.chain[d.ann].mode == "replay"
+    assert min(seen[k] for k in ("done", "ask", "AskedD", "GambitD", "replay")) > 0, seen
 
 
 # ---- building a state that X cannot tell apart ------------------------------------------------
@@ -238,6 +252,7 @@ def test_own_decisions_log_the_same_unless_they_reveal_something(
 
 @pytest.mark.ruling("R18")
 @pytest.mark.ruling("R20")
+@pytest.mark.ruling("R31")
 @pytest.mark.parametrize("seat", ROLES)
 def test_no_decision_tells_the_seat_what_the_opponent_holds(
     seat: Role, request: pytest.FixtureRequest

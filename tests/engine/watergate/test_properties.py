@@ -46,6 +46,11 @@ MAX_DECISIONS = 3000
 SEEDS = st.integers(0, 2**32)
 
 
+def version_of(seed: int) -> str:
+    """The rules version a seed's match is played by: the first edition's and today's alike."""
+    return "3" if seed % 2 else "1"
+
+
 class Ply(NamedTuple):
     """One decision of a random match: the state before, who acted, what, and what happened."""
 
@@ -58,8 +63,8 @@ class Ply(NamedTuple):
 
 def random_match(seed: int, bot_seed: int) -> Iterator[Ply]:
     """Play a match to its end, one RandomBot choosing for both seats; fail past the bound."""
-    note(f"match seed={seed} bot_seed={bot_seed}")
-    s, bot = new_match(seed), RandomBot(bot_seed)
+    note(f"match seed={seed} bot_seed={bot_seed} rules_version={version_of(seed)}")
+    s, bot = new_match(seed, version_of(seed)), RandomBot(bot_seed)
     for _ in range(MAX_DECISIONS):
         role = current_role(s)
         if role is None:
@@ -78,7 +83,7 @@ def plies(seed: int, bot_seed: int) -> list[Ply]:
 def states_of(seed: int, bot_seed: int) -> list[MatchState]:
     """Every state of a random match, the initial one and the final one included."""
     ps = plies(seed, bot_seed)
-    return [new_match(seed)] + [p.after for p in ps]
+    return [new_match(seed, version_of(seed))] + [p.after for p in ps]
 
 
 # ---- invariants ---------------------------------------------------------------------------------
@@ -151,14 +156,17 @@ def jsonable(value: object) -> object:
 # ---- properties ---------------------------------------------------------------------------------
 
 
+@pytest.mark.ruling("R34")
 @settings(max_examples=300, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_every_match_ends_within_the_bound(seed: int, bot_seed: int) -> None:
     ps = plies(seed, bot_seed)
-    final = ps[-1].after if ps else new_match(seed)
+    final = ps[-1].after if ps else new_match(seed, version_of(seed))
     assert final.winner in ROLES
     assert final.win_reason in ("connection", "fifth_momentum", "empty_supply")
     assert final.version == len(ps) <= MAX_DECISIONS
+    if version_of(seed) == "3":
+        assert final.in_play == [], "R34: the card that ended the match is put away"
     with pytest.raises(MatchOver):
         apply(final, "editor", {"type": "pass"})
 
@@ -183,14 +191,14 @@ def test_cards_tokens_and_markers_are_conserved_at_every_step(seed: int, bot_see
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_same_seed_and_actions_give_equal_states_and_events(seed: int, bot_seed: int) -> None:
     first, second = plies(seed, bot_seed), plies(seed, bot_seed)
-    assert start(seed).events == start(seed).events
+    assert start(seed, version_of(seed)).events == start(seed, version_of(seed)).events
     assert len(first) == len(second)
     for a, b in zip(first, second, strict=True):
         assert (a.role, a.action) == (b.role, b.action)
         assert a.after == b.after
         assert a.events == b.events
     # the same actions chosen by hand (no bot) give the same events again
-    s = new_match(seed)
+    s = new_match(seed, version_of(seed))
     for ply in first:
         step = apply(s, ply.role, dict(ply.action))
         assert step.events == ply.events
@@ -205,13 +213,15 @@ def test_replay_of_a_prefix_equals_the_state_built_step_by_step(
 ) -> None:
     ps = plies(seed, bot_seed)
     actions = [(p.role, p.action) for p in ps]
-    states = [new_match(seed)] + [p.after for p in ps]
+    states = [new_match(seed, version_of(seed))] + [p.after for p in ps]
     cuts = data.draw(st.lists(st.integers(0, len(ps)), min_size=1, max_size=4), label="cuts")
     for k in {0, len(ps), *cuts}:
-        assert replay(seed, actions[:k]) == states[k], f"replay of {k} actions differs"
-    final, log = replay_events(seed, actions)
+        assert replay(seed, actions[:k], version_of(seed)) == states[k], (
+            f"replay of {k} actions differs"
+        )
+    final, log = replay_events(seed, actions, version_of(seed))
     assert final == states[-1]
-    assert log == list(start(seed).events) + [e for p in ps for e in p.events]
+    assert log == list(start(seed, version_of(seed)).events) + [e for p in ps for e in p.events]
 
 
 @settings(max_examples=30, deadline=None)
@@ -240,7 +250,7 @@ def test_every_offered_action_is_accepted_and_apply_never_mutates(seed: int, bot
 @settings(max_examples=30, deadline=None)
 @given(seed=SEEDS, bot_seed=SEEDS)
 def test_state_actions_events_and_views_round_trip_through_json(seed: int, bot_seed: int) -> None:
-    s = new_match(seed)
+    s = new_match(seed, version_of(seed))
     for ply in [None, *random_match(seed, bot_seed)]:
         if ply is not None:
             assert jsonable(ply.action) == ply.action
@@ -251,7 +261,7 @@ def test_state_actions_events_and_views_round_trip_through_json(seed: int, bot_s
                 assert [jsonable(e) for e in seat_log] == seat_log
             s = ply.after
         data = state_to_json(s)
-        back = state_from_json(json.loads(json.dumps(data)), RULESET)
+        back = state_from_json(json.loads(json.dumps(data)), s.rules)
         assert back == s
         assert dumps(state_to_json(back)) == dumps(data)
         assert jsonable(admin_view(s)) == admin_view(s)

@@ -11,29 +11,15 @@ from typing import Any
 
 import pytest
 
-from engine.watergate import Action, Event, MatchState, Role, legal_actions
+from engine.watergate import Action, MatchState, Role, legal_actions
 from engine.watergate.describe import describe
 from engine.watergate.state import CardD, GambitD, PlayD, ReactD, TargetD
 from engine.watergate.views import view_for
-from tests.engine.watergate.builders import act, acts, pass_window, position
+from tests.engine.watergate.builders import act, acts, do, pass_window, position, react
+from tests.engine.watergate.builders import play_action as action
 
 PASS: Action = {"type": "pass"}
 MOOD = ["editor_events_value_only"]  # A brilliant mood's restriction (R21)
-
-
-def do(s: MatchState, role: Role, action: Action) -> tuple[MatchState, list[Event]]:
-    """Apply `action` after checking that it is one of the offered legal actions."""
-    offered = acts(s, role)
-    assert action in offered, f"{action} not offered to {role}: {offered}\n{describe(s)}"
-    return act(s, role, action)
-
-
-def action(card: str) -> Action:
-    return {"type": "play_action", "card": card}
-
-
-def react(card: str) -> Action:
-    return {"type": "react", "card": card}
 
 
 def value(card: str, target: str, **extra: str | int) -> Action:
@@ -474,15 +460,16 @@ def test_r20_gambit_may_be_kept_by_removing_a_conspirator_from_hand(keep: bool) 
 
 
 @pytest.mark.ruling("R20")
+@pytest.mark.ruling("R31")
 @pytest.mark.parametrize("rest", [["N13", "N19"], []])
 def test_r20_gambit_without_a_conspirator_in_hand_is_removed(rest: list[str]) -> None:
-    """R20: without a conspirator in hand keeping Gambit is never offered (a one-option prompt,
-    which hides whether he holds one, R18, is allowed); Gambit leaves the game."""
+    """R20, R31: without a conspirator in hand keeping Gambit is never offered; the prompt still
+    comes (it hides whether he holds one) with letting Gambit go as its only choice."""
     s = nx(["N07", *rest])
     s, _ = do(s, "nixon", action("N07"))
-    if isinstance(s.decision, GambitD):
-        assert acts(s, "nixon") == [{"type": "gambit_remove"}], describe(s)
-        s, _ = do(s, "nixon", {"type": "gambit_remove"})
+    assert s.decision == GambitD("nixon", 0), describe(s)
+    assert acts(s, "nixon") == [{"type": "gambit_remove"}], describe(s)
+    s, _ = do(s, "nixon", {"type": "gambit_remove"})
     assert s.removed == ["N07"] and s.discards["nixon"] == [], describe(s)
     assert s.hands["nixon"] == rest and s.decision == PlayD("editor", "", 1), describe(s)
 
@@ -541,6 +528,7 @@ def test_r21_the_restriction_ends_with_the_round() -> None:
 
 
 @pytest.mark.ruling("R22")
+@pytest.mark.ruling("R32")
 def test_r22_the_system_works_replays_an_own_removed_card_then_removes_both() -> None:
     """R22: only own, non-reaction removed cards are offered; both end removed again."""
     s = ed(["E06"], removed=["E20", "E04", "N18"])
@@ -550,6 +538,7 @@ def test_r22_the_system_works_replays_an_own_removed_card_then_removes_both() ->
     assert acts(s, "editor") == [{"type": "choose_card", "card": "E20"}]
     assert legal_actions(s, "nixon") == []
     s, _ = do(s, "editor", {"type": "choose_card", "card": "E20"})
+    s, _ = pass_window(s)  # R32: Nixon may answer the replayed event (here he passes)
     assert (s.track_momentum, s.track_initiative) == (2, 2), describe(s)
     assert sorted(s.removed) == ["E04", "E06", "E20", "N18"], describe(s)
     assert s.discards["editor"] == [] and s.decision == PlayD("nixon", "", 1), describe(s)
