@@ -38,7 +38,7 @@ class BotRunner:
         self.delay = settings.bot_delay_ms / 1000
         self.kind = settings.bot_kind
         self.budget_ms = settings.bot_budget_ms
-        self.thinking = Thinking(settings.bot_processes)
+        self.thinking = Thinking(settings.bot_processes, settings.log_format == "json")
         self._closing = asyncio.Event()
         self._poked: set[str] = set()
         self._tasks: dict[str, asyncio.Task[None]] = {}

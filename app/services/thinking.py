@@ -17,6 +17,8 @@ from starlette.concurrency import run_in_threadpool
 
 from engine.registry import AnyGame, get_game
 
+from .. import logs
+
 log = logging.getLogger("watergate.bots")
 
 
@@ -62,8 +64,8 @@ class Thinking:
     """The computer's thinking for this app: a pool of worker processes made at first use and
     made again if a worker dies (a decision under way then is thought in a thread instead)."""
 
-    def __init__(self, processes: int) -> None:
-        self.processes = processes
+    def __init__(self, processes: int, json_logs: bool = False) -> None:
+        self.processes, self.json_logs = processes, json_logs
         self._pool: ProcessPoolExecutor | None = None
 
     async def choose(
@@ -87,7 +89,13 @@ class Thinking:
         if self._pool is None:
             # spawn, not fork: this process has threads and an event loop a fork would copy
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+            # the workers log as the server does: the same format, secrets scrubbed
+            self._pool = ProcessPoolExecutor(
+                self.processes,
+                mp_context=context,
+                initializer=logs.configure,
+                initargs=(logging.INFO, self.json_logs),
+            )
         return self._pool
 
     def worker_pids(self) -> list[int]:
