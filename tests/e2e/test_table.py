@@ -18,6 +18,7 @@ from .conftest import LOCALES
 
 try:
     from playwright.sync_api import Page, expect
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the machine
     if os.environ.get("CI") == "true":
         raise
@@ -37,6 +38,7 @@ MY_PLAY = """() => document.body.classList.contains("my-turn")
 LOG_COUNT = "() => Number(document.getElementById('log').dataset.count || 0)"
 BUDGET_S = 60.0
 # the log's length and the choices shown: a click changed the table when this changed
+CLICK_MS = 3000  # a choice still on screen is clickable at once; longer means it went away
 SHOWN = """() => `${document.getElementById('log').dataset.count}|${
   document.getElementById('decision').textContent}`"""
 
@@ -166,15 +168,20 @@ def test_auto_pass_answers_a_pass_only_window(open_page: Callable[..., Page]) ->
             continue
         options = page.locator("#decision .decision-options .btn")
         before = page.evaluate(SHOWN)
-        if page.locator("#hand .card.is-target").count():
-            page.locator("#hand .card.is-target").first.click()
-            values = page.locator('#decision .btn[data-kind="play_value"]')
-            (values.first if values.count() else options.first).click()
-        elif page.locator("#decision .auto-pass").count() and options.count() == 1:
-            pass  # a pass-only window: the browser answers it by itself
-        else:
-            pieces = page.locator("#board .is-target, #track .tk.is-target")
-            (pieces.first if pieces.count() else options.first).click()
+        try:
+            if page.locator("#hand .card.is-target").count():
+                page.locator("#hand .card.is-target").first.click(timeout=CLICK_MS)
+                values = page.locator('#decision .btn[data-kind="play_value"]')
+                (values.first if values.count() else options.first).click(timeout=CLICK_MS)
+            elif page.locator("#decision .auto-pass").count() and options.count() == 1:
+                pass  # a pass-only window: the browser answers it by itself
+            else:
+                pieces = page.locator("#board .is-target, #track .tk.is-target")
+                (pieces.first if pieces.count() else options.first).click(timeout=CLICK_MS)
+        except PlaywrightTimeout:
+            # the decision went away between looking and clicking (the browser's own auto-pass
+            # answered it, or a push replaced it): look again
+            continue
         page.wait_for_function(f"before => ({SHOWN})() !== before", arg=before)
     expect(note.first).to_have_text(EN["names"]["auto_passed"])
 
