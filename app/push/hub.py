@@ -258,6 +258,8 @@ class Room:
         self.failures += 1
         self.dirty = True  # every socket is due a new frame when it works again
         delay = min(RENDER_RETRY_MAX_S, RENDER_RETRY_S * 2 ** (self.failures - 1))
+        if self._retry is not None:
+            self._retry.cancel()  # a change failed meanwhile too: one retry pending, not two
         self._retry = asyncio.get_running_loop().call_later(delay, self._wake.set)
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from starlette.concurrency import run_in_threadpool
 
@@ -23,7 +24,8 @@ from .access import seat_for
 from .core import Core
 from .exports import Stored
 
-KEPT_REPLAYS = 32  # replays kept as text (about 200 KB each): an ended match never changes
+T = TypeVar("T")
+KEPT_REPLAYS = 32  # replays (about 200 KB of text each) and verdicts kept
 
 
 def ended(core: Core, match_id: str) -> Stored:
@@ -78,29 +80,20 @@ def steps(match: Stored, viewer: Viewer) -> dict[str, Any]:
 class Replays:
     def __init__(self, core: Core) -> None:
         self.core = core
-        self._texts: OrderedDict[tuple[str, int, Viewer], str] = OrderedDict()
+        # an ended match never changes: its replays and its verdict are kept, the newest few
+        self._kept: OrderedDict[tuple[str, str, int, Viewer], Any] = OrderedDict()
         self._lock = threading.Lock()
 
     async def replay(self, token: str | None, match_id: str) -> str:
         """The ended match at every step, as JSON text: a spectator's, or with a seat's token
         that seat's own."""
-        return await run_in_threadpool(self._replay, token, match_id)
 
-    def _replay(self, token: str | None, match_id: str) -> str:
-        viewer = seat_for(self.core, token, match_id) if token else None
-        match = ended(self.core, match_id)
-        key = (match.match_id, match.version, viewer)
-        with self._lock:
-            text = self._texts.get(key)
-            if text is not None:
-                self._texts.move_to_end(key)
-                return text
-        text = dumps(steps(match, viewer))
-        with self._lock:
-            self._texts[key] = text
-            while len(self._texts) > KEPT_REPLAYS:
-                self._texts.popitem(last=False)
-        return text
+        def run() -> str:
+            viewer = seat_for(self.core, token, match_id) if token else None
+            match = ended(self.core, match_id)
+            return self._keep("replay", match, viewer, lambda: dumps(steps(match, viewer)))
+
+        return await run_in_threadpool(run)
 
     async def export(self, match_id: str) -> dict[str, Any]:
         """The ended match as the admin export has it (seed, rules version, every action with a
@@ -117,5 +110,25 @@ class Replays:
         return await run_in_threadpool(run)
 
     async def verify(self, match_id: str) -> dict[str, Any]:
-        """Both checks of the deal, recomputed from what is stored."""
-        return await run_in_threadpool(lambda: fairness.verdict(ended(self.core, match_id)))
+        """Both checks of the deal, recomputed from what is stored (once per ended match: a
+        replay through the engine is too dear to repeat for every caller)."""
+
+        def run() -> dict[str, Any]:
+            match = ended(self.core, match_id)
+            return self._keep("verify", match, None, lambda: fairness.verdict(match))
+
+        return await run_in_threadpool(run)
+
+    def _keep(self, kind: str, match: Stored, viewer: Viewer, build: Callable[[], T]) -> T:
+        """What `build` makes of this ended match, from the kept ones when it is there."""
+        key = (kind, match.match_id, match.version, viewer)
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return cast(T, self._kept[key])
+        made = build()
+        with self._lock:
+            self._kept[key] = made
+            while len(self._kept) > KEPT_REPLAYS:
+                self._kept.popitem(last=False)
+        return made
