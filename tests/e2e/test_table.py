@@ -197,6 +197,25 @@ def test_animations_skipped_under_reduced_motion(open_page: Callable[..., Page])
     assert styles and all(d == "0s" and a == "none" for d, a in styles), styles
 
 
+def until_my_play(page: Page) -> None:
+    """Wait until a card of my hand may be played, answering any other decision of mine on the
+    way with its first choice: Nixon's first decision may be a prompt or a token to place."""
+    deadline = time.monotonic() + BUDGET_S
+    while not page.evaluate(MY_PLAY):
+        assert time.monotonic() < deadline, "no card of mine became playable"
+        page.wait_for_function("() => document.body.classList.contains('my-turn')")
+        if page.evaluate(MY_PLAY):
+            return
+        before = page.evaluate(SHOWN)
+        pieces = page.locator("#board .is-target, #track .tk.is-target")
+        options = page.locator("#decision .decision-options .btn")
+        try:
+            (pieces.first if pieces.count() else options.first).click(timeout=CLICK_MS)
+        except PlaywrightTimeout:
+            continue  # the decision went away meanwhile (auto-pass, or a push): look again
+        page.wait_for_function(f"before => ({SHOWN})() !== before", arg=before)
+
+
 @pytest.mark.parametrize("role", ["editor", "nixon"])
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 def test_screenshots_of_both_seats(
@@ -204,7 +223,7 @@ def test_screenshots_of_both_seats(
 ) -> None:
     page = open_page(prefs={}, **(DESKTOP if width == "desktop" else PHONE))
     new_match(page, role)
-    page.wait_for_function(MY_PLAY)
+    until_my_play(page)
     page.locator("#hand .card.is-target").first.click()
     expect(page.locator("#decision .selected-card")).to_be_visible()
     board = page.locator("#board .informant").first
