@@ -114,6 +114,20 @@ def out_of_time(info: MatchInfo, entry: Entry, now: float) -> str | None:
     return seat if left[seat] <= 0 else None
 
 
+def due_at(info: MatchInfo, entry: Entry) -> float | None:
+    """When the deciding seat's time runs out if nobody acts (epoch seconds); None when no
+    clock can run out: no clock, not active, or nobody to decide. Its time only runs from
+    the last accepted action on, so this is that moment plus what it had left then."""
+    rule = rule_from_options(info.options)
+    seat = decider(entry)
+    if rule is None or info.status != "active" or info.activated_at is None or seat is None:
+        return None
+    last = entry.stamps[-1] if entry.stamps else info.activated_at
+    names = [s.name for s in info.seats]
+    left = remaining(rule, info.activated_at, entry.stamps, entry.actors, seat, last, names)
+    return last + left[seat]
+
+
 def clocks_view(info: MatchInfo, entry: Entry, now: float) -> dict[str, object] | None:
     """Each seat's time left at `now` and whether it is running (the view's "clocks")."""
     rule = rule_from_options(info.options)

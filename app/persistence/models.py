@@ -11,6 +11,7 @@ from sqlalchemy import (
     JSON,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     TypeDecorator,
@@ -87,6 +88,12 @@ class Match(Base):
     activated_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    # When the deciding seat's clock runs out at this version: the sweep reads only the rows
+    # due by now (or not known yet: null) instead of replaying every active match's clocks.
+    # NEVER for a match without a clock. Never later than the true moment (app.clocks.due_at).
+    due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    __table_args__ = (Index("ix_matches_status_due_at", "status", "due_at"),)
 
 
 class Seat(Base):

@@ -168,9 +168,13 @@ class MoveTransaction:
         values = {"match_id": match_id, "seq": seq, "role": seat, "action": action}
         self._execute(self.moves.add_action, {**values, "created_at": when})
 
-    def advance(self, match_id: str, version: int, round_: int, when: datetime) -> None:
+    def advance(
+        self, match_id: str, version: int, round_: int, when: datetime, due: datetime
+    ) -> None:
+        """Move the row on to the version (and round) of the action just stored, with when
+        the next decider's clock runs out (repository.NEVER without a clock)."""
         values = {"match_id": match_id, "version": version, "round": round_, "when": when}
-        self._execute(self.moves.advance, values)
+        self._execute(self.moves.advance, {**values, "due": due})
 
     def finish(self, match_id: str, ending: Ending, when: datetime) -> None:
         self._execute(self.moves.finish, {"match_id": match_id, **repo.ending_values(ending, when)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -18,10 +18,12 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
     update,
 )
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import BindParameter
 
 from .models import AdminAudit, Match, MatchAction, Rematch, Seat, utcnow
 from .records import Ending, InviteRow, MatchRow, PlayerRow, SeatRow
@@ -47,7 +49,12 @@ ROW_LOCKED = ROW.with_for_update()
 ADVANCE = (
     update(MATCHES)
     .where(MATCHES.c.id == bindparam("match_id"))
-    .values(version=bindparam("version"), round=bindparam("round"), updated_at=bindparam("when"))
+    .values(
+        version=bindparam("version"),
+        round=bindparam("round"),
+        updated_at=bindparam("when"),
+        due_at=bindparam("due"),
+    )
 )
 FINISH = (
     update(MATCHES)
@@ -79,13 +86,6 @@ def match_row(db: Session, match_id: str, *, lock: bool = False) -> MatchRow | N
     found = db.connection().execute(ROW_LOCKED if lock else ROW, {"match_id": match_id})
     row = found.first()
     return None if row is None else MatchRow(*row)
-
-
-def advance(db: Session, match_id: str, version: int, round_: int, when: datetime) -> None:
-    """Move the row on to the version (and round) of the action just stored."""
-    db.connection().execute(
-        ADVANCE, {"match_id": match_id, "version": version, "round": round_, "when": when}
-    )
 
 
 def ending_values(ending: Ending, when: datetime) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def bot_matches_active(db: Session) -> list[str]:
     return list(db.scalars(query).all())
 
 
-def _idle(cutoff: datetime) -> Any:
+def _idle(cutoff: datetime | BindParameter[Any]) -> Any:
     """Waiting or active matches between people with no activity since `cutoff`."""
     return and_(
         MATCHES.c.status.in_(("waiting", "active")),
@@ -152,8 +152,11 @@ def _idle(cutoff: datetime) -> Any:
     )
 
 
+IDLE = select(MATCHES.c.id).where(_idle(bindparam("cutoff")))
+
+
 def idle_human_matches(db: Session, cutoff: datetime) -> list[str]:
-    return list(db.connection().execute(select(MATCHES.c.id).where(_idle(cutoff))).scalars())
+    return list(db.connection().execute(IDLE, {"cutoff": cutoff}).scalars())
 
 
 def abandon(db: Session, match_id: str, cutoff: datetime) -> bool:
@@ -163,9 +166,29 @@ def abandon(db: Session, match_id: str, cutoff: datetime) -> bool:
     return done.rowcount == 1
 
 
-def active_matches(db: Session) -> list[MatchRow]:
-    found = db.connection().execute(ROWS.where(MATCHES.c.status == "active"))
-    return [MatchRow(*row) for row in found]
+# A match without a clock: due never (a far date rather than null, which means "not known yet").
+NEVER = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+DUE = ROWS.where(
+    MATCHES.c.status == "active",
+    or_(MATCHES.c.due_at.is_(None), MATCHES.c.due_at <= bindparam("now")),
+)
+
+
+def due_matches(db: Session, now: datetime) -> list[MatchRow]:
+    """Active matches whose deciding seat may have run out of time by `now`, or whose moment
+    is not known yet (index ix_matches_status_due_at: a quiet sweep reads no row at all)."""
+    return [MatchRow(*row) for row in db.connection().execute(DUE, {"now": now})]
+
+
+def set_due(db: Session, match_id: str, due: datetime, *, at_version: int) -> None:
+    """Record when the match's clock runs out, unless a move has moved it on since."""
+    db.connection().execute(
+        update(MATCHES)
+        .where(MATCHES.c.id == match_id, MATCHES.c.version == at_version)
+        .values(due_at=due)
+    )
 
 
 # ---- seats and invites ---------------------------------------------------------------------------

@@ -5,14 +5,14 @@ can end here without the game knowing."""
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from starlette.concurrency import run_in_threadpool
 
 from engine.registry import get_game
 
 from ..auth import new_token, token_hash
-from ..clocks import out_of_time, rule_from_options
+from ..clocks import due_at, out_of_time, rule_from_options
 from ..errors import ApiError, checked_id, not_found
 from ..outages import OUTAGES
 from ..persistence import repository as repo
@@ -154,14 +154,18 @@ class Lifecycle:
 
     def _sweep(self, now: float) -> list[str]:
         """End matches whose deciding seat ran out of time; mark long-idle human matches
-        abandoned. Returns the ids that changed. The looking happens in a read transaction, so
-        a sweep holds the write lock (and delays moves) only when something ended."""
+        abandoned. Returns the ids that changed. Only rows due by now (or not known yet) are
+        read, so a quiet sweep costs one indexed query, whatever the number of matches; the
+        looking happens in a read transaction, so a sweep holds the write lock (and delays
+        moves) only when something ended or a row's moment was worked out."""
         cutoff = utc(now) - ABANDON_AFTER
         late: list[tuple[str, int, Ending]] = []
+        known: list[tuple[str, int, datetime]] = []
         with self.db.reader() as db:
             idle = repo.idle_human_matches(db, cutoff)
-            for row in repo.active_matches(db):
+            for row in repo.due_matches(db, utc(now)):
                 if rule_from_options(row.options) is None:
+                    known.append((row.id, row.version, repo.NEVER))  # no clock: never due
                     continue
                 info = row_info(db, self.core.cache, row)
                 entry = catch_up(
@@ -170,13 +174,18 @@ class Lifecycle:
                 loser = out_of_time(info, entry, now)
                 if loser is not None:
                     late.append((row.id, row.version, on_time(loser, get_game(info.game).seats)))
-        if not idle and not late:
+                    continue
+                due = due_at(info, entry)
+                known.append((row.id, row.version, repo.NEVER if due is None else utc(due)))
+        if not idle and not late and not known:
             return []
         with self.db.write() as db:
             changed = [match_id for match_id in idle if repo.abandon(db, match_id, cutoff)]
             for match_id, version, ending in late:
                 if repo.finish(db, match_id, ending, utc(now), at_version=version):
                     changed.append(match_id)
+            for match_id, version, due_moment in known:
+                repo.set_due(db, match_id, due_moment, at_version=version)
         return changed
 
     # ---- sockets coming and going -------------------------------------------------------------

@@ -17,9 +17,10 @@ from engine.core.errors import EngineError
 from engine.core.game import Viewer
 from engine.registry import get_game
 
-from ..clocks import out_of_time
+from ..clocks import due_at, out_of_time
 from ..errors import ApiError, checked_id, from_engine, unauthorized
 from ..logs import fields
+from ..persistence import repository as repo
 from ..persistence.cache import Entry, current
 from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
@@ -124,7 +125,7 @@ class Play:
                 if out_of_time(info, entry, now) == seat:
                     ending = on_time(seat, get_game(info.game).seats)
                 else:
-                    new, ending = self._accept(tx, row, entry, seat, action, now)
+                    new, ending = self._accept(tx, info, entry, seat, action, now)
                 if ending is not None:
                     tx.finish(row.id, ending, utc(now))
                     row = replace(
@@ -158,7 +159,7 @@ class Play:
 
     @staticmethod
     def _accept(
-        tx: MoveTransaction, row: MatchRow, entry: Entry, seat: str, action: Any, now: float
+        tx: MoveTransaction, info: MatchInfo, entry: Entry, seat: str, action: Any, now: float
     ) -> tuple[Entry, Ending | None]:
         """Run the rules, store the action at seq = version + 1 and move the row on; how the
         match ended, if this action ended it."""
@@ -169,8 +170,10 @@ class Play:
             raise from_engine(err) from None
         new = entry.extended(step.state, tuple(step.events), now, seat)
         stored = game.action_to_json(game.parse_action(action))
-        tx.add_action(row.id, new.version, seat, stored, utc(now))
-        tx.advance(row.id, new.version, game.round_of(new.state), utc(now))
+        tx.add_action(info.match_id, new.version, seat, stored, utc(now))
+        due = due_at(info, new)
+        when = repo.NEVER if due is None else utc(due)
+        tx.advance(info.match_id, new.version, game.round_of(new.state), utc(now), when)
         outcome = game.outcome(new.state)
         if outcome is None:
             return new, None

@@ -10,10 +10,12 @@ the issue (banks, increments, per-decision allowances), tallied here move by mov
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app.persistence import repository as repo
 from engine.watergate import other
 
 from .test_lifecycle import (
@@ -194,6 +196,38 @@ def test_the_sweep_ends_an_expired_match_without_a_move(
     )
     for v in pushed:  # the final clocks show who ran out
         assert v["clocks"] == expect("realtime", {"editor": 0, "nixon": 900.0}, None)
+
+
+def due(c: TestClient, at: float) -> set[str]:
+    """The matches a sweep at `at` would look at (the rows due by then, or not worked out)."""
+    ctx = c.app.state.ctx  # type: ignore[attr-defined]
+    with ctx.db.reader() as db:
+        return {row.id for row in repo.due_matches(db, datetime.fromtimestamp(at, UTC))}
+
+
+def test_a_quiet_sweep_looks_at_no_match_until_a_clock_is_due(
+    client: TestClient, fake: FakeClock
+) -> None:
+    """Issue 10: the sweep used to replay every active match's clocks every 2 s; it must read
+    only the matches whose deciding seat can have run out, yet still end each one on time."""
+    clocked, tokens = started(client, "realtime-15")
+    unclocked, _ = started(client)
+    assert due(client, fake.now()) == {clocked, unclocked}, "new rows are worked out once"
+    assert sweep(client) == []
+    assert due(client, fake.now()) == set()
+    assert due(client, fake.now() + 899.9) == set()
+    assert due(client, fake.now() + 900) == {clocked}, "the Editor's 15 minutes, not more"
+    who = decider(client, match_id=clocked, tokens=tokens)
+    fake.advance(100)
+    move(client, clocked, tokens, who)  # its bank: 900 - 100 + 10; the other's 900 starts now
+    after = decider(client, clocked, tokens)
+    left = 900.0 if after != who else 810.0
+    assert due(client, fake.now() + left - 0.1) == set(), "the move recorded the new moment"
+    assert due(client, fake.now() + left) == {clocked}
+    fake.advance(left)
+    assert sweep(client) == [clocked]
+    assert view(client, clocked, tokens[after])["win_reason"] == "timeout"
+    assert due(client, fake.now() + 1e9) == set(), "an ended match is never looked at again"
 
 
 # ---- turn-based -------------------------------------------------------------------------------
