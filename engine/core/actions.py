@@ -70,3 +70,20 @@ def find_offered(
             return offered, True
     act = cast(A, action) if isinstance(action, types) else parse(action)
     return act, act in legal
+
+
+T = TypeVar("T")
+
+
+def as_given(legal: Sequence[T], choice: A, to_json: Callable[[A], object]) -> T:
+    """The element of `legal` that is a bot's `choice`, handed back the way the caller offered
+    it (typed, or as its JSON); `legal[0]` if none is."""
+    as_json: object = None
+    for i, offered in enumerate(legal):
+        if isinstance(offered, dict):
+            as_json = as_json if as_json is not None else to_json(choice)
+            if offered == as_json:
+                return legal[i]
+        elif offered == choice:
+            return legal[i]
+    return legal[0]

@@ -11,7 +11,7 @@ from ..core.game import Bot, JSONObject, Outcome, Seat, Step, Viewer
 from ..core.rng import ALGORITHMS
 from . import flow, views
 from .actions import Action, action_to_json, parse_action
-from .bots import HeuristicBot, RandomBot
+from .bots import HeuristicBot, RandomBot, SearchBot
 from .catalog import Difficulty
 from .describe import describe as _describe
 from .events import Event, events_to_json
@@ -28,7 +28,7 @@ class NationsGame:
 
     id: Final = "nations"
     rules_version: Final = RULES_VERSION
-    bot_names: Final[tuple[str, ...]] = ("heuristic", "random")
+    bot_names: Final[tuple[str, ...]] = ("heuristic", "random", "search")
 
     def __init__(
         self, ruleset: Ruleset, players: int = 2, levels: Sequence[Difficulty] | None = None
@@ -122,6 +122,8 @@ class NationsGame:
             return cast(Bot[MatchState, Action], HeuristicBot(seed))
         if name == "random":
             return cast(Bot[MatchState, Action], RandomBot(seed))
+        if name == "search":
+            return cast(Bot[MatchState, Action], SearchBot(seed, budget_ms, clock))
         raise KeyError(f"unknown Nations bot {name!r}")
 
     def metadata(self) -> JSONObject:

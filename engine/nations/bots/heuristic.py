@@ -9,11 +9,11 @@ from typing import TypeVar
 
 from ...core.game import Seat
 from ...core.rng import below, seed_state
-from ..actions import action_to_json
 from ..flow import apply, legal_actions
 from ..observation import determinize
 from ..state import MatchState, player_of
 from .evaluate import evaluate
+from .pick import as_given
 
 T = TypeVar("T")
 
@@ -34,8 +34,4 @@ class HeuristicBot:
         best = max(scores)
         top = [a for a, v in zip(offered, scores, strict=True) if v >= best - 1e-9]
         self._rng, i = below(self._rng, len(top))
-        choice = top[i]
-        for given in legal:  # hand it back as offered: the typed action, or its JSON
-            if given == choice or given == action_to_json(choice):
-                return given
-        return legal[0]
+        return as_given(top[i], legal)

@@ -1,6 +1,7 @@
 """Nations' computer players: each decides from its seat's observation alone (NR1: it cannot
 tell states apart that differ only in their decks), returns one of the offered actions, is
-reproducible from its seed, and the heuristic beats the random player."""
+reproducible from its seed, the heuristic beats the random player, and the search bot keeps to
+its thinking budget on the clock it is given (its strength is measured by bench.match)."""
 
 from __future__ import annotations
 
@@ -44,14 +45,40 @@ def test_nr1_a_bot_decides_the_same_on_states_it_cannot_tell_apart(name: str) ->
     assert a == b and a in game.legal_actions(s, seat)
 
 
-def test_the_heuristic_hands_back_the_json_it_was_offered() -> None:
+@pytest.mark.parametrize("name", GAME.bot_names)
+def test_a_bot_hands_back_the_json_it_was_offered(name: str) -> None:
     s = mid_game(2)
     seat = GAME.to_move(s)[0]
     offered: list[JSONObject] = [GAME.action_to_json(a) for a in GAME.legal_actions(s, seat)]
-    choice = GAME.make_bot("heuristic", 1, 0, None).decide(
-        GAME.observation_for(s, seat), seat, offered
-    )
+    choice = GAME.make_bot(name, 1, 0, None).decide(GAME.observation_for(s, seat), seat, offered)
     assert choice in offered
+
+
+class SteppingClock:
+    """A clock the test moves: each reading is `step` seconds after the last."""
+
+    def __init__(self, step: float) -> None:
+        self.t, self.step, self.readings = 0.0, step, 0
+
+    def __call__(self) -> float:
+        self.t += self.step
+        self.readings += 1
+        return self.t
+
+
+def test_the_search_bot_out_of_time_plays_what_it_has_looked_at() -> None:
+    s = mid_game(2)
+    seat = GAME.to_move(s)[0]
+    legal = GAME.legal_actions(s, seat)
+    assert len(legal) > 2, "a position with candidates enough to cut the search short"
+    slow = SteppingClock(step=10.0)  # every look at the clock: 10 s later, over a 100 ms budget
+    bot = GAME.make_bot("search", 1, 100, slow)
+    choice = bot.decide(GAME.observation_for(s, seat), seat, legal)
+    assert choice in legal
+    assert slow.readings == 2, "the start, then one check after the first play-out: it stopped"
+    roomy = SteppingClock(step=0.0)
+    GAME.make_bot("search", 1, 100, roomy).decide(GAME.observation_for(s, seat), seat, legal)
+    assert roomy.readings > 2, "with time left it plays out further candidates"
 
 
 def test_bots_are_reproducible_from_their_seed() -> None:
