@@ -12,7 +12,7 @@ from ..core.rng import ALGORITHMS
 from . import flow, views
 from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot, SearchBot
-from .catalog import Difficulty
+from .catalog import DIFFICULTIES, Difficulty
 from .describe import describe as _describe
 from .events import Event, events_to_json
 from .flow import DEAL_GENERATOR
@@ -29,6 +29,7 @@ class NationsGame:
     id: Final = "nations"
     rules_version: Final = RULES_VERSION
     bot_names: Final[tuple[str, ...]] = ("heuristic", "random", "search")
+    difficulties: Final[tuple[Difficulty, ...]] = DIFFICULTIES  # easiest first (NR6)
 
     def __init__(
         self, ruleset: Ruleset, players: int = 2, levels: Sequence[Difficulty] | None = None
