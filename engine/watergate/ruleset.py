@@ -60,8 +60,11 @@ class Ruleset:
     momentum_tokens: int
     # Sources of effect lists: a card id, or "M<k>" for the Editor's momentum-card space k.
     effect_sources: Mapping[str, tuple[Op, ...]]
-    # The rules version these components are played by (its readings: `version.features`).
+    # The rules version these components are played by (its readings: `version.features`; its
+    # data edition: `version.data`).
     version: RulesVersion = VERSIONS[RULES_VERSION]
+    # The four data documents it was read from, for `edition` to read them as another edition.
+    documents: tuple[JSONObject, JSONObject, JSONObject, JSONObject] | None = None
 
 
 # ---- typed reading of plain JSON (no Any: every field is checked where it is read) -----------
@@ -129,7 +132,8 @@ def ruleset_from_data(
 ) -> Ruleset:
     """A Ruleset from the four data documents (the shapes of engine/watergate/data/*.json),
     played by `version` (today's unless told)."""
-    card_list = [_card(_obj(c, "card")) for c in _list(cards["cards"], "cards")]
+    raw_cards = (_obj(c, "card") for c in _list(cards["cards"], "cards"))
+    card_list = [_card(as_of(c, version.data)) for c in raw_cards]
     by_id = {c.id: c for c in card_list}
     token_list = [_token(_obj(t, "token")) for t in _list(tokens["tokens"], "tokens")]
     spaces = tuple(
@@ -154,7 +158,7 @@ def ruleset_from_data(
     editor_momentum = {
         _int(s["space"], "momentum space"): _ops(s["effects"], "momentum effects")
         for s in (
-            _obj(x, "momentum space")
+            as_of(_obj(x, "momentum space"), version.data)
             for x in _list(_obj(momentum["editor"], "editor")["spaces"], "editor spaces")
         )
     }
@@ -188,12 +192,30 @@ def ruleset_from_data(
             **{f"M{k}": ops for k, ops in editor_momentum.items()},
         },
         version=version,
+        documents=(cards, tokens, board, momentum),
     )
 
 
+def as_of(entry: JSONObject, data: str) -> JSONObject:
+    """A data entry as data edition `data` words it: the fields its `editions[data]` gives
+    (effects and provenance) replace the first edition's; an entry without one is as first."""
+    later = _obj(entry.get("editions") or {}, "editions").get(data) if data else None
+    if later is None:
+        return entry
+    wording = _obj(later, f"edition {data}")
+    _str(wording["provenance"], f"edition {data} provenance")  # every rewording says why
+    return {**entry, **wording}
+
+
 def edition(rules: Ruleset, version: RulesVersion) -> Ruleset:
-    """The same components played by `version` (`rules` itself when it already is)."""
-    return rules if rules.version == version else replace(rules, version=version)
+    """The same components played by `version` (`rules` itself when it already is), read again
+    from their documents when its data edition words some of them differently."""
+    if rules.version == version:
+        return rules
+    if rules.version.data == version.data or rules.documents is None:
+        return replace(rules, version=version)
+    cards, tokens, board, momentum = rules.documents
+    return ruleset_from_data(cards, tokens, board, momentum, version)
 
 
 def read_data(name: str) -> JSONObject:

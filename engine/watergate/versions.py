@@ -8,6 +8,8 @@ else is shared code and shared data.
 - "1": the first edition, dealt by SplitMix64 from a 53-bit seed.
 - "2": the same rules, dealt by SHA-256 in counter mode from a 256-bit secret seed.
 - "3": rulings R28–R34 (docs/rulings.md), dealt like "2".
+- "4": R35, the Editor's momentum space 2 acts (its data edition "4": `editions` in the data
+  files), dealt like "2".
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ class RulesVersion:
     id: str
     generator: Generator
     features: Features
+    # Which edition of the data it plays: "" the first reconstruction, else the key under which
+    # the data files give an entry's later wording (`editions`; an entry without one is as first).
+    data: str = ""
 
 
 FIRST_READINGS: Final = Features()
@@ -52,8 +57,9 @@ VERSIONS: Final[Mapping[str, RulesVersion]] = {
     "1": RulesVersion("1", "splitmix64", FIRST_READINGS),
     "2": RulesVersion("2", "sha256-ctr", FIRST_READINGS),
     "3": RulesVersion("3", "sha256-ctr", AUDITED_READINGS),
+    "4": RulesVersion("4", "sha256-ctr", AUDITED_READINGS, data="4"),
 }
-RULES_VERSION: Final = "3"  # what new matches are made with
+RULES_VERSION: Final = "4"  # what new matches are made with
 
 
 def rules_version(version_id: str | None) -> RulesVersion:

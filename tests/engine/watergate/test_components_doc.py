@@ -111,6 +111,12 @@ def expected(docs: dict[str, Any]) -> dict[str, list[Row]]:
         for side in ("nixon", "editor")
         for space in momentum[side]["spaces"]
     ]
+    out["Later wordings"] = [
+        (side, str(space["space"]), key, ops_text(later["effects"]), later["provenance"])
+        for side in ("nixon", "editor")
+        for space in momentum[side]["spaces"]
+        for key, later in sorted(space.get("editions", {}).items())
+    ]
     counts = momentum["tokens"]
     out["Tokens of the track"] = [
         (kind, str(counts[kind]), counts["provenance"]) for kind in ("momentum", "initiative")

@@ -69,12 +69,14 @@ def test_the_stored_actions_under_todays_rules_play_differently() -> None:
 
 
 def test_versions_say_which_readings_they_play_by() -> None:
-    """Versions 1 and 2 keep the first edition's readings, 3 plays R28–R34; new matches are 3."""
-    assert GAME.rules_version == RULES_VERSION == "3"
-    assert {v: (r.generator, r.features) for v, r in VERSIONS.items()} == {
-        "1": ("splitmix64", FIRST_READINGS),
-        "2": ("sha256-ctr", FIRST_READINGS),
-        "3": ("sha256-ctr", AUDITED_READINGS),
+    """Versions 1 and 2 keep the first edition's readings, 3 plays R28–R34, 4 also the later
+    wording of the momentum card (R35); new matches are 4."""
+    assert GAME.rules_version == RULES_VERSION == "4"
+    assert {v: (r.generator, r.features, r.data) for v, r in VERSIONS.items()} == {
+        "1": ("splitmix64", FIRST_READINGS, ""),
+        "2": ("sha256-ctr", FIRST_READINGS, ""),
+        "3": ("sha256-ctr", AUDITED_READINGS, ""),
+        "4": ("sha256-ctr", AUDITED_READINGS, "4"),
     }
     assert all(vars_of(AUDITED_READINGS)) and not any(vars_of(FIRST_READINGS))
     for version in VERSIONS:
@@ -84,7 +86,7 @@ def test_versions_say_which_readings_they_play_by() -> None:
         back = GAME.state_from_json(GAME.state_to_json(state))
         assert back == state and back.rules is state.rules
     with pytest.raises(ValueError):
-        GAME.start(5, "4")
+        GAME.start(5, "5")  # a version never made
 
 
 def test_a_state_keeps_its_rules_version_in_equality_and_json() -> None:
