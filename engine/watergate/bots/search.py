@@ -94,7 +94,11 @@ class SearchBot:
         root = _Node()
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         scores = [0.0] * len(legal)
-        for _ in range(self.ranking_samples):
+        started = deadline - self.budget
+        for k in range(self.ranking_samples):
+            # more samples only in the first half of the budget: the search needs the rest
+            if k > 0 and self.clock is not None and self.clock() >= started + self.budget / 2:
+                break
             sample, self._rng = determinize(observation, role, self._rng)
             for i, v in enumerate(score_actions(sample, role, legal)):
                 scores[i] += v
