@@ -48,7 +48,9 @@ class Settings(BaseSettings):
     rate_limit_admin_login: str = ADMIN_LOGIN_LIMIT
     rate_limit_socket: str = SOCKET_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
-    bot_kind: str = "search"  # search | heuristic | random
+    # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
+    # random) plays every match with that bot instead (tests, benchmarks)
+    bot_kind: str = "level"
     bot_budget_ms: int = 400  # the search bot's thinking time per decision, inside the delay
     # worker processes the computer thinks in, so its search never holds this process's
     # interpreter (0: in this process's worker threads)

@@ -4,7 +4,8 @@
         [--budget-ms 100] [--jobs 2] [--game watergate]
 
 Only the Game protocol is used (through the registry); --editor and --nixon name the first and
-second seat's bot (one of the game's `bot_names`).
+second seat's bot (one of the game's `bot_names`: for Watergate a level, easy | normal | hard
+(docs/levels.md), or a bot, search | heuristic | random).
 
 Prints `editor_win_rate <x>` (with a 95% interval), average rounds and decisions, end reasons and
 the average thinking time per decision of each side.
@@ -57,8 +58,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--game", default=DEFAULT_GAME, choices=game_ids())
-    parser.add_argument("--editor", default="heuristic", help="the first seat's bot")
-    parser.add_argument("--nixon", default="heuristic", help="the second seat's bot")
+    parser.add_argument("--editor", default="heuristic", help="the first seat's level or bot")
+    parser.add_argument("--nixon", default="heuristic", help="the second seat's level or bot")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)

@@ -13,6 +13,8 @@ class CreateMatch(BaseModel):
     role: Literal["editor", "nixon", "random"] = "random"
     opponent: Literal["human", "bot"] = "human"
     clock: Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"] = "none"
+    # how well the computer plays (docs/levels.md); kept only for a match against it
+    level: Literal["easy", "normal", "hard"] = "normal"
 
     def clock_choice(self) -> tuple[str | None, int | None]:
         """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""
@@ -61,6 +63,7 @@ class SeatPlayer(BaseModel):
     kind: Literal["human", "bot"]
     name: str | None
     player_id: str | None = None
+    level: Literal["easy", "normal", "hard"] | None = None  # the computer's
 
 
 class PlayedOut(BaseModel):

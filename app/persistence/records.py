@@ -82,6 +82,8 @@ class PlayerRow:
 
 GUEST_NAME = "Guest"  # the wire's names for seats without a player; the browser translates them
 COMPUTER_NAME = "Computer"
+# how well the computer plays (contract v1.1); a match from before levels was played at normal
+DEFAULT_LEVEL = "normal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +167,17 @@ class MatchInfo:
     def has_bot(self) -> bool:
         return any(s.kind == "bot" for s in self.seats)
 
+    def bot_level(self) -> str:
+        """The level the computer plays this match at."""
+        return str(self.options.get("level", DEFAULT_LEVEL))
+
     def players(self) -> dict[str, dict[str, object]]:
-        """Who sits where, as every view shows it."""
-        return {s.name: s.wire_player() for s in self.seats}
+        """Who sits where, as every view shows it (the computer with its level)."""
+        out = {s.name: s.wire_player() for s in self.seats}
+        for entry in out.values():
+            if entry["kind"] == "bot":
+                entry["level"] = self.bot_level()
+        return out
 
     def seen(self, name: str, when: float) -> MatchInfo:
         """The same facts with the seat's last-seen moment moved on."""

@@ -8,12 +8,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from functools import partial
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from engine.registry import get_game
+from engine.registry import AnyGame, get_game
 
-from ..config import BOT_PACE_MARGIN_MS
 from ..errors import ApiError
 from ..logs import REQUEST_ID, new_request_id
 from ..persistence import repository as repo
@@ -21,6 +22,7 @@ from ..push.changes import Change, MatchChanged, Moved
 from ..supervise import supervise
 from .access import current
 from .core import Core
+from .pace import Clock, Pace, Sleep, paced
 from .play import Play
 from .thinking import Thinking
 
@@ -32,12 +34,14 @@ class BotRunner:
     process's duplicate move fail harmlessly. A task that fails (the database away) is retried
     with backoff, so the computer does not stop owing its move."""
 
-    def __init__(self, core: Core, play: Play) -> None:
+    def __init__(
+        self, core: Core, play: Play, clock: Clock = time.perf_counter, sleep: Sleep = asyncio.sleep
+    ) -> None:
         self.core, self.play = core, play
         settings = core.settings
-        self.delay = settings.bot_delay_ms / 1000
+        self.pace = Pace(settings.bot_delay_ms / 1000, settings.bot_budget_ms)
         self.kind = settings.bot_kind
-        self.budget_ms = settings.bot_budget_ms
+        self.clock, self.sleep = clock, sleep
         self.thinking = Thinking(settings.bot_processes, settings.log_format == "json")
         self._closing = asyncio.Event()
         self._poked: set[str] = set()
@@ -65,15 +69,6 @@ class BotRunner:
                 forever=False,
             )
 
-    def thinking_ms(self, spent: float) -> int:
-        """The search budget for a decision seen `spent` seconds ago: what is left of the pause
-        once the margin is kept, so that thinking ends before the pause does (R18). Without a
-        pause (a delay of 0) the budget is the setting's."""
-        if self.delay <= 0:
-            return self.budget_ms
-        left = int((self.delay - spent) * 1000) - BOT_PACE_MARGIN_MS
-        return max(1, min(self.budget_ms, left))
-
     async def _play(self, match_id: str) -> None:
         while not self._closing.is_set():
             # each decision is a request of its own in the log (the task was started in
@@ -81,7 +76,7 @@ class BotRunner:
             REQUEST_ID.set(new_request_id())
             # R18: the pause runs from the moment this task sees the change (right after the
             # push that offers the decision), whatever reading and thinking take meanwhile
-            started = time.perf_counter()
+            started = self.clock()
             self._poked.discard(match_id)
             found = await run_in_threadpool(current, self.core, match_id)
             if found is None:
@@ -96,17 +91,15 @@ class BotRunner:
                     continue
                 self._tasks.pop(match_id, None)
                 return
-            budget = self.thinking_ms(time.perf_counter() - started)
-            thinking = time.perf_counter()
-            action = await self.thinking.choose(
-                game, entry.state, seat, info.seed, self.kind, budget
-            )
-            self.core.metrics.thought(self.kind, time.perf_counter() - thinking)
+            kind = self.kind
+            if kind == "level":  # a game without levels plays its strongest bot
+                level = info.bot_level()
+                kind = level if level in game.bot_names else game.bot_names[0]
+            think = partial(self._think, game, entry.state, seat, info.seed, kind)
             # the same pause for every answer, a lone pass included (R18)
-            late = time.perf_counter() - started - self.delay
-            if late > 0 and self.delay > 0:
+            action, late = await paced(self.pace, started, self.clock, self.sleep, think)
+            if late > 0 and self.pace.delay > 0:
                 log.warning("bot in %s answered %.0f ms after its pace", match_id, late * 1000)
-            await asyncio.sleep(max(0.0, -late))
             if self._closing.is_set():
                 return
             try:
@@ -114,6 +107,14 @@ class BotRunner:
             except ApiError as err:  # another process moved first: look again
                 log.info("bot move in %s not taken: %s", match_id, err.code)
                 continue
+
+    async def _think(
+        self, game: AnyGame, state: Any, seat: str, seed: int, kind: str, budget: int
+    ) -> Any:
+        thinking = self.clock()
+        action = await self.thinking.choose(game, state, seat, seed, kind, budget, self.clock)
+        self.core.metrics.thought(kind, self.clock() - thinking)
+        return action
 
     async def resume_all(self) -> None:
         for match_id in await run_in_threadpool(self._bot_matches):

@@ -17,6 +17,7 @@ from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
 from ..persistence.cache import fresh_entry, read_info
 from ..persistence.models import Match
+from ..persistence.records import DEFAULT_LEVEL
 from ..push.changes import MatchChanged
 from .core import Core
 from .players import player_of
@@ -58,22 +59,30 @@ class Matches:
         self.core = core
 
     async def create(
-        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None = None
+        self,
+        role: str,
+        opponent: str,
+        clock: dict[str, Any] | None,
+        player: str | None = None,
+        level: str = DEFAULT_LEVEL,
     ) -> SeatTaken:
-        """Create a match and take a seat in it (as the player whose token is `player`)."""
-        made = await run_in_threadpool(self._create, role, opponent, clock, player)
+        """Create a match and take a seat in it (as the player whose token is `player`); against
+        the computer, `level` says how well it plays."""
+        made = await run_in_threadpool(self._create, role, opponent, clock, player, level)
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         return made
 
     def _create(
-        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None
+        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None, level: str
     ) -> SeatTaken:
         game = get_game(DEFAULT_GAME)
         mine = secrets.choice(game.seats) if role == "random" else role
         theirs = next(s for s in game.seats if s != mine)
         kinds = {s: "human" if s == mine or opponent == "human" else "bot" for s in game.seats}
         token, code = new_token(), new_invite_code() if opponent == "human" else None
-        options = {"opponent": opponent, **({"clock": clock} if clock else {})}
+        options: dict[str, Any] = {"opponent": opponent, **({"clock": clock} if clock else {})}
+        if opponent == "bot":
+            options["level"] = level
         match = new_row(self.core, game.id, options, kinds)
         with self.core.db.write() as db:
             me = player_of(db, player)

@@ -9,6 +9,7 @@ import hashlib
 import logging
 import multiprocessing
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -22,9 +23,18 @@ from .. import logs
 log = logging.getLogger("watergate.bots")
 
 
-def choose_move(game: AnyGame, state: Any, seat: str, seed: int, kind: str, budget_ms: int) -> Any:
-    """The bot's move from its seat's observation only; a crashing bot falls back to the next
-    (the chosen one first, then the game's weaker bots in its order)."""
+def choose_move(
+    game: AnyGame,
+    state: Any,
+    seat: str,
+    seed: int,
+    kind: str,
+    budget_ms: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Any:
+    """The bot's move from its seat's observation only, thinking for `budget_ms` on `clock`; a
+    crashing bot falls back to the next (the chosen one first, then the game's weaker bots in
+    its order)."""
     legal = game.legal_actions(state, seat)
     observation = game.observation_for(state, seat)
     version = game.version(state)
@@ -34,15 +44,15 @@ def choose_move(game: AnyGame, state: Any, seat: str, seed: int, kind: str, budg
     names = game.bot_names
     chain = names[names.index(kind) :] if kind in names else names[-1:]
     for name in chain:
-        bot = game.make_bot(name, seed, budget_ms, time.perf_counter)
-        started = time.perf_counter()
+        bot = game.make_bot(name, seed, budget_ms, clock)
+        started = clock()
         try:
             action = bot.decide(observation, seat, legal)
         except Exception:
             log.exception("%s bot failed at version %d; falling back", name, version)
             continue
         if action in legal:
-            spent = time.perf_counter() - started
+            spent = clock() - started
             if spent > 3 * budget_ms / 1000:
                 log.warning("%s bot took %.0f ms at version %d", name, spent * 1000, version)
             return action
@@ -69,10 +79,20 @@ class Thinking:
         self._pool: ProcessPoolExecutor | None = None
 
     async def choose(
-        self, game: AnyGame, state: Any, seat: str, seed: int, kind: str, budget_ms: int
+        self,
+        game: AnyGame,
+        state: Any,
+        seat: str,
+        seed: int,
+        kind: str,
+        budget_ms: int,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> Any:
+        """The bot's move; in a worker process it thinks on that process's own clock."""
         if self.processes <= 0:
-            return await run_in_threadpool(choose_move, game, state, seat, seed, kind, budget_ms)
+            return await run_in_threadpool(
+                choose_move, game, state, seat, seed, kind, budget_ms, clock
+            )
         answer_by = time.monotonic() + budget_ms / 1000
         args = (game.id, state, seat, seed, kind, budget_ms, answer_by)
         try:

@@ -10,6 +10,7 @@ from ..core.rng import ALGORITHMS
 from . import flow, serialize, views
 from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot
+from .bots.levels import LEVELS, level_bot
 from .bots.search import SearchBot
 from .catalog import ROLES, Role
 from .describe import describe as _describe
@@ -43,7 +44,9 @@ class WatergateGame:
     id: Final = "watergate"
     seats: Final[tuple[Seat, ...]] = ROLES
     rules_version: Final = RULES_VERSION
-    bot_names: Final[tuple[str, ...]] = ("search", "heuristic", "random")
+    # the levels (bots/levels.py) and the bots they are made of, strongest first: a failing bot
+    # falls back to the ones after it
+    bot_names: Final[tuple[str, ...]] = ("hard", "search", "normal", "heuristic", "easy", "random")
     player_counts: Final[tuple[int, ...]] = (2,)
 
     def __init__(self, ruleset: Ruleset) -> None:
@@ -126,6 +129,8 @@ class WatergateGame:
     def make_bot(
         self, name: str, seed: int, budget_ms: int, clock: Callable[[], float] | None
     ) -> Bot[MatchState, Action]:
+        if name in LEVELS:
+            return cast(Bot[MatchState, Action], level_bot(name, seed, budget_ms, clock))
         if name == "search":
             return cast(Bot[MatchState, Action], SearchBot(seed, budget_ms=budget_ms, clock=clock))
         if name == "heuristic":

@@ -36,6 +36,11 @@ $("save-name").addEventListener("click", async () => {
   } catch (err) { refused(err); }
 });
 
+// the computer's level matters only against the computer
+const showLevel = () => { $("level-choice").hidden = new FormData(form).get("opponent") !== "bot"; };
+form.addEventListener("change", showLevel);
+showLevel();
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(form);
@@ -43,6 +48,7 @@ form.addEventListener("submit", async (event) => {
   button.disabled = true;
   error.hidden = true;
   const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" };
+  if (body.opponent === "bot") body.level = data.get("level") || "normal";
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));
     saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);

@@ -95,7 +95,7 @@ export function playLabel(a, me) {
 export function seatName(view, role) {
   const p = view.players?.[role];
   if (!p || (p.kind === "human" && p.name == null)) return null;
-  if (p.kind === "bot") return t("names.computer");
+  if (p.kind === "bot") return p.level ? t("names.computer_level", { level: t(`ui.level_${p.level}`) }) : t("names.computer");
   return p.player_id ? p.name : t("names.guest");
 }
 

@@ -6,17 +6,23 @@ person's socket, in real matches against the search bot."""
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
 from app.config import BOT_PACE_MARGIN_MS, Settings
+from app.services.pace import Pace, paced
+from app.services.thinking import choose_move
 from engine.registry import get_game
 from engine.watergate.bots import RandomBot
+from engine.watergate.bots.levels import LEVELS
+from engine.watergate.state import MatchState, PlayD
 from tests.app.test_persistence import admin_detail
 
 from .test_ws import create, receive_view, send_action, socket
@@ -97,3 +103,65 @@ def test_R18_a_thinking_budget_that_does_not_fit_inside_the_pause_is_refused() -
             Settings(bot_delay_ms=600, bot_budget_ms=budget)
     assert Settings(bot_delay_ms=0, bot_budget_ms=2000).bot_delay_ms == 0  # no pause: tests only
     assert Settings().bot_budget_ms <= Settings().bot_delay_ms - BOT_PACE_MARGIN_MS  # defaults
+
+
+class TickingClock:
+    """A clock only the test moves: every reading is 1 ms later (a search that reads it each
+    iteration spends its budget in readings), and a sleep moves it on by the time slept."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def hands_apart(seed: int) -> tuple[MatchState, MatchState]:
+    """Two states of one match, Nixon (the computer) to play a card, that differ only in the
+    cards of his hidden hand: in the second he holds cards from his deck instead."""
+    game, person = get_game("watergate"), RandomBot(seed)
+    s = game.start(seed).state
+    while not (
+        isinstance(s.decision, PlayD)
+        and s.decision.role == BOT
+        and s.decision.card == ""
+        and len(s.decks[BOT]) >= len(s.hands[BOT]) >= 3
+    ):
+        seat = game.to_move(s)[0]
+        s = game.apply(s, seat, person.choose({}, game.legal_actions(s, seat))).state
+    v = s.clone()
+    held = len(s.hands[BOT])
+    v.hands[BOT], v.decks[BOT] = s.decks[BOT][:held], s.hands[BOT] + s.decks[BOT][held:]
+    v._legal = None
+    return s, v
+
+
+def answer_after(state: MatchState, level: str, seed: int) -> float:
+    """How long after the offering change the computer answers at `level`, on the ticking clock,
+    thinking as the app's bot does (choose_move) inside the app's pace."""
+    clock, game = TickingClock(), get_game("watergate")
+
+    async def think(budget_ms: int) -> Any:
+        return choose_move(game, state, BOT, seed, level, budget_ms, clock)
+
+    async def answer() -> float:
+        started = clock()
+        await paced(Pace(DELAY_MS / 1000, BUDGET_MS), started, clock, clock.sleep, think)
+        return clock.now - started
+
+    return asyncio.run(answer())
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_R18_at_every_level_the_answer_time_does_not_depend_on_the_hand(level: str) -> None:
+    game = get_game("watergate")
+    for seed in (3, 4):
+        mine, other = hands_apart(seed)
+        assert mine.hands[BOT] != other.hands[BOT]
+        options = {len(game.legal_actions(s, BOT)) for s in (mine, other)}
+        times = {round(answer_after(s, level, seed), 9) for s in (mine, other)}
+        assert times == {DELAY_MS / 1000}, (level, seed, options, times)

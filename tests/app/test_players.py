@@ -229,7 +229,7 @@ def test_the_computer_is_named_by_its_kind(client: TestClient) -> None:
     made = create(client, ana, opponent="bot")
     assert players_in_view(client, made["match_id"], made["seat_token"]) == {
         "editor": {"kind": "human", "name": "Ana", "player_id": ana["player_id"]},
-        "nixon": {"kind": "bot", "name": "Computer"},
+        "nixon": {"kind": "bot", "name": "Computer", "level": "normal"},
     }
 
 

@@ -367,7 +367,9 @@ def test_against_the_computer(open_page: Callable[..., Page], shot: Shot) -> Non
     page = open_page()
     page.goto("/")
     start_match(page, "editor", "bot")
-    computer = seat_label("nixon", EN["names"]["computer"])
+    # the home page plays at normal unless another level is chosen; the table says which
+    level = EN["ui"]["level_normal"]
+    computer = seat_label("nixon", fill(EN["names"]["computer_level"], level=level))
     expect(page.locator("#whoami")).to_contain_text(f"{EN['ui']['opponent_is']}: {computer}")
     expect(page.locator("#invite-box")).to_be_hidden()
     table = Table({"editor": page}, shot, explore=False)

@@ -65,11 +65,20 @@ class SearchBot:
         budget_ms: int = 1000,
         iterations: int = 4000,
         clock: Callable[[], float] | None = None,
+        candidates: int = _CANDIDATES,
+        ranking_samples: int = 1,
+        widening: float = 0.0,
     ) -> None:
         self._rng = seed_state(seed)
         self.budget = budget_ms / 1000
         self.iterations = iterations
         self.clock = clock
+        # hard's recipe (docs/levels.md): the root's candidates are ranked over several
+        # determinisations, and with `widening` > 0 they are let in one by one as visits grow
+        # (progressive widening) instead of all `candidates` from the first iteration
+        self.candidates = candidates
+        self.ranking_samples = ranking_samples
+        self.widening = widening
         self._allowed: set[Key] = set()
 
     def _rand(self, n: int) -> int:
@@ -84,13 +93,25 @@ class SearchBot:
     def _search(self, observation: MatchState, role: Role, legal: Sequence[Action]) -> Action:
         root = _Node()
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
-        sample, self._rng = determinize(observation, role, self._rng)
-        scores = score_actions(sample, role, legal)
-        ranked_moves = sorted(range(len(legal)), key=lambda i: -scores[i])[:_CANDIDATES]
-        self._allowed = {_key(legal[i]) for i in ranked_moves}
+        scores = [0.0] * len(legal)
+        started = deadline - self.budget
+        for k in range(self.ranking_samples):
+            # more samples only in the first half of the budget: the search needs the rest
+            if k > 0 and self.clock is not None and self.clock() >= started + self.budget / 2:
+                break
+            sample, self._rng = determinize(observation, role, self._rng)
+            for i, v in enumerate(score_actions(sample, role, legal)):
+                scores[i] += v
+        order = sorted(range(len(legal)), key=lambda i: -scores[i])[: self.candidates]
+        ranked_moves = [_key(legal[i]) for i in order]
+        width = len(ranked_moves)
         for done in range(self.iterations):
             if self.clock is not None and done >= 8 and self.clock() >= deadline:
                 break
+            if self.widening > 0:
+                width = min(len(ranked_moves), 2 + int(self.widening * math.sqrt(done)))
+            if width != len(self._allowed) or done == 0:
+                self._allowed = set(ranked_moves[:width])
             sample, self._rng = determinize(observation, role, self._rng)
             self._iterate(root, sample)
         by_key = {_key(a): a for a in legal}

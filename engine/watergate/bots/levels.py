@@ -1,0 +1,80 @@
+"""The computer's levels (contract v1.1): easy, normal and hard, each a fixed recipe over the bots
+here, documented in docs/levels.md. Every recipe decides from its seat's observation alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
+
+from ...core.rng import below, seed_state
+from ..catalog import Role
+from ..flow import legal_actions
+from ..observation import determinize
+from ..state import MatchState
+from .heuristic import score_actions
+from .pick import as_given
+from .search import SearchBot
+
+T = TypeVar("T")
+Clock = Callable[[], float]
+
+LEVELS: Final = ("easy", "normal", "hard")  # weakest first
+DEFAULT_LEVEL: Final = "normal"
+
+# easy: how often it plays any legal action at random, and how far below the best a move may
+# score and still be one of its picks (evaluation points; a momentum token is 11)
+_BLUNDER_IN: Final = 4  # one decision in 4
+_SLACK: Final = 12.0
+
+# hard: the search of normal with more of everything the faster engine pays for
+_HARD_CANDIDATES: Final = 8
+_HARD_RANKING_SAMPLES: Final = 4
+_HARD_WIDENING: Final = 0.5  # root candidates let in: 2 + 0.5·√iterations
+
+
+class EasyBot:
+    """The heuristic's one-step look-ahead, played loosely: a random legal move one decision in
+    four, otherwise any move within a token or so of the best."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = seed_state(seed)
+
+    def _rand(self, n: int) -> int:
+        self._rng, i = below(self._rng, n)
+        return i
+
+    def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
+        if len(legal) == 1:
+            return legal[0]
+        offered = legal_actions(observation, role)
+        if self._rand(_BLUNDER_IN) == 0:
+            return as_given(legal, offered[self._rand(len(offered))])
+        sample, self._rng = determinize(observation, role, self._rng)
+        scores = score_actions(sample, role, offered)
+        best = max(scores)
+        near = [a for a, v in zip(offered, scores, strict=True) if v >= best - _SLACK]
+        return as_given(legal, near[self._rand(len(near))])
+
+
+def hard_bot(seed: int, budget_ms: int, clock: Clock | None) -> SearchBot:
+    """normal's search, with its root candidates ranked over four determinisations instead of
+    one, eight of them instead of five, let in by progressive widening."""
+    return SearchBot(
+        seed,
+        budget_ms=budget_ms,
+        clock=clock,
+        candidates=_HARD_CANDIDATES,
+        ranking_samples=_HARD_RANKING_SAMPLES,
+        widening=_HARD_WIDENING,
+    )
+
+
+def level_bot(level: str, seed: int, budget_ms: int, clock: Clock | None) -> EasyBot | SearchBot:
+    """The bot of a level; KeyError for an unknown one."""
+    if level == "easy":
+        return EasyBot(seed)
+    if level == "normal":  # the search bot as it played before levels existed
+        return SearchBot(seed, budget_ms=budget_ms, clock=clock)
+    if level == "hard":
+        return hard_bot(seed, budget_ms, clock)
+    raise KeyError(f"unknown level {level!r}")
