@@ -13,6 +13,9 @@ class CreateMatch(BaseModel):
     role: Literal["editor", "nixon", "random"] = "random"
     opponent: Literal["human", "bot"] = "human"
     clock: Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"] = "none"
+    rated: bool = Field(
+        default=False, description="Rated (Glicko-2): both seats must be accounts; not vs bot."
+    )
 
     def clock_choice(self) -> tuple[str | None, int | None]:
         """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""
@@ -61,6 +64,8 @@ class SeatPlayer(BaseModel):
     kind: Literal["human", "bot"]
     name: str | None
     player_id: str | None = None
+    level: str | None = None  # the computer's
+    rating: int | None = None  # the computer's level's fixed rating
 
 
 class PlayedOut(BaseModel):
@@ -68,14 +73,6 @@ class PlayedOut(BaseModel):
     role: str
     result: Literal["win", "loss"]
     opponent: SeatPlayer
-
-
-class ProfileOut(BaseModel):
-    player_id: str
-    name: str
-    games: int
-    wins: int
-    recent: list[PlayedOut]
 
 
 class SubmitAction(BaseModel):

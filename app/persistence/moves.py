@@ -81,6 +81,21 @@ class Moves:
         self.add_action = Compiled(repo.ADD_ACTION, dialect, column_keys=action_columns)
         self.advance = Compiled(repo.ADVANCE, dialect)
         self.finish = Compiled(repo.FINISH, dialect)
+        self.dialect = dialect
+        self._compiled: dict[tuple[object, tuple[str, ...]], Compiled] = {}
+        self._compiling = threading.Lock()
+
+    def compiled(self, stmt: ClauseElement, keys: tuple[str, ...]) -> Compiled:
+        """Any other statement (rating a match that ends here), compiled on its first use: the
+        statements are module constants, so this holds a handful."""
+        key = (stmt, keys)
+        found = self._compiled.get(key)
+        if found is None:
+            results = list(getattr(stmt, "selected_columns", ()))
+            found = Compiled(stmt, self.dialect, column_keys=keys, results=results)
+            with self._compiling:
+                self._compiled[key] = found
+        return found
 
     @property
     def can_move_now(self) -> bool:
@@ -123,6 +138,12 @@ class Moves:
             raise DBAPIError.instance(
                 "connect", (), err, self.dbapi_error, hide_parameters=True
             ) from None
+
+
+def _keys(stmt: ClauseElement, params: dict[str, Any]) -> tuple[str, ...]:
+    """The columns an INSERT gives values for; none for other statements (an UPDATE sets what
+    its own values() name: a parameter named like a column would set that column too)."""
+    return tuple(sorted(params)) if getattr(stmt, "is_insert", False) else ()
 
 
 class MoveTransaction:
@@ -174,3 +195,14 @@ class MoveTransaction:
 
     def finish(self, match_id: str, ending: Ending, when: datetime) -> None:
         self._execute(self.moves.finish, {"match_id": match_id, **repo.ending_values(ending, when)})
+
+    # persistence.sql.Sql, for the statements that join the transaction that ends a match
+
+    def rows(self, stmt: ClauseElement, params: dict[str, Any]) -> list[Sequence[Any]]:
+        compiled = self.moves.compiled(stmt, _keys(stmt, params))
+        self._execute(compiled, params)
+        return [compiled.row(raw) for raw in self.cursor.fetchall()]
+
+    def write(self, stmt: ClauseElement, params: dict[str, Any]) -> int:
+        self._execute(self.moves.compiled(stmt, _keys(stmt, params)), params)
+        return int(self.cursor.rowcount)

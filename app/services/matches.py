@@ -20,6 +20,7 @@ from ..persistence.models import Match
 from ..push.changes import MatchChanged
 from .core import Core
 from .players import player_of
+from .ratings import check_may_sit
 
 
 @dataclass(frozen=True)
@@ -58,25 +59,41 @@ class Matches:
         self.core = core
 
     async def create(
-        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None = None
+        self,
+        role: str,
+        opponent: str,
+        clock: dict[str, Any] | None,
+        player: str | None = None,
+        rated: bool = False,
     ) -> SeatTaken:
-        """Create a match and take a seat in it (as the player whose token is `player`)."""
-        made = await run_in_threadpool(self._create, role, opponent, clock, player)
+        """Create a match and take a seat in it (as the player whose token is `player`); a
+        rated one only between accounts (422 against the computer, 403 without an account)."""
+        if rated and opponent == "bot":
+            raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
+        made = await run_in_threadpool(self._create, role, opponent, clock, player, rated)
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         return made
 
     def _create(
-        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None
+        self,
+        role: str,
+        opponent: str,
+        clock: dict[str, Any] | None,
+        player: str | None,
+        rated: bool,
     ) -> SeatTaken:
         game = get_game(DEFAULT_GAME)
         mine = secrets.choice(game.seats) if role == "random" else role
         theirs = next(s for s in game.seats if s != mine)
         kinds = {s: "human" if s == mine or opponent == "human" else "bot" for s in game.seats}
         token, code = new_token(), new_invite_code() if opponent == "human" else None
-        options = {"opponent": opponent, **({"clock": clock} if clock else {})}
+        options: dict[str, Any] = {"opponent": opponent, **({"clock": clock} if clock else {})}
+        if rated:
+            options["rated"] = True
         match = new_row(self.core, game.id, options, kinds)
         with self.core.db.write() as db:
             me = player_of(db, player)
+            check_may_sit(options, me)
             repo.add_match(db, match)
             repo.add_seats(
                 db, match.id, kinds, {mine: token_hash(token)}, {mine: me.id if me else None}
@@ -109,6 +126,8 @@ class Matches:
             if mine and any(s.player == mine for s in repo.seats_of(db, invite.match_id)):
                 # the creator opened their own link: claiming would hand them both seats
                 raise ApiError(409, "own_invite", "This is your own invite: send it to a friend.")
+            found = repo.match_row(db, invite.match_id)
+            check_may_sit(found.options if found is not None else {}, me)
             if not repo.claim_invite(db, code, self.core.stamp()):
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
             if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token), mine):
