@@ -109,7 +109,12 @@ async def delete_me(body: DeleteBody, ctx: CtxDep, player: PlayerTokenDep) -> di
     return {"status": "deleted"}
 
 
-@router.get("/players/me/matches", response_model=MyGamesOut, responses=CREDENTIALS)
+@router.get(
+    "/players/me/matches",
+    response_model=MyGamesOut,
+    response_model_exclude_none=True,  # as in views: no player_id for a guest, no level...
+    responses=CREDENTIALS,
+)
 async def my_games(ctx: CtxDep, player: PlayerTokenDep) -> MyGamesOut:
     """The caller's ongoing matches (those where it is its turn first), then recent ones."""
     found = await ctx.standings.my_games(player)

@@ -58,6 +58,8 @@ class Compiled:
         return tuple(converted[name] for name in self.order)  # qmark (SQLite)
 
     def row(self, raw: Sequence[Any]) -> list[Any]:
+        if not self.results:  # as the driver gives them
+            return list(raw)
         return [v if proc is None else proc(v) for proc, v in zip(self.results, raw, strict=True)]
 
 
@@ -87,12 +89,13 @@ class Moves:
 
     def compiled(self, stmt: ClauseElement, keys: tuple[str, ...]) -> Compiled:
         """Any other statement (rating a match that ends here), compiled on its first use: the
-        statements are module constants, so this holds a handful."""
+        statements are module constants, so this holds a handful. Their results come as the
+        driver gives them (ids, names and numbers need no conversion; SQLAlchemy's float
+        processors for psycopg want the driver's type codes, which a compiled statement lacks)."""
         key = (stmt, keys)
         found = self._compiled.get(key)
         if found is None:
-            results = list(getattr(stmt, "selected_columns", ()))
-            found = Compiled(stmt, self.dialect, column_keys=keys, results=results)
+            found = Compiled(stmt, self.dialect, column_keys=keys)
             with self._compiling:
                 self._compiled[key] = found
         return found

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, literal_column, select, update
 from sqlalchemy.orm import Session
 
 from .models import Match
@@ -53,7 +53,7 @@ SET_RATING = (
         rating=bindparam("new_rating"),
         rd=bindparam("new_rd"),
         volatility=bindparam("new_volatility"),
-        games=RATINGS.c.games + 1,
+        games=RATINGS.c.games + literal_column("1"),  # inline: the move path binds names only
         updated_at=bindparam("when"),
     )
 )

@@ -138,7 +138,7 @@ def downgrade() -> None:
     found = conn.execute(
         sa.text("SELECT player_id, token_hash FROM player_sessions ORDER BY created_at DESC, id")
     ).all()
-    oldest = {player_id: digest for player_id, digest in found}  # the last written wins
+    oldest = dict(found)  # the last written wins: each player's oldest
     op.drop_index(op.f("ix_player_sessions_player_id"), table_name="player_sessions")
     op.drop_table("player_sessions")
     with op.batch_alter_table("players") as batch_op:

@@ -66,7 +66,9 @@ def test_0009_keeps_old_player_tokens_working_and_round_trips(
     )
     assert made.status_code == 201, made.text
     assert made.json()["player_id"] == "p1" and made.json()["name"] == "Ana"
-    other = client.post("/api/accounts/login", json={"username": "ANA", "password": "correct horse"})
+    other = client.post(
+        "/api/accounts/login", json={"username": "ANA", "password": "correct horse"}
+    )
     assert other.status_code == 200, other.text
     assert run(empty_url, "select count(*) from player_sessions") == [(2,)]
     client.__exit__(None, None, None)
