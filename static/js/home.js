@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
+import { problem } from "./people.js";
 import { saveSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,14 +43,14 @@ form.addEventListener("submit", async (event) => {
   const button = $("start");
   button.disabled = true;
   error.hidden = true;
-  const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" };
+  const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));
     saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);
     window.location.assign(`/match/${made.match_id}`);
   } catch (err) {
     if (err.code === "invalid_name") refused(err);
-    else { error.textContent = err.message; error.hidden = false; }
+    else { error.textContent = problem(err); error.hidden = false; }
     button.disabled = false;
   }
 });
