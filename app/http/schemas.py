@@ -65,7 +65,7 @@ class SeatPlayer(BaseModel):
     name: str | None
     player_id: str | None = None
     level: str | None = None  # the computer's
-    rating: int | None = None  # the computer's level's fixed rating
+    rating: int | None = None  # an account's in the match's game; the computer level's fixed one
 
 
 class PlayedOut(BaseModel):

@@ -71,6 +71,7 @@ class SeatRow:
     player: str | None = None
     player_name: str | None = None
     player_deleted: bool = False
+    player_rating: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,7 @@ class SeatInfo:
     player_id: str | None = None  # who took it with a player token (else a guest)
     player_name: str | None = None  # that player's name when the match was read
     player_deleted: bool = False  # the player deleted itself: shown as "Deleted player"
+    rating: float | None = None  # the player's rating in the match's game when it was read
 
     def wire_player(self, level: str = DEFAULT_LEVEL) -> dict[str, object]:
         """The seat's entry in a view's "players": public facts only (contract v1.1). A seat
@@ -132,7 +134,14 @@ class SeatInfo:
         if self.player_deleted:
             return {"kind": "human", "name": DELETED_NAME}
         if self.player_id is not None:
-            return {"kind": "human", "name": self.player_name, "player_id": self.player_id}
+            named: dict[str, object] = {
+                "kind": "human",
+                "name": self.player_name,
+                "player_id": self.player_id,
+            }
+            if self.rating is not None:
+                named["rating"] = round(self.rating)
+            return named
         return {"kind": "human", "name": GUEST_NAME if self.claimed else None}
 
 
@@ -199,6 +208,7 @@ def seat_info(seat: SeatRow) -> SeatInfo:
         seat.player,
         seat.player_name,
         seat.player_deleted,
+        seat.player_rating,
     )
 
 

@@ -65,11 +65,19 @@ ADD_ACTION = insert(Match.metadata.tables["match_actions"])
 SEATS = Match.metadata.tables["seats"]
 PLAYERS = Match.metadata.tables["players"]
 SESSIONS = Match.metadata.tables["player_sessions"]
+RATINGS = Match.metadata.tables["ratings"]
 SEAT_ROWS: Select[Any] = select(  # (the star makes the typing guess a shorter row)
     *(SEATS.c[f.name] for f in fields(SeatRow) if not f.name.startswith("player_")),
     PLAYERS.c.name,
     PLAYERS.c.deleted_at.is_not(None),
-).select_from(SEATS.outerjoin(PLAYERS, SEATS.c.player == PLAYERS.c.id))
+    RATINGS.c.rating,
+).select_from(
+    SEATS.outerjoin(PLAYERS, SEATS.c.player == PLAYERS.c.id)
+    .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
+    .outerjoin(  # the player's rating in the match's game, as the match is read
+        RATINGS, and_(RATINGS.c.player_id == SEATS.c.player, RATINGS.c.game == MATCHES.c.game)
+    )
+)
 SEATS_OF = SEAT_ROWS.where(SEATS.c.match_id == bindparam("match_id"))
 INVITES = Match.metadata.tables["invites"]
 INVITE = select(*(INVITES.c[f.name] for f in fields(InviteRow))).where(

@@ -80,6 +80,13 @@ def test_my_games_lists_ongoing_matches_your_turn_first_then_recent(
     ]
     first = listed["ongoing"][0]
     assert (first["role"], first["rated"], first["status"]) == ("editor", False, "active")
-    assert first["opponent"] == {"kind": "human", "name": "bob", "player_id": bob["player_id"]}
+    bobs = round(profile(client, bob["player_id"])["rating"]["watergate"]["rating"])
+    assert bobs > 1500, "Bob won the rated match"
+    assert first["opponent"] == {
+        "kind": "human",
+        "name": "bob",
+        "player_id": bob["player_id"],
+        "rating": bobs,  # his rating in the match's game, as views show it
+    }
     assert [(r["match_id"], r["result"]) for r in listed["recent"]] == [(done, "loss")]
     assert_error(client.get("/api/players/me/matches"), 401, "unknown_player")

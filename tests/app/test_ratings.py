@@ -98,6 +98,11 @@ def test_a_rated_resignation_moves_both_ratings_and_writes_history(
         (bruno["player_id"], match_id),
         (alice["player_id"], match_id),
     ]
+    seen = view(db_client, match_id, tokens["nixon"])["players"]
+    assert (seen["editor"]["rating"], seen["nixon"]["rating"]) == (
+        round(won["rating"]),
+        round(lost["rating"]),
+    ), "views show each account's rating in the match's game"
     chart = db_client.get(f"/api/players/{alice['player_id']}/ratings").json()
     assert [(p["match_id"], p["rating"]) for p in chart["points"]] == [(match_id, won["rating"])]
 
