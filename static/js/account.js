@@ -78,9 +78,14 @@ function onSubmit(id, call) {
 }
 
 onSubmit("sign-up", async ({ username, password }) => {
-  const player = loadPlayer();
-  const made = await api("/api/accounts", { method: "POST", body: { username, password }, headers: asPlayer(player) });
-  keep(made);
+  const send = () => api("/api/accounts", { method: "POST", body: { username, password }, headers: asPlayer(loadPlayer()) });
+  try {
+    keep(await send());
+  } catch (err) {
+    if (err.code !== "unknown_player") throw err;
+    forgetPlayer();  // a player the server no longer knows: the account gets a new one
+    keep(await send());
+  }
 });
 
 onSubmit("sign-in", async ({ username, password }) => {
