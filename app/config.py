@@ -18,6 +18,11 @@ JOIN_LIMIT = "30/minute;300/hour"  # invite claims, rematch accepts and claims
 PLAYER_LIMIT = "30/minute;200/hour"  # new players (one per browser, ever) and renames
 ADMIN_LOGIN_LIMIT = "10/minute;60/hour"  # sign-in attempts and wrong admin bearer tokens
 SOCKET_LIMIT = "120/minute;2000/hour"  # websocket connects (seats and spectators)
+ACCOUNT_LIMIT = "10/minute;30/hour"  # new accounts (one per person, ever)
+LOGIN_LIMIT = "20/minute;100/hour"  # sign-ins, password checks (deleting an account)
+# per username, from everywhere together: a guesser spreading over many addresses gets no
+# more tries at one account; the owner waits at most a few minutes
+LOGIN_USER_LIMIT = "10/minute;50/hour"
 
 # What the computer's pause keeps beyond its thinking time (R18: its pace must not depend on its
 # hand or its options): reading the match, a search iteration that ends past the deadline, a
@@ -47,6 +52,9 @@ class Settings(BaseSettings):
     rate_limit_player: str = PLAYER_LIMIT
     rate_limit_admin_login: str = ADMIN_LOGIN_LIMIT
     rate_limit_socket: str = SOCKET_LIMIT
+    rate_limit_account: str = ACCOUNT_LIMIT
+    rate_limit_login: str = LOGIN_LIMIT
+    rate_limit_login_user: str = LOGIN_USER_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
     # random) plays every match with that bot instead (tests, benchmarks)
@@ -111,6 +119,9 @@ class Settings(BaseSettings):
         "rate_limit_player",
         "rate_limit_admin_login",
         "rate_limit_socket",
+        "rate_limit_account",
+        "rate_limit_login",
+        "rate_limit_login_user",
     )
     @classmethod
     def _limits_notation(cls, value: str) -> str:

@@ -13,6 +13,8 @@ from starlette.concurrency import run_in_threadpool
 from .clocks import Clock, SystemClock
 from .config import Settings
 from .http import (
+    account_pages,
+    accounts,
     admin,
     admin_pages,
     api,
@@ -104,7 +106,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        docs,
+        docs, accounts, account_pages,
     ):  # fmt: skip
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

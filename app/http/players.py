@@ -7,17 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ..services.players import Played
+from ..services.ratings import provisional
+from .account_schemas import ProfileOut, RatingOut, RoleOut
+from .accounts import played_out
 from .deps import CtxDep, PlayerTokenDep
-from .schemas import (
-    ErrorBody,
-    NameBody,
-    PlayedOut,
-    PlayerCreated,
-    PlayerName,
-    ProfileOut,
-    SeatPlayer,
-)
+from .schemas import ErrorBody, NameBody, PlayerCreated, PlayerName
 
 router = APIRouter(prefix="/api/players")
 BAD_NAME: dict[int | str, dict[str, Any]] = {
@@ -45,11 +39,6 @@ async def rename_player(body: NameBody, ctx: CtxDep, player: PlayerTokenDep) -> 
     return PlayerName(player_id=renamed.id, name=renamed.name)
 
 
-def _played(p: Played) -> PlayedOut:
-    opponent = SeatPlayer.model_validate(p.opponent.wire_player())
-    return PlayedOut(match_id=p.match_id, role=p.role, result=p.result, opponent=opponent)
-
-
 @router.get(
     "/{player_id}",
     response_model=ProfileOut,
@@ -57,12 +46,19 @@ def _played(p: Played) -> PlayedOut:
     responses={404: {"model": ErrorBody}},
 )
 async def player_profile(player_id: str, ctx: CtxDep) -> ProfileOut:
-    """A player's public profile: name, decided matches, wins, and the newest of them."""
+    """A player's public profile: name, decided matches, wins (also per role), the newest of
+    them, and an account's rating in each game it has played rated."""
     found = await ctx.players.profile(player_id)
+    ratings = {
+        r.game: RatingOut(rating=r.rating, rd=r.rd, provisional=provisional(r.rd), games=r.games)
+        for r in found.ratings
+    }
     return ProfileOut(
         player_id=found.player_id,
         name=found.name,
         games=found.games,
         wins=found.wins,
-        recent=[_played(p) for p in found.recent],
+        recent=[played_out(p) for p in found.recent],
+        rating=ratings or None,
+        roles={r.role: RoleOut(games=r.games, wins=r.wins) for r in found.roles},
     )

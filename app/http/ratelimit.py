@@ -1,5 +1,6 @@
 """Per-client rate limits (the `limits` library): creating matches, joining, creating and
-renaming players, admin sign-in and websocket connects. Counted in Redis when REDIS_URL is set,
+renaming players, accounts and sign-ins (also per username), admin sign-in and websocket
+connects. Counted in Redis when REDIS_URL is set,
 so every process agrees; in this process's memory otherwise, and whenever Redis fails (a limit
 never turns into a 500)."""
 
@@ -38,6 +39,10 @@ ROUTES: Final = {
     ("POST", "/api/players"): "player",
     ("PATCH", "/api/players/me"): "player",
     ("POST", "/admin/login"): "admin_login",
+    ("POST", "/api/accounts"): "account",
+    ("POST", "/api/accounts/login"): "login",
+    ("POST", "/api/accounts/password"): "login",
+    ("DELETE", "/api/players/me"): "login",  # an account's deletion checks its password
 }
 PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
@@ -85,6 +90,9 @@ class Limiter:
             "player": parse_many(settings.rate_limit_player),
             "admin_login": parse_many(settings.rate_limit_admin_login),
             "socket": parse_many(settings.rate_limit_socket),
+            "account": parse_many(settings.rate_limit_account),
+            "login": parse_many(settings.rate_limit_login),
+            "login_user": parse_many(settings.rate_limit_login_user),  # keyed by username
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)
@@ -157,6 +165,14 @@ async def check(conn: HTTPConnection, bucket: str) -> None:
     """For routes that count only some requests (a wrong admin bearer token): raise 429."""
     limiter = limiter_of(conn)
     if limiter is not None and (wait := await limiter.hit(bucket, client_key(conn.scope))):
+        raise RateLimited(wait)
+
+
+async def check_key(conn: HTTPConnection, bucket: str, key: str) -> None:
+    """Count a request against a limit kept per `key` rather than per address (sign-ins per
+    username): raise 429 over it."""
+    limiter = limiter_of(conn)
+    if limiter is not None and (wait := await limiter.hit(bucket, key)):
         raise RateLimited(wait)
 
 

@@ -15,6 +15,9 @@ class CreateMatch(BaseModel):
     clock: Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"] = "none"
     # how well the computer plays (docs/levels.md); kept only for a match against it
     level: Literal["easy", "normal", "hard"] = "normal"
+    rated: bool = Field(
+        default=False, description="Rated (Glicko-2): both seats must be accounts; not vs bot."
+    )
 
     def clock_choice(self) -> tuple[str | None, int | None]:
         """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""
@@ -64,6 +67,7 @@ class SeatPlayer(BaseModel):
     name: str | None
     player_id: str | None = None
     level: Literal["easy", "normal", "hard"] | None = None  # the computer's
+    rating: int | None = None  # an account's in the match's game; the computer level's fixed one
 
 
 class PlayedOut(BaseModel):
@@ -71,14 +75,6 @@ class PlayedOut(BaseModel):
     role: str
     result: Literal["win", "loss"]
     opponent: SeatPlayer
-
-
-class ProfileOut(BaseModel):
-    player_id: str
-    name: str
-    games: int
-    wins: int
-    recent: list[PlayedOut]
 
 
 class SubmitAction(BaseModel):

@@ -1,6 +1,7 @@
 """ORM rows: a match is its game, seed, options, rules version and ordered actions; one row per
 seat (who plays it, its token hash once claimed, the player on it); invites point at a seat;
-a player is a name and the hash of its token."""
+a player is a name (with an optional account: username and password hash) and its sessions
+(the hashes of its tokens, one per device); ratings per player and game, with their history."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -115,13 +117,64 @@ class Seat(Base):
 
 
 class Player(Base):
-    """An anonymous, lasting identity: its public name, and only the hash of its secret token."""
+    """A lasting identity: its public name; with an account also a username (unique by its
+    folded form) and an argon2 password hash. A deleted player keeps its row (its seats refer
+    to it) with everything but its id wiped."""
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    username: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    username_key: Mapped[str | None] = mapped_column(String(24), unique=True, nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class PlayerSession(Base):
+    """One device's hold on a player: only the hash of its token; revoked by deleting it."""
+
+    __tablename__ = "player_sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)  # public: names it to revoke
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one game (matches.game)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_game_rating", "game", "rating"),)
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class RatingChange(Base):
+    """A player's rating after one rated match: the points of the profile's chart."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        UniqueConstraint("player_id", "match_id"),
+        Index("ix_rating_history_player_id_game", "player_id", "game", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

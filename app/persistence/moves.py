@@ -58,6 +58,8 @@ class Compiled:
         return tuple(converted[name] for name in self.order)  # qmark (SQLite)
 
     def row(self, raw: Sequence[Any]) -> list[Any]:
+        if not self.results:  # as the driver gives them
+            return list(raw)
         return [v if proc is None else proc(v) for proc, v in zip(self.results, raw, strict=True)]
 
 
@@ -81,6 +83,22 @@ class Moves:
         self.add_action = Compiled(repo.ADD_ACTION, dialect, column_keys=action_columns)
         self.advance = Compiled(repo.ADVANCE, dialect)
         self.finish = Compiled(repo.FINISH, dialect)
+        self.dialect = dialect
+        self._compiled: dict[tuple[object, tuple[str, ...]], Compiled] = {}
+        self._compiling = threading.Lock()
+
+    def compiled(self, stmt: ClauseElement, keys: tuple[str, ...]) -> Compiled:
+        """Any other statement (rating a match that ends here), compiled on its first use: the
+        statements are module constants, so this holds a handful. Their results come as the
+        driver gives them (ids, names and numbers need no conversion; SQLAlchemy's float
+        processors for psycopg want the driver's type codes, which a compiled statement lacks)."""
+        key = (stmt, keys)
+        found = self._compiled.get(key)
+        if found is None:
+            found = Compiled(stmt, self.dialect, column_keys=keys)
+            with self._compiling:
+                self._compiled[key] = found
+        return found
 
     @property
     def can_move_now(self) -> bool:
@@ -123,6 +141,12 @@ class Moves:
             raise DBAPIError.instance(
                 "connect", (), err, self.dbapi_error, hide_parameters=True
             ) from None
+
+
+def _keys(stmt: ClauseElement, params: dict[str, Any]) -> tuple[str, ...]:
+    """The columns an INSERT gives values for; none for other statements (an UPDATE sets what
+    its own values() name: a parameter named like a column would set that column too)."""
+    return tuple(sorted(params)) if getattr(stmt, "is_insert", False) else ()
 
 
 class MoveTransaction:
@@ -178,3 +202,14 @@ class MoveTransaction:
 
     def finish(self, match_id: str, ending: Ending, when: datetime) -> None:
         self._execute(self.moves.finish, {"match_id": match_id, **repo.ending_values(ending, when)})
+
+    # persistence.sql.Sql, for the statements that join the transaction that ends a match
+
+    def rows(self, stmt: ClauseElement, params: dict[str, Any]) -> list[Sequence[Any]]:
+        compiled = self.moves.compiled(stmt, _keys(stmt, params))
+        self._execute(compiled, params)
+        return [compiled.row(raw) for raw in self.cursor.fetchall()]
+
+    def write(self, stmt: ClauseElement, params: dict[str, Any]) -> int:
+        self._execute(self.moves.compiled(stmt, _keys(stmt, params)), params)
+        return int(self.cursor.rowcount)

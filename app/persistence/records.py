@@ -70,18 +70,26 @@ class SeatRow:
     last_seen_at: datetime | None
     player: str | None = None
     player_name: str | None = None
+    player_deleted: bool = False
+    player_rating: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerRow:
-    """A player as the app may show it: never its token hash."""
+    """A player as the app may show it: never its token or password hash."""
 
     id: str
     name: str
+    has_account: bool = False
 
 
 GUEST_NAME = "Guest"  # the wire's names for seats without a player; the browser translates them
 COMPUTER_NAME = "Computer"
+DELETED_NAME = "Deleted player"
+# The computer's levels on the rating scale: fixed, shown next to its name, never changed by a
+# match (no rated match is played against it). Chosen from its results against people, roughly:
+# the easy bot loses to anyone who has read the rules, the hard one beats most club players.
+BOT_RATINGS = {"easy": 1000, "normal": 1400, "hard": 1800}
 # how well the computer plays (contract v1.1); a match from before levels was played at normal
 DEFAULT_LEVEL = "normal"
 
@@ -114,14 +122,27 @@ class SeatInfo:
     last_seen: float | None = None  # epoch seconds the seat's last socket closed
     player_id: str | None = None  # who took it with a player token (else a guest)
     player_name: str | None = None  # that player's name when the match was read
+    player_deleted: bool = False  # the player deleted itself: shown as "Deleted player"
+    rating: float | None = None  # the player's rating in the match's game when it was read
 
-    def wire_player(self) -> dict[str, object]:
+    def wire_player(self, level: str = DEFAULT_LEVEL) -> dict[str, object]:
         """The seat's entry in a view's "players": public facts only (contract v1.1). A seat
-        nobody has taken yet has no name."""
+        nobody has taken yet has no name; a deleted player's seat shows neither its name nor
+        its id; the computer shows its level and that level's fixed rating."""
         if self.kind == "bot":
-            return {"kind": "bot", "name": COMPUTER_NAME}
+            rating = BOT_RATINGS.get(level, BOT_RATINGS[DEFAULT_LEVEL])
+            return {"kind": "bot", "name": COMPUTER_NAME, "level": level, "rating": rating}
+        if self.player_deleted:
+            return {"kind": "human", "name": DELETED_NAME}
         if self.player_id is not None:
-            return {"kind": "human", "name": self.player_name, "player_id": self.player_id}
+            named: dict[str, object] = {
+                "kind": "human",
+                "name": self.player_name,
+                "player_id": self.player_id,
+            }
+            if self.rating is not None:
+                named["rating"] = round(self.rating)
+            return named
         return {"kind": "human", "name": GUEST_NAME if self.claimed else None}
 
 
@@ -173,11 +194,8 @@ class MatchInfo:
 
     def players(self) -> dict[str, dict[str, object]]:
         """Who sits where, as every view shows it (the computer with its level)."""
-        out = {s.name: s.wire_player() for s in self.seats}
-        for entry in out.values():
-            if entry["kind"] == "bot":
-                entry["level"] = self.bot_level()
-        return out
+        level = self.bot_level()
+        return {s.name: s.wire_player(level) for s in self.seats}
 
     def seen(self, name: str, when: float) -> MatchInfo:
         """The same facts with the seat's last-seen moment moved on."""
@@ -194,6 +212,8 @@ def seat_info(seat: SeatRow) -> SeatInfo:
         seat.last_seen_at.timestamp() if seat.last_seen_at is not None else None,
         seat.player,
         seat.player_name,
+        seat.player_deleted,
+        seat.player_rating,
     )
 
 

@@ -71,9 +71,20 @@ FINISH_AT = FINISH.where(MATCHES.c.status == "active", MATCHES.c.version == bind
 ADD_ACTION = insert(Match.metadata.tables["match_actions"])
 SEATS = Match.metadata.tables["seats"]
 PLAYERS = Match.metadata.tables["players"]
+SESSIONS = Match.metadata.tables["player_sessions"]
+RATINGS = Match.metadata.tables["ratings"]
 SEAT_ROWS: Select[Any] = select(  # (the star makes the typing guess a shorter row)
-    *(SEATS.c[f.name] for f in fields(SeatRow) if f.name != "player_name"), PLAYERS.c.name
-).select_from(SEATS.outerjoin(PLAYERS, SEATS.c.player == PLAYERS.c.id))
+    *(SEATS.c[f.name] for f in fields(SeatRow) if not f.name.startswith("player_")),
+    PLAYERS.c.name,
+    PLAYERS.c.deleted_at.is_not(None),
+    RATINGS.c.rating,
+).select_from(
+    SEATS.outerjoin(PLAYERS, SEATS.c.player == PLAYERS.c.id)
+    .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
+    .outerjoin(  # the player's rating in the match's game, as the match is read
+        RATINGS, and_(RATINGS.c.player_id == SEATS.c.player, RATINGS.c.game == MATCHES.c.game)
+    )
+)
 SEATS_OF = SEAT_ROWS.where(SEATS.c.match_id == bindparam("match_id"))
 INVITES = Match.metadata.tables["invites"]
 INVITE = select(*(INVITES.c[f.name] for f in fields(InviteRow))).where(
@@ -280,21 +291,32 @@ def claim_invite(db: Session, code: str, when: datetime) -> bool:
 
 # ---- players -------------------------------------------------------------------------------------
 
-PLAYER = select(PLAYERS.c.id, PLAYERS.c.name)
+PLAYER = select(PLAYERS.c.id, PLAYERS.c.name, PLAYERS.c.username.is_not(None)).where(
+    PLAYERS.c.deleted_at.is_(None)
+)
 
 
-def add_player(db: Session, player_id: str, name: str, digest: str, when: datetime) -> None:
-    db.connection().execute(
-        insert(PLAYERS), {"id": player_id, "name": name, "token_hash": digest, "created_at": when}
-    )
+def add_player(db: Session, player_id: str, name: str, when: datetime) -> None:
+    db.connection().execute(insert(PLAYERS), {"id": player_id, "name": name, "created_at": when})
+
+
+def add_session(db: Session, session_id: str, player_id: str, digest: str, when: datetime) -> None:
+    """One more device holding the player: the hash of its token."""
+    values = {"id": session_id, "player_id": player_id, "token_hash": digest, "created_at": when}
+    db.connection().execute(insert(SESSIONS), values)
 
 
 def player_by_token(db: Session, digest: str) -> PlayerRow | None:
-    row = db.connection().execute(PLAYER.where(PLAYERS.c.token_hash == digest)).first()
+    """The (not deleted) player a session's token holds."""
+    query = PLAYER.join_from(PLAYERS, SESSIONS, SESSIONS.c.player_id == PLAYERS.c.id).where(
+        SESSIONS.c.token_hash == digest
+    )
+    row = db.connection().execute(query).first()
     return None if row is None else PlayerRow(*row)
 
 
 def player_by_id(db: Session, player_id: str) -> PlayerRow | None:
+    """The player, unless it does not exist or was deleted."""
     row = db.connection().execute(PLAYER.where(PLAYERS.c.id == player_id)).first()
     return None if row is None else PlayerRow(*row)
 

@@ -19,6 +19,7 @@ from ..push.fanout import Fanout
 from ..push.hub import Caps, Hub
 from ..push.presence import Presence
 from ..push.render import Renderer
+from .accounts import Accounts
 from .admin import Admin
 from .bots import BotRunner
 from .core import Core
@@ -28,6 +29,7 @@ from .monitor import Monitor
 from .play import Play
 from .players import Players
 from .replays import Replays
+from .standings import Standings
 from .views import Views
 
 GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
@@ -52,6 +54,8 @@ class AppContext:
     monitor: Monitor
     players: Players
     replays: Replays
+    accounts: Accounts
+    standings: Standings
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -85,7 +89,7 @@ class AppContext:
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
-            Replays(core),
+            Replays(core), Accounts(core), Standings(core),
         )  # fmt: skip
         await bots.resume_all()
         return ctx

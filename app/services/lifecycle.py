@@ -17,7 +17,8 @@ from ..errors import ApiError, checked_id, not_found
 from ..outages import OUTAGES
 from ..persistence import repository as repo
 from ..persistence.cache import catch_up, fresh_entry, read_info, row_info
-from ..persistence.records import Ending
+from ..persistence.records import Ending, MatchRow
+from ..persistence.sql import OnSession
 from ..push.changes import MatchChanged
 from ..push.hub import Connection
 from .access import seat_for
@@ -25,6 +26,7 @@ from .announce import PresenceNotices
 from .core import Core, utc
 from .matches import SeatTaken, new_row
 from .play import on_time
+from .ratings import rate_ending
 
 ABANDON_AFTER = timedelta(days=30)
 log = logging.getLogger("watergate.lifecycle")
@@ -54,11 +56,13 @@ class Lifecycle:
                 raise not_found()
             if match.status not in ("active", "waiting"):
                 raise ApiError(422, "match_over", "The match has already ended.")
-            match.status = "finished"
-            match.winner = _other(match.game, seat)
-            match.win_reason = "resigned"
-            match.ended_by = seat
+            ending = Ending("finished", _other(match.game, seat), "resigned", seat)
+            match.status, match.winner = ending.status, ending.winner
+            match.win_reason, match.ended_by = ending.win_reason, ending.ended_by
             match.updated_at = self.core.stamp()
+            rate_ending(
+                OnSession(db), match.id, match.game, match.options, ending, match.updated_at
+            )
         self.core.cache.drop_info(match_id)
 
     async def offer_rematch(self, token: str | None, match_id: str) -> SeatTaken | None:
@@ -159,7 +163,7 @@ class Lifecycle:
         looking happens in a read transaction, so a sweep holds the write lock (and delays
         moves) only when something ended or a row's moment was worked out."""
         cutoff = utc(now) - ABANDON_AFTER
-        late: list[tuple[str, int, Ending]] = []
+        late: list[tuple[MatchRow, Ending]] = []
         known: list[tuple[str, int, datetime]] = []
         with self.db.reader() as db:
             idle = repo.idle_human_matches(db, cutoff)
@@ -173,7 +177,7 @@ class Lifecycle:
                 )
                 loser = out_of_time(info, entry, now)
                 if loser is not None:
-                    late.append((row.id, row.version, on_time(loser, get_game(info.game).seats)))
+                    late.append((row, on_time(loser, get_game(info.game).seats)))
                     continue
                 due = due_at(info, entry)
                 known.append((row.id, row.version, repo.NEVER if due is None else utc(due)))
@@ -181,9 +185,10 @@ class Lifecycle:
             return []
         with self.db.write() as db:
             changed = [match_id for match_id in idle if repo.abandon(db, match_id, cutoff)]
-            for match_id, version, ending in late:
-                if repo.finish(db, match_id, ending, utc(now), at_version=version):
-                    changed.append(match_id)
+            for row, ending in late:
+                if repo.finish(db, row.id, ending, utc(now), at_version=row.version):
+                    rate_ending(OnSession(db), row.id, row.game, row.options, ending, utc(now))
+                    changed.append(row.id)
             for match_id, version, due_moment in known:
                 repo.set_due(db, match_id, due_moment, at_version=version)
         return changed

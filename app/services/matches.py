@@ -21,6 +21,7 @@ from ..persistence.records import DEFAULT_LEVEL
 from ..push.changes import MatchChanged
 from .core import Core
 from .players import player_of
+from .ratings import check_may_sit
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,25 @@ class Matches:
         clock: dict[str, Any] | None,
         player: str | None = None,
         level: str = DEFAULT_LEVEL,
+        rated: bool = False,
     ) -> SeatTaken:
         """Create a match and take a seat in it (as the player whose token is `player`); against
-        the computer, `level` says how well it plays."""
-        made = await run_in_threadpool(self._create, role, opponent, clock, player, level)
+        the computer, `level` says how well it plays; a rated one only between accounts (422
+        against the computer, 403 without an account)."""
+        if rated and opponent == "bot":
+            raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
+        made = await run_in_threadpool(self._create, role, opponent, clock, player, level, rated)
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         return made
 
     def _create(
-        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None, level: str
+        self,
+        role: str,
+        opponent: str,
+        clock: dict[str, Any] | None,
+        player: str | None,
+        level: str,
+        rated: bool,
     ) -> SeatTaken:
         game = get_game(DEFAULT_GAME)
         mine = secrets.choice(game.seats) if role == "random" else role
@@ -83,9 +94,12 @@ class Matches:
         options: dict[str, Any] = {"opponent": opponent, **({"clock": clock} if clock else {})}
         if opponent == "bot":
             options["level"] = level
+        if rated:
+            options["rated"] = True
         match = new_row(self.core, game.id, options, kinds)
         with self.core.db.write() as db:
             me = player_of(db, player)
+            check_may_sit(options, me)
             repo.add_match(db, match)
             repo.add_seats(
                 db, match.id, kinds, {mine: token_hash(token)}, {mine: me.id if me else None}
@@ -118,6 +132,8 @@ class Matches:
             if mine and any(s.player == mine for s in repo.seats_of(db, invite.match_id)):
                 # the creator opened their own link: claiming would hand them both seats
                 raise ApiError(409, "own_invite", "This is your own invite: send it to a friend.")
+            found = repo.match_row(db, invite.match_id)
+            check_may_sit(found.options if found is not None else {}, me)
             if not repo.claim_invite(db, code, self.core.stamp()):
                 raise ApiError(409, "invite_claimed", "This invite link has already been used.")
             if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token), mine):

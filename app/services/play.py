@@ -27,6 +27,7 @@ from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
 from .core import Core, utc
+from .ratings import rate_ending
 
 log = logging.getLogger("watergate.play")
 
@@ -128,6 +129,7 @@ class Play:
                     new, ending = self._accept(tx, info, entry, seat, action, now)
                 if ending is not None:
                     tx.finish(row.id, ending, utc(now))
+                    rate_ending(tx, row.id, row.game, row.options, ending, utc(now))
                     row = replace(
                         row, status=ending.status, winner=ending.winner,
                         win_reason=ending.win_reason, ended_by=ending.ended_by,

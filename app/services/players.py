@@ -9,11 +9,17 @@ from typing import Literal
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
+from engine.registry import DEFAULT_GAME
+
 from ..auth import new_player_id, new_token, plausible_token, token_hash
 from ..errors import ApiError, checked_id, not_found
+from ..glicko2 import Rating
 from ..names import checked_name
+from ..persistence import accounts
+from ..persistence import ratings as rated
 from ..persistence import repository as repo
-from ..persistence.records import PlayerRow, SeatInfo, seat_info
+from ..persistence.ratings import RatingRow
+from ..persistence.records import PlayerRow, SeatInfo, SeatRow, seat_info
 from ..push.changes import MatchChanged
 from .access import current, seat_for
 from .core import Core
@@ -41,12 +47,29 @@ class Played:
 
 
 @dataclass(frozen=True)
+class RoleRecord:
+    role: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
 class Profile:
     player_id: str
     name: str
     games: int
     wins: int
     recent: tuple[Played, ...]
+    ratings: tuple[RatingRow, ...] = ()  # per game, accounts only
+    roles: tuple[RoleRecord, ...] = ()
+
+
+def played(recent: list[tuple[str, str, str, SeatRow]]) -> tuple[Played, ...]:
+    """Finished matches as a profile lists them, from repo.recent_of's rows."""
+    return tuple(
+        Played(match_id, seat, "win" if winner == seat else "loss", seat_info(other))
+        for match_id, seat, winner, other in recent
+    )
 
 
 def unknown_player() -> ApiError:
@@ -74,7 +97,9 @@ class Players:
     def _create(self, name: str) -> NewPlayer:
         player_id, token = new_player_id(), new_token()
         with self.core.db.write() as db:
-            repo.add_player(db, player_id, name, token_hash(token), self.core.stamp())
+            now = self.core.stamp()
+            repo.add_player(db, player_id, name, now)
+            repo.add_session(db, new_player_id(), player_id, token_hash(token), now)
         return NewPlayer(player_id, name, token)
 
     async def rename(self, token: str | None, name: str) -> PlayerRow:
@@ -93,7 +118,9 @@ class Players:
             player = player_of(db, token)
             assert player is not None
             repo.rename_player(db, player.id, name)
-            return PlayerRow(player.id, name), repo.open_matches_of(db, player.id)
+            return PlayerRow(player.id, name, player.has_account), repo.open_matches_of(
+                db, player.id
+            )
 
     async def profile(self, player_id: str) -> Profile:
         return await run_in_threadpool(self._profile, checked_id(player_id, "player"))
@@ -105,20 +132,21 @@ class Players:
                 raise not_found("player")
             games, wins = repo.record_of(db, player.id)
             recent = repo.recent_of(db, player.id, RECENT)
+            ratings = tuple(rated.ratings_of(db, player.id)) if player.has_account else ()
+            if player.has_account and not ratings:  # a newcomer: the starting rating
+                start = Rating()
+                ratings = (
+                    RatingRow(player.id, DEFAULT_GAME, start.rating, start.rd, start.volatility, 0),
+                )
+            roles = tuple(RoleRecord(*r) for r in accounts.record_by_seat(db, player.id))
         return Profile(
             player.id,
             player.name,
             games,
             wins,
-            tuple(
-                Played(
-                    match_id,
-                    seat,
-                    "win" if winner == seat else "loss",
-                    seat_info(other),
-                )
-                for match_id, seat, winner, other in recent
-            ),
+            played(recent),
+            ratings,
+            roles,
         )
 
     async def check_seat(self, player_token: str, seat_token: str | None, match_id: str) -> None:

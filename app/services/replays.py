@@ -81,7 +81,7 @@ class Replays:
     def __init__(self, core: Core) -> None:
         self.core = core
         # an ended match never changes: its replays and its verdict are kept, the newest few
-        self._kept: OrderedDict[tuple[str, str, int, Viewer], Any] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, str, int, Viewer, str], Any] = OrderedDict()
         self._lock = threading.Lock()
 
     async def replay(self, token: str | None, match_id: str) -> str:
@@ -121,7 +121,9 @@ class Replays:
 
     def _keep(self, kind: str, match: Stored, viewer: Viewer, build: Callable[[], T]) -> T:
         """What `build` makes of this ended match, from the kept ones when it is there."""
-        key = (kind, match.match_id, match.version, viewer)
+        # who sat there is part of the key: a player renamed or deleted since is shown as now
+        seated = repr([s.wire_player() for s in match.seats])
+        key = (kind, match.match_id, match.version, viewer, seated)
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
+import { problem } from "./people.js";
 import { saveSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,7 +48,7 @@ form.addEventListener("submit", async (event) => {
   const button = $("start");
   button.disabled = true;
   error.hidden = true;
-  const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" };
+  const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
   if (body.opponent === "bot") body.level = data.get("level") || "normal";
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));
@@ -55,7 +56,7 @@ form.addEventListener("submit", async (event) => {
     window.location.assign(`/match/${made.match_id}`);
   } catch (err) {
     if (err.code === "invalid_name") refused(err);
-    else { error.textContent = err.message; error.hidden = false; }
+    else { error.textContent = problem(err); error.hidden = false; }
     button.disabled = false;
   }
 });

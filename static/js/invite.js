@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { BOOT, t } from "./i18n.js";
 import { loadPlayer, nameProblem, suggestion, withPlayer } from "./player.js";
+import { problem } from "./people.js";
 import { saveSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,7 +16,7 @@ const claimedKey = `wg.invite.${BOOT.code}`;
 function failed(err) {
   const used = err.status === 409;
   status.textContent = err.code === "own_invite" ? t("player.own_invite_title") : used ? t("ui.invite_used_title") : t("ui.error");
-  error.textContent = err.code === "own_invite" ? t("player.own_invite") : used ? t("ui.invite_used") : err.status === 404 ? t("ui.invite_unknown") : err.message;
+  error.textContent = err.code === "own_invite" ? t("player.own_invite") : used ? t("ui.invite_used") : err.status === 404 ? t("ui.invite_unknown") : problem(err);
   error.hidden = false;
   form.hidden = true;
   $("invite-home").hidden = false;

@@ -90,13 +90,16 @@ export function playLabel(a, me) {
 
 // ---- who sits where (the view's "players") ---------------------------------------------------
 
+const DELETED = "Deleted player";  // the wire's name for a player who deleted itself
+
 /** What the table calls whoever sits in `role`: the player's name, the computer, a guest; null
  * while nobody has taken the seat (and from a server that does not name players). */
 export function seatName(view, role) {
   const p = view.players?.[role];
   if (!p || (p.kind === "human" && p.name == null)) return null;
   if (p.kind === "bot") return p.level ? t("names.computer_level", { level: t(`ui.level_${p.level}`) }) : t("names.computer");
-  return p.player_id ? p.name : t("names.guest");
+  if (p.player_id) return p.name;
+  return p.name === DELETED ? t("names.deleted_player") : t("names.guest");
 }
 
 /** "Nixon (Bob)"; the role alone while the seat is free. */

@@ -14,10 +14,16 @@ export function loadPlayer() {
   }
 }
 
-function keep(made) {
+/** Remember the player this browser now is (after creating it, or signing in to an account). */
+export function keep(made) {
   const player = { id: made.player_id, name: made.name, token: made.player_token };
   localStorage.setItem(KEY, JSON.stringify(player));
   return player;
+}
+
+/** Forget this browser's player (signed out, or deleted): the next visit starts afresh. */
+export function forgetPlayer() {
+  localStorage.removeItem(KEY);
 }
 
 export const asPlayer = (player) => (player ? { "X-Player-Token": player.token } : {});

@@ -42,10 +42,15 @@ def test_an_unknown_level_is_refused(client: TestClient, level: object) -> None:
     assert_refused(client.post("/api/matches", json=body), 422)
 
 
+# the computer's fixed rating per level, as docs/ratings.md publishes them
+FIXED_RATINGS = {"easy": 1000, "normal": 1400, "hard": 1800}
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_views_name_the_computer_with_its_level(client: TestClient, level: str) -> None:
     made = create(client, opponent="bot", level=level)
-    assert players(client, made)["editor"] == {"kind": "bot", "name": "Computer", "level": level}
+    expected = {"kind": "bot", "name": "Computer", "level": level, "rating": FIXED_RATINGS[level]}
+    assert players(client, made)["editor"] == expected
 
 
 def test_a_match_against_the_computer_is_normal_unless_asked(client: TestClient) -> None:

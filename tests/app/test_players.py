@@ -74,9 +74,13 @@ def test_only_the_hash_of_a_player_token_is_stored(sqlite_url: str, make_client:
     engine = create_engine(driver_url(sqlite_url), poolclass=NullPool)
     with engine.connect() as conn:
         stored = conn.execute(text("select * from players")).mappings().one()
+        session = conn.execute(text("select * from player_sessions")).mappings().one()
     engine.dispose()
-    assert made["player_token"] not in json.dumps({k: str(v) for k, v in stored.items()})
-    assert stored["token_hash"] == hashlib.sha256(made["player_token"].encode()).hexdigest()
+    for row in (stored, session):
+        assert made["player_token"] not in json.dumps({k: str(v) for k, v in row.items()})
+    # the token is kept as its device's session (revocable on its own), by its hash only
+    assert session["token_hash"] == hashlib.sha256(made["player_token"].encode()).hexdigest()
+    assert session["player_id"] == made["player_id"]
 
 
 @pytest.mark.parametrize(
@@ -177,6 +181,7 @@ def test_a_profile_shows_only_public_facts(client: TestClient) -> None:
         "games": 0,
         "wins": 0,
         "recent": [],
+        "roles": {},  # the record per role; no "rating": an anonymous player has none
     }
     assert ana["player_token"] not in profile.text
 
@@ -229,7 +234,7 @@ def test_the_computer_is_named_by_its_kind(client: TestClient) -> None:
     made = create(client, ana, opponent="bot")
     assert players_in_view(client, made["match_id"], made["seat_token"]) == {
         "editor": {"kind": "human", "name": "Ana", "player_id": ana["player_id"]},
-        "nixon": {"kind": "bot", "name": "Computer", "level": "normal"},
+        "nixon": {"kind": "bot", "name": "Computer", "level": "normal", "rating": 1400},
     }
 
 
@@ -321,7 +326,7 @@ def test_the_profile_lists_decided_matches_with_their_opponent(client: TestClien
             "match_id": versus_bot["match_id"],
             "role": "nixon",
             "result": "loss",
-            "opponent": {"kind": "bot", "name": "Computer"},
+            "opponent": {"kind": "bot", "name": "Computer", "level": "normal", "rating": 1400},
         },
         {
             "match_id": first["match_id"],

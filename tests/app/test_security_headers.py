@@ -39,7 +39,9 @@ def started(client: TestClient) -> dict[str, str]:
     code = made["invite_url"].rsplit("/invite/", 1)[1]
     claimed = client.post(f"/api/invites/{code}/claim").json()
     fresh = client.post("/api/matches", json={"opponent": "human"}).json()
+    player = client.post("/api/players", json={"name": "Ana"}).json()
     return {
+        "player_id": player["player_id"],
         "match_id": made["match_id"],
         "code": fresh["invite_url"].rsplit("/invite/", 1)[1],
         "token": claimed["seat_token"],
@@ -56,7 +58,9 @@ def page_paths(client: TestClient) -> list[str]:
         if path is None or "GET" not in methods or path.startswith(NOT_PAGES):
             continue
         if path not in NOT_PAGE_PATHS:
-            paths.add(path.format(match_id=ids["match_id"], code=ids["code"]))
+            paths.add(
+                path.format(match_id=ids["match_id"], code=ids["code"], player_id=ids["player_id"])
+            )
     return sorted(paths)
 
 

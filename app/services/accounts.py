@@ -1,0 +1,190 @@
+"""Use cases of accounts: signing up (a new player, or the caller's anonymous one upgraded so
+its name and matches carry over), signing in on another device (a new session), signing out,
+listing and revoking sessions, changing the password, and a player deleting itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
+
+from ..auth import new_player_id, new_token, token_hash
+from ..errors import ApiError, checked_id, not_found
+from ..names import checked_name
+from ..passwords import (
+    bad_credentials,
+    checked_password,
+    checked_username,
+    hashed,
+    verified,
+)
+from ..persistence import accounts as store
+from ..persistence import repository as repo
+from ..push.changes import MatchChanged
+from .core import Core
+from .players import player_of, unknown_player
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """An account's player on this device: the token is known here only, in this answer."""
+
+    player_id: str
+    name: str
+    username: str
+    player_token: str
+
+
+@dataclass(frozen=True)
+class AccountInfo:
+    """What a player learns about itself (never its hashes)."""
+
+    player_id: str
+    name: str
+    username: str | None
+    sessions: tuple[store.SessionRow, ...]
+
+
+def username_taken() -> ApiError:
+    return ApiError(409, "username_taken", "That username is taken; please choose another.")
+
+
+class Accounts:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def sign_up(
+        self, token: str | None, username: str, password: str, name: str | None
+    ) -> SignedIn:
+        """An account for the caller's player (X-Player-Token), or for a new player named
+        `name` (the username by default). The hash is made before the transaction: it is
+        the slow part and holds no lock."""
+        shown, key = checked_username(username)
+        digest = await run_in_threadpool(hashed, checked_password(password))
+        new_name = checked_name(name if name is not None else shown) if token is None else None
+        return await run_in_threadpool(self._sign_up, token, shown, key, digest, new_name)
+
+    def _sign_up(
+        self, token: str | None, username: str, key: str, digest: str, name: str | None
+    ) -> SignedIn:
+        try:
+            with self.core.db.write() as db:
+                if store.account_by_key(db, key) is not None:
+                    raise username_taken()
+                player = player_of(db, token)
+                if player is None:
+                    assert name is not None
+                    token, now = new_token(), self.core.stamp()
+                    player_id = new_player_id()
+                    repo.add_player(db, player_id, name, now)
+                    repo.add_session(db, new_player_id(), player_id, token_hash(token), now)
+                    player = repo.player_by_id(db, player_id)
+                    assert player is not None
+                elif player.has_account:
+                    raise ApiError(409, "has_account", "This player already has an account.")
+                store.set_account(db, player.id, username, key, digest)
+        except IntegrityError:  # the same username taken between our look and our write
+            raise username_taken() from None
+        assert token is not None
+        return SignedIn(player.id, player.name, username, token)
+
+    async def sign_in(self, username: str, password: str) -> SignedIn:
+        """A new session for the account: verified exactly once whether or not it exists."""
+        return await run_in_threadpool(self._sign_in, username, password)
+
+    def _sign_in(self, username: str, password: str) -> SignedIn:
+        key = username.strip().lower()[:64]
+        with self.core.db.reader() as db:
+            account = store.account_by_key(db, key)
+        if not verified(password, account.password_hash if account else None):
+            raise bad_credentials()
+        assert account is not None
+        token = new_token()
+        with self.core.db.write() as db:
+            if store.account_of(db, account.player_id) is None:
+                raise bad_credentials()  # deleted while we verified
+            now = self.core.stamp()
+            repo.add_session(db, new_player_id(), account.player_id, token_hash(token), now)
+            store.trim_sessions(db, account.player_id)
+        return SignedIn(account.player_id, account.name, account.username, token)
+
+    async def sign_out(self, token: str | None) -> None:
+        await run_in_threadpool(self._sign_out, token)
+
+    def _sign_out(self, token: str | None) -> None:
+        with self.core.db.write() as db:
+            player = player_of(db, token)
+            if player is None:
+                raise unknown_player()
+            session_id = store.session_id_of(db, token_hash(token or ""))
+            assert session_id is not None
+            store.end_session(db, player.id, session_id)
+
+    async def about(self, token: str | None) -> AccountInfo:
+        return await run_in_threadpool(self._about, token)
+
+    def _about(self, token: str | None) -> AccountInfo:
+        with self.core.db.reader() as db:
+            player = player_of(db, token)
+            if player is None:
+                raise unknown_player()
+            account = store.account_of(db, player.id)
+            sessions = store.sessions_of(db, player.id, token_hash(token or ""))
+        username = account.username if account else None
+        return AccountInfo(player.id, player.name, username, tuple(sessions))
+
+    async def revoke(self, token: str | None, session_id: str) -> None:
+        """End one of the caller's sessions (another device, or this one)."""
+        await run_in_threadpool(self._revoke, token, checked_id(session_id, "session"))
+
+    def _revoke(self, token: str | None, session_id: str) -> None:
+        with self.core.db.write() as db:
+            player = player_of(db, token)
+            if player is None:
+                raise unknown_player()
+            if not store.end_session(db, player.id, session_id):
+                raise not_found("session")
+
+    async def change_password(self, token: str | None, old: str, new: str) -> None:
+        """A new password, given the current one; the other sessions stay (revoke them)."""
+        account = await run_in_threadpool(self._account_of, token)
+        ok = await run_in_threadpool(verified, old, account.password_hash)
+        if not ok:
+            raise bad_credentials()
+        digest = await run_in_threadpool(hashed, checked_password(new))
+        with self.core.db.write() as db:
+            store.set_password(db, account.player_id, digest)
+
+    def _account_of(self, token: str | None) -> store.AccountRow:
+        with self.core.db.reader() as db:
+            player = player_of(db, token)
+            if player is None:
+                raise unknown_player()
+            account = store.account_of(db, player.id)
+        if account is None:
+            raise ApiError(409, "no_account", "This player has no account.")
+        return account
+
+    async def delete(self, token: str | None, password: str | None) -> None:
+        """The caller's player deletes itself (an account gives its password): its sessions,
+        account and ratings go; its matches stay, shown with "Deleted player"."""
+        tables = await run_in_threadpool(self._delete, token, password)
+        for match_id in tables:
+            self.core.cache.drop_info(match_id)
+        for match_id in tables:
+            await self.core.publish(MatchChanged(match_id))
+
+    def _delete(self, token: str | None, password: str | None) -> list[str]:
+        with self.core.db.reader() as db:
+            player = player_of(db, token)
+            if player is None:
+                raise unknown_player()
+            account = store.account_of(db, player.id)
+        if account is not None and not verified(password or "", account.password_hash):
+            raise bad_credentials()
+        with self.core.db.write() as db:
+            when: datetime = self.core.stamp()
+            store.wipe_player(db, player.id, when)
+            return store.matches_of(db, player.id)

@@ -1,0 +1,80 @@
+// A player's page: name, rating with a small chart of it over time (plain SVG), games, wins per
+// role, and recent matches linking to their replays. Everything comes from the public API.
+import { api } from "./api.js";
+import { BOOT, roleCap, t } from "./i18n.js";
+import { el, personName, ratingNode } from "./people.js";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const GAME = "watergate";
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** The rating after each rated match, as a line from the starting 1500; y scaled to the range. */
+export function chart(points, start = 1500) {
+  const values = [start, ...points.map((p) => p.rating)];
+  const w = 600, h = 160, pad = 16, left = 48;
+  const lo = Math.min(...values), hi = Math.max(...values);
+  const span = Math.max(hi - lo, 50);
+  const x = (i) => left + (i * (w - left - pad)) / Math.max(values.length - 1, 1);
+  const y = (v) => h - pad - ((v - lo) * (h - 2 * pad)) / span;
+  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": t("account.profile.chart_title") });
+  root.append(svg("line", { class: "axis", x1: left, y1: h - pad, x2: w - pad, y2: h - pad }));
+  for (const v of new Set([Math.round(lo), Math.round(hi)])) {
+    const label = svg("text", { x: left - 8, y: y(v) + 4, "text-anchor": "end" });
+    label.textContent = String(Math.round(v));
+    root.append(label);
+  }
+  root.append(svg("polyline", { class: "line", points: values.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
+  values.forEach((v, i) => root.append(svg("circle", { class: "dot", cx: x(i), cy: y(v), r: 3.5 })));
+  return root;
+}
+
+function recentItem(p) {
+  const won = p.result === "win";
+  return el(
+    "li", {},
+    el("span", { className: won ? "result-win" : "result-loss", textContent: t(`account.profile.${won ? "win" : "loss"}`) }),
+    el("span", { textContent: `${roleCap(p.role)} · ${t("account.profile.vs", { name: personName(p.opponent) })}` }),
+    el("a", { href: `/replay/${encodeURIComponent(p.match_id)}`, textContent: t("account.profile.replay") }),
+  );
+}
+
+async function show() {
+  const id = BOOT.player_id;
+  let found;
+  try {
+    found = await api(`/api/players/${encodeURIComponent(id)}`);
+  } catch (err) {
+    $("profile-name").textContent = t("account.profile.not_found");
+    $("profile-rating").hidden = true;
+    $("profile").setAttribute("aria-busy", "false");
+    return;
+  }
+  $("profile-name").textContent = found.name;
+  document.title = `${found.name} · ${document.title}`;
+  const rating = found.rating?.[GAME];
+  if (rating) {
+    $("rating-value").replaceChildren(ratingNode(rating));
+    const history = await api(`/api/players/${encodeURIComponent(id)}/ratings?game=${GAME}`);
+    if (history.points.length) $("rating-chart").prepend(chart(history.points));
+    else $("rating-chart").replaceChildren(el("p", { className: "muted", textContent: t("account.profile.no_chart") }));
+  } else {
+    $("rating-value").replaceChildren(el("span", { className: "muted", textContent: t("account.profile.unrated") }));
+    $("rating-chart").hidden = true;
+  }
+  const record = [
+    [t("account.profile.games"), String(found.games)],
+    [t("account.profile.wins"), String(found.wins)],
+    ...Object.entries(found.roles).map(([role, r]) => [roleCap(role), t("account.profile.wins_as", { wins: r.wins, games: r.games })]),
+  ];
+  $("record").replaceChildren(...record.flatMap(([k, v]) => [el("dt", { textContent: k }), el("dd", { textContent: v })]));
+  $("recent").replaceChildren(...(found.recent.length ? found.recent.map(recentItem) : [el("li", { className: "muted", textContent: t("account.profile.no_games") })]));
+  $("profile").setAttribute("aria-busy", "false");
+}
+
+show();

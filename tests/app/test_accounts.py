@@ -1,0 +1,231 @@
+"""Accounts (issue 12; contract v1.1 "Players, lobby, ratings"): signing up (a new player, or
+the caller's anonymous player upgraded with its name and matches), the username and password
+rules with their stable codes, signing in on a new device (a new session), signing out and
+revoking sessions (each device's token is its own), changing the password, wrong credentials
+answered alike whether or not the username exists (one verification either way), throttling,
+and no password in any log line. On SQLite and PostgreSQL where the database matters."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app import passwords
+
+from .accounts_helpers import PASSWORD, as_player, rows, sign_in, sign_up
+from .test_api import assert_error
+
+
+@pytest.fixture
+def db_client(any_db_url: str, make_client: Callable[..., TestClient]) -> TestClient:
+    return make_client(any_db_url)
+
+
+def me(client: TestClient, token: str) -> Any:
+    return client.get("/api/accounts/me", headers={"X-Player-Token": token})
+
+
+def test_sign_up_makes_a_player_with_an_account_and_a_session(
+    any_db_url: str, db_client: TestClient
+) -> None:
+    ana = sign_up(db_client, "Ana_1")
+    assert set(ana) == {"player_id", "name", "username", "player_token"}
+    assert (ana["name"], ana["username"]) == ("Ana_1", "Ana_1")
+    seen = me(db_client, ana["player_token"]).json()
+    assert seen["username"] == "Ana_1" and [s["current"] for s in seen["sessions"]] == [True]
+    public = db_client.get(f"/api/players/{ana['player_id']}").json()
+    assert "username" not in public and public["name"] == "Ana_1"
+    assert public["rating"]["watergate"] == {
+        "rating": 1500.0,
+        "rd": 350.0,
+        "provisional": True,
+        "games": 0,
+    }
+    stored = rows(any_db_url, "select password_hash from players")
+    assert stored[0][0].startswith("$argon2id$") and PASSWORD not in stored[0][0]
+
+
+def test_sign_up_upgrades_the_anonymous_player_keeping_its_name_and_matches(
+    db_client: TestClient,
+) -> None:
+    anon = db_client.post("/api/players", json={"name": "Bia"}).json()
+    made = db_client.post("/api/matches", json={}, headers=as_player(anon))
+    assert made.status_code == 201
+    upgraded = sign_up(db_client, "bia", headers=as_player(anon))
+    assert upgraded["player_id"] == anon["player_id"] and upgraded["name"] == "Bia"
+    assert upgraded["player_token"] == anon["player_token"], "the browser's token keeps working"
+    mine = db_client.get("/api/players/me/matches", headers=as_player(anon)).json()
+    assert [m["match_id"] for m in mine["ongoing"]] == [made.json()["match_id"]]
+    again = db_client.post(
+        "/api/accounts",
+        json={"username": "bia2", "password": PASSWORD},
+        headers=as_player(anon),
+    )
+    assert_error(again, 409, "has_account")
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "code"),
+    [
+        ("ab", PASSWORD, "invalid_username"),
+        ("a" * 21, PASSWORD, "invalid_username"),
+        ("_ana", PASSWORD, "invalid_username"),
+        ("ana maria", PASSWORD, "invalid_username"),
+        ("anа", PASSWORD, "invalid_username"),  # a Cyrillic а: usernames are ASCII only
+        ("<b>x</b>", PASSWORD, "invalid_username"),
+        ("ana", "short", "password_too_short"),
+        ("ana", "x" * 257, "password_too_long"),
+    ],
+)
+def test_bad_usernames_and_passwords_have_stable_codes(
+    client: TestClient, username: str, password: str, code: str
+) -> None:
+    response = client.post("/api/accounts", json={"username": username, "password": password})
+    assert_error(response, 422, code)
+
+
+def test_usernames_are_unique_whatever_their_case(db_client: TestClient) -> None:
+    sign_up(db_client, "Carla")
+    for taken in ("carla", "CARLA", " Carla "):
+        response = db_client.post("/api/accounts", json={"username": taken, "password": PASSWORD})
+        assert_error(response, 409, "username_taken")
+
+
+def test_signing_in_on_another_device_gives_its_own_revocable_session(
+    db_client: TestClient,
+) -> None:
+    first = sign_up(db_client, "dora")
+    second = sign_in(db_client, "DORA")
+    assert second.status_code == 200, second.text
+    other = second.json()
+    assert other["player_id"] == first["player_id"]
+    assert other["player_token"] != first["player_token"]
+    sessions = me(db_client, first["player_token"]).json()["sessions"]
+    assert len(sessions) == 2 and sum(s["current"] for s in sessions) == 1
+    theirs = next(s for s in sessions if not s["current"])
+    revoked = db_client.delete(
+        f"/api/accounts/sessions/{theirs['session_id']}", headers=as_player(first)
+    )
+    assert revoked.status_code == 200, revoked.text
+    assert_error(me(db_client, other["player_token"]), 401, "unknown_player")
+    assert me(db_client, first["player_token"]).status_code == 200
+    gone = db_client.delete(
+        f"/api/accounts/sessions/{theirs['session_id']}", headers=as_player(first)
+    )
+    assert_error(gone, 404, "not_found")
+
+
+def test_signing_out_ends_only_this_devices_session(db_client: TestClient) -> None:
+    first = sign_up(db_client, "eva")
+    other = sign_in(db_client, "eva").json()
+    out = db_client.post("/api/accounts/logout", headers=as_player(other))
+    assert out.status_code == 200, out.text
+    assert_error(me(db_client, other["player_token"]), 401, "unknown_player")
+    assert me(db_client, first["player_token"]).json()["username"] == "eva"
+    assert_error(db_client.post("/api/accounts/logout", headers=as_player(other)), 401)
+
+
+def test_a_session_of_another_player_cannot_be_revoked(db_client: TestClient) -> None:
+    ana, bob = sign_up(db_client, "ana"), sign_up(db_client, "bob")
+    bobs = me(db_client, bob["player_token"]).json()["sessions"][0]["session_id"]
+    response = db_client.delete(f"/api/accounts/sessions/{bobs}", headers=as_player(ana))
+    assert_error(response, 404, "not_found")
+    assert me(db_client, bob["player_token"]).status_code == 200
+
+
+def test_wrong_password_and_unknown_user_are_the_same_401(client: TestClient) -> None:
+    sign_up(client, "fabio")
+    wrong = sign_in(client, "fabio", "not the password")
+    unknown = sign_in(client, "nobody-here", "not the password")
+    for response in (wrong, unknown):
+        assert_error(response, 401, "bad_credentials")
+    assert wrong.json() == unknown.json()
+
+
+def test_both_sign_in_paths_verify_exactly_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The timing of a refusal does not tell a taken username from a free one: the expensive
+    step (one argon2 verification) runs once on either path, not zero times for a stranger."""
+    sign_up(client, "gil")
+    calls: list[str] = []
+    real = passwords.HASHER.verify
+
+    def counting(password: str | bytes, digest: str | bytes) -> bool:
+        calls.append(str(digest)[:9])
+        return real(password, digest)
+
+    monkeypatch.setattr(passwords.HASHER, "verify", counting)
+    for username, password in (
+        ("gil", "wrong password"),
+        ("stranger", "wrong password"),
+        ("gil", PASSWORD),
+    ):
+        calls.clear()
+        sign_in(client, username, password)
+        assert len(calls) == 1, (username, calls)
+        assert calls[0] == "$argon2id", "the dummy hash has the real ones' parameters"
+
+
+def test_changing_the_password(client: TestClient) -> None:
+    hana = sign_up(client, "hana")
+    body = {"old_password": "wrong one here", "new_password": "a new long password"}
+    assert_error(client.post("/api/accounts/password", json=body, headers=as_player(hana)), 401)
+    body["old_password"] = PASSWORD
+    changed = client.post("/api/accounts/password", json=body, headers=as_player(hana))
+    assert changed.status_code == 200, changed.text
+    assert_error(sign_in(client, "hana"), 401, "bad_credentials")
+    assert sign_in(client, "hana", "a new long password").status_code == 200
+
+
+def test_sign_ins_are_throttled_per_username_from_any_address(
+    sqlite_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    client = make_client(
+        sqlite_url,
+        rate_limits="on",
+        rate_limit_login="100/minute",
+        rate_limit_login_user="3/minute",
+    )
+    sign_up(client, "ivo")
+    for _ in range(3):
+        assert_error(sign_in(client, "ivo", "guess guess guess"), 401)
+    limited = sign_in(client, "IVO", PASSWORD)  # even the right password, in any case
+    assert_error(limited, 429, "rate_limited")
+    assert int(limited.headers["retry-after"]) >= 1
+    assert sign_in(client, "someone-else", "guess guess guess").status_code == 401
+
+
+def test_sign_ins_and_sign_ups_are_throttled_per_address(
+    sqlite_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    client = make_client(
+        sqlite_url, rate_limits="on", rate_limit_login="2/minute", rate_limit_account="2/minute"
+    )
+    sign_up(client, "jon1")
+    sign_up(client, "jon2")
+    third = client.post("/api/accounts", json={"username": "jon3", "password": PASSWORD})
+    assert_error(third, 429, "rate_limited")
+    for name in ("a1x", "b2x"):
+        assert_error(sign_in(client, name, "guess guess guess"), 401)
+    assert_error(sign_in(client, "c3x", "guess guess guess"), 429, "rate_limited")
+
+
+def test_no_password_reaches_a_log_line(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "a password nobody logs 123"
+    with caplog.at_level(logging.DEBUG):
+        kim = sign_up(client, "kim", secret)
+        sign_in(client, "kim", secret)
+        sign_in(client, "kim", secret + "x")
+        body = {"old_password": secret, "new_password": secret + "!"}
+        client.post("/api/accounts/password", json=body, headers=as_player(kim))
+    assert caplog.records, "the requests were logged"
+    for record in caplog.records:
+        line = record.getMessage() + repr(record.__dict__)
+        assert secret not in line and kim["player_token"] not in line

@@ -1,0 +1,95 @@
+"""Accounts and ratings in the browser (issue 12): two people each create an account on the
+account page, one starts a rated match from the home page and the other joins by the invite
+link, one resigns at the table, and both players' pages then show their ratings moved (the
+winner above the 1500 start, the loser below) with the chart of it; the home page lists the
+finished match under "my games"; an anonymous browser asking for a rated match is told, in the
+page's language, that it needs an account."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+
+import pytest
+
+from .conftest import LOCALES
+from .test_browser import start_match
+from .test_players_browser import both_widths, menu
+
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("Playwright for Python is not installed", allow_module_level=True)
+
+ACCOUNT = LOCALES["en"]["account"]
+PASSWORD = "correct horse battery"
+MATCH_URL = re.compile(r"/match/([^/?#]+)$")
+
+
+def sign_up(page: Page, username: str) -> str:
+    """Create an account on the account page; the player id this browser now keeps."""
+    page.goto("/account")
+    page.locator("#sign-up-username").fill(username)
+    page.locator("#sign-up-password").fill(PASSWORD)
+    page.locator("#sign-up-submit").click()
+    expect(page.locator("#account-status")).to_have_text(
+        ACCOUNT["signed_in_as"].replace("{username}", username)
+    )
+    return str(page.evaluate("() => JSON.parse(localStorage.getItem('wg.player')).id"))
+
+
+def shown_rating(page: Page, player_id: str) -> int:
+    page.goto(f"/players/{player_id}")
+    expect(page.locator("#rating-chart svg")).to_be_visible()  # drawn after a rated match
+    text = page.locator("#rating-value").inner_text()
+    found = re.match(r"\d+", text)
+    assert found, text
+    return int(found.group())
+
+
+def test_a_rated_match_between_two_accounts_moves_both_ratings(
+    open_page: Callable[..., Page],
+) -> None:
+    ana, bob = open_page(), open_page()
+    ana_id, bob_id = sign_up(ana, "ana_browser"), sign_up(bob, "bob_browser")
+    both_widths(ana, "account-signed-in")
+
+    ana.goto("/")
+    ana.locator("#rated").check()
+    match_id = start_match(ana, "editor", "human")
+    invite = ana.locator("#invite-url")
+    expect(invite).to_have_value(re.compile(r"/invite/\S+$"))
+    bob.goto(invite.input_value())  # a browser that knows its player claims at once
+    expect(bob).to_have_url(MATCH_URL)
+    expect(ana.locator("#side-theirs")).to_contain_text("bob_browser")
+
+    menu(bob)
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.locator("#resign").click()
+    expect(ana.locator("#final")).to_be_visible()
+
+    won, lost = shown_rating(ana, ana_id), shown_rating(bob, bob_id)
+    assert won > 1500 > lost, (won, lost)
+    expect(ana.locator("#recent li").first).to_contain_text("bob_browser")
+    both_widths(ana, "profile-after-rated-win")
+    bob.goto(f"/players/{ana_id}")  # anyone sees the same public page
+    assert shown_rating(bob, ana_id) == won
+
+    ana.goto("/")
+    recent = ana.locator("#my-recent a").first
+    expect(recent).to_have_attribute("href", f"/replay/{match_id}")
+    both_widths(ana, "home-my-games")
+    ana.goto("/leaderboard")
+    expect(ana.locator("#board-rows tr")).to_have_count(2)
+    expect(ana.locator("#board-rows tr").first).to_contain_text("ana_browser")
+
+
+def test_a_rated_match_without_an_account_is_explained(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    page.goto("/")
+    page.locator("#rated").check()
+    page.locator("#start").click()
+    expect(page.locator("#form-error")).to_have_text(ACCOUNT["errors"]["account_required"])
