@@ -33,6 +33,8 @@ ROUTES: Final = {
     ("POST", "/api/matches"): "create",
     ("POST", "/api/matches/{match_id}/rematch"): "create",  # against the computer: a new match
     ("POST", "/api/invites/{code}/claim"): "join",
+    ("POST", "/api/lobby/{match_id}/join"): "join",
+    ("POST", "/api/lobby/quick"): "challenge",  # may open a challenge
     ("POST", "/api/matches/{match_id}/rematch/accept"): "join",
     ("POST", "/api/matches/{match_id}/rematch/claim"): "join",
     ("POST", "/api/players"): "player",
@@ -85,6 +87,7 @@ class Limiter:
             "player": parse_many(settings.rate_limit_player),
             "admin_login": parse_many(settings.rate_limit_admin_login),
             "socket": parse_many(settings.rate_limit_socket),
+            "challenge": parse_many(settings.rate_limit_challenge),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)

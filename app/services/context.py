@@ -17,12 +17,15 @@ from ..persistence.db import Database
 from ..persistence.moves import Moves
 from ..push.fanout import Fanout
 from ..push.hub import Caps, Hub
+from ..push.lobby import LobbyRoom
 from ..push.presence import Presence
 from ..push.render import Renderer
 from .admin import Admin
 from .bots import BotRunner
+from .chat import Chat
 from .core import Core
 from .lifecycle import Lifecycle
+from .lobby import Lobby
 from .matches import Matches
 from .monitor import Monitor
 from .play import Play
@@ -52,6 +55,9 @@ class AppContext:
     monitor: Monitor
     players: Players
     replays: Replays
+    lobby: Lobby
+    lobby_room: LobbyRoom
+    chat: Chat
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -70,7 +76,7 @@ class AppContext:
         )
         fanout = Fanout(hub, cache, db, settings.redis_url, metrics)
         presence = Presence(hub, fanout)
-        renderer = Renderer(db, cache, presence, clock)
+        renderer = Renderer(db, cache, presence, clock, fanout.chat)
         hub.render = renderer.frames
         await presence.start()  # before the fan-out: it refreshes presence after each subscribe
         await fanout.start()
@@ -82,10 +88,14 @@ class AppContext:
         play = Play(core)
         bots = BotRunner(core, play)
         core.listeners.append(bots.on_change)
+        matches = Matches(core)
+        lobby, lobby_room = Lobby(core, matches), LobbyRoom(settings.max_lobby_sockets)
+        lobby_room.render = lobby.rendered
+        fanout.lobby_changed.append(lobby_room.wake)
         ctx = AppContext(
-            settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
+            settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
-            Replays(core),
+            Replays(core), lobby, lobby_room, Chat(core),
         )  # fmt: skip
         await bots.resume_all()
         return ctx
@@ -103,6 +113,7 @@ class AppContext:
         await self.bots.close()
         await self.lifecycle.notices.close()
         await self.hub.close()
+        await self.lobby_room.close()
         await self.presence.close()
         await self.fanout.close()
         self.db.dispose()

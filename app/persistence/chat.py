@@ -1,0 +1,92 @@
+"""Table chat storage: the SQL of a match's chat lines, and this process's bounded memory of
+each followed match's last lines (what views carry), so a push never reads the database."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .models import ChatMessage
+
+HISTORY = 100  # lines a view carries (contract v1.1)
+MATCHES_KEPT = 5000  # matches whose history this process keeps in memory
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One chat line as every reader of the match sees it."""
+
+    role: str
+    name: str
+    text: str
+    at: float  # epoch seconds
+    phrase: str | None = None  # a preset phrase's key: readers show their own translation
+
+    def wire(self) -> dict[str, object]:
+        said: dict[str, object] = {
+            "role": self.role, "name": self.name, "text": self.text, "at": self.at
+        }  # fmt: skip
+        if self.phrase is not None:
+            said["phrase"] = self.phrase
+        return said
+
+
+def add_line(db: Session, match_id: str, line: ChatLine, when: datetime) -> None:
+    row = ChatMessage(match_id=match_id, role=line.role, name=line.name, text=line.text)
+    row.phrase, row.created_at = line.phrase, when
+    db.add(row)
+    db.flush()
+
+
+def last_lines(db: Session, match_id: str, limit: int = HISTORY) -> tuple[ChatLine, ...]:
+    """The match's last `limit` lines, oldest first."""
+    query = (
+        select(ChatMessage.role, ChatMessage.name, ChatMessage.text, ChatMessage.created_at)
+        .add_columns(ChatMessage.phrase)
+        .where(ChatMessage.match_id == match_id)
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+    )
+    rows = list(db.execute(query))
+    return tuple(ChatLine(r, n, t, c.timestamp(), p) for r, n, t, c, p in reversed(rows))
+
+
+class ChatHistory:
+    """The last lines of recently read matches (least recently used dropped first). Behind the
+    database only: a line said on another process arrives through the fan-out, and after the
+    fan-out was away everything kept is dropped and read again."""
+
+    def __init__(self, matches: int = MATCHES_KEPT) -> None:
+        self._kept: OrderedDict[str, tuple[ChatLine, ...]] = OrderedDict()
+        self._limit = matches
+        self._lock = threading.Lock()  # worker threads read the database and put what they read
+
+    def get(self, match_id: str) -> tuple[ChatLine, ...] | None:
+        with self._lock:
+            found = self._kept.get(match_id)
+            if found is not None:
+                self._kept.move_to_end(match_id)
+            return found
+
+    def put(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
+        with self._lock:
+            self._kept[match_id] = lines[-HISTORY:]
+            self._kept.move_to_end(match_id)
+            while len(self._kept) > self._limit:
+                self._kept.popitem(last=False)
+
+    def said(self, match_id: str, line: ChatLine) -> None:
+        """A new line: appended where the match's history is kept (else read when needed)."""
+        with self._lock:
+            found = self._kept.get(match_id)
+            if found is not None:
+                self._kept[match_id] = (*found, line)[-HISTORY:]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
