@@ -23,6 +23,7 @@ from .http import (
     lobby,
     pages,
     players,
+    push,
     replays,
     ws,
 )  # fmt: skip
@@ -126,7 +127,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        docs, lobby,
+        docs, lobby, push,
     ):  # fmt: skip
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

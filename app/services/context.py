@@ -31,6 +31,7 @@ from .monitor import Monitor
 from .play import Play
 from .players import Players
 from .replays import Replays
+from .turns import TurnNotices
 from .views import Views
 
 GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
@@ -58,6 +59,7 @@ class AppContext:
     lobby: Lobby
     lobby_room: LobbyRoom
     chat: Chat
+    turns: TurnNotices
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -95,8 +97,10 @@ class AppContext:
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
-            Replays(core), lobby, lobby_room, Chat(core),
+            Replays(core), lobby, lobby_room, Chat(core), TurnNotices(core),
         )  # fmt: skip
+        core.listeners.append(ctx.turns.on_change)
+        await ctx.turns.start()
         await bots.resume_all()
         return ctx
 
@@ -111,6 +115,7 @@ class AppContext:
 
     async def close(self) -> None:
         await self.bots.close()
+        await self.turns.close()
         await self.lifecycle.notices.close()
         await self.hub.close()
         await self.lobby_room.close()

@@ -56,9 +56,7 @@ FROM_LOBBY = Refusals(
 
 
 def player_required() -> ApiError:
-    return ApiError(
-        401, "player_required", "A public challenge needs a player (X-Player-Token): its name."
-    )
+    return ApiError(401, "player_required", "This needs a player (X-Player-Token): a name.")
 
 
 def new_row(core: Core, game_id: str, options: dict[str, Any], kinds: dict[str, str]) -> Match:
