@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import requests
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from py_vapid import Vapid01
+from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 from starlette.concurrency import run_in_threadpool
 
@@ -40,7 +40,7 @@ TRIES: Final = 3  # sends of one notice to one browser, the first included
 RETRY_S: Final = 1.0  # the wait before the second try, doubled before each next one
 SEND_TIMEOUT_S: Final = 10.0
 TTL_S: Final = 86_400  # a push service keeps an undelivered notice this long
-NOTIFIED_KEPT: Final = 10_000  # (match, seat, version) already told, so each turn is told once
+TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered, so each turn is told once
 LANGS: Final = ("en", "pt-BR", "de")
 GONE: Final = (404, 410)
 
@@ -63,7 +63,7 @@ def b64url(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def public_key_of(vapid: Vapid01) -> str:
+def public_key_of(vapid: Vapid02) -> str:
     """The application server key browsers subscribe with: the uncompressed point, base64url."""
     point = vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
     return b64url(point)
@@ -100,10 +100,10 @@ def checked_subscription(settings_hosts: tuple[str, ...], raw: dict[str, Any]) -
 class TurnNotices:
     def __init__(self, core: Core) -> None:
         self.core = core
-        self.vapid: Vapid01 | None = None
+        self.vapid: Vapid02 | None = None
         self.public_key = ""
         self._queue: asyncio.Queue[str] = asyncio.Queue(QUEUE)
-        self._told: OrderedDict[tuple[str, str, int], None] = OrderedDict()
+        self._turns: OrderedDict[str, str] = OrderedDict()  # match -> the seat last deciding
         self._dropped = 0
         self._task: asyncio.Task[None] | None = None
         self._session = requests.Session()
@@ -116,14 +116,14 @@ class TurnNotices:
         self.public_key = public_key_of(self.vapid)
         self._task = supervise("turn notices", self._run)
 
-    def _key(self) -> Vapid01:
+    def _key(self) -> Vapid02:
         configured = self.core.settings.vapid_private_key
         if configured:
-            return Vapid01.from_string(configured.strip())
+            return Vapid02.from_string(configured.strip())
         with self.core.db.reader() as db:
             stored = push_repo.stored_key(db)
         if stored is None:
-            made = Vapid01()
+            made = Vapid02()
             made.generate_keys()
             pem = made.private_pem().decode()
             with self.core.db.write() as db:
@@ -131,7 +131,7 @@ class TurnNotices:
             with self.core.db.reader() as db:
                 stored = push_repo.stored_key(db)
             assert stored is not None
-        return Vapid01.from_pem(stored[0].encode())
+        return Vapid02.from_pem(stored[0].encode())
 
     def on_change(self, change: Change) -> None:
         """A listener of this process's published changes: a move, or a seat taken, may have
@@ -174,24 +174,29 @@ class TurnNotices:
             match_id = await self._queue.get()
             await self._look(match_id)
 
+    def _new_turn(self, match_id: str, seat: str | None) -> bool:
+        """Whether `seat` has just begun to decide (several decisions in a row are one turn)."""
+        before = self._turns.pop(match_id, None)
+        if seat is not None:
+            self._turns[match_id] = seat
+            while len(self._turns) > TURNS_KEPT:
+                self._turns.popitem(last=False)
+        return seat is not None and seat != before
+
     async def _look(self, match_id: str) -> None:
-        """Tell the seat whose turn it is, if nobody sits at it now and it was not told yet."""
+        """Tell the seat whose turn has begun, if nobody sits at it now."""
         found = await run_in_threadpool(current, self.core, match_id)
         if found is None:
             return
         info, entry = found
-        seat = decider(entry)
-        if info.status != "active" or seat is None or info.kind(seat) != "human":
+        seat = decider(entry) if info.status == "active" else None
+        if not self._new_turn(match_id, seat) or seat is None or info.kind(seat) != "human":
             return
         player = info.seat(seat).player_id
-        told = (match_id, seat, entry.version)
-        if player is None or told in self._told:
-            return
+        if player is None:
+            return  # a guest: no subscriptions
         if seat in await self.core.renderer.presence.online(match_id):
             return  # at the table: the tab's own title and favicon tell them
-        self._told[told] = None
-        while len(self._told) > NOTIFIED_KEPT:
-            self._told.popitem(last=False)
         opponent = next((s for s in info.seats if s.name != seat), None)
         name = (opponent.player_name if opponent else None) or "?"
         for sub in await run_in_threadpool(self._subscriptions, player):
