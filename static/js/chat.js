@@ -68,6 +68,7 @@ export function mountChat(root, { spectator, send }) {
     list.scrollTop = list.scrollHeight;
   }
 
+  draw();
   mute.addEventListener("change", () => {
     muted = mute.checked;
     localStorage.setItem(MUTE_KEY, muted ? "1" : "0");
