@@ -4,7 +4,8 @@
 // challenges stay listed while they look on (and are shown as theirs, with a cancel button).
 import { api } from "./api.js";
 import { roleName, t } from "./i18n.js";
-import { asPlayer, loadPlayer, nameProblem, suggestion, withPlayer } from "./player.js";
+import { asPlayer, loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
+import { mountPush } from "./push.js";
 import { saveSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -104,3 +105,4 @@ function open() {
   };
 }
 open();
+mountPush($("push-toggle"), $("push-state"), () => namedPlayer(nameInput.value));

@@ -273,3 +273,5 @@ def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/javascript")
     assert "showNotification" in r.text
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert "default-src 'none'" in r.headers["content-security-policy"]

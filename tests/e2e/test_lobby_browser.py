@@ -109,6 +109,16 @@ def test_two_players_meet_in_the_lobby_chat_and_play(
     expect(bea.locator("#chat-form")).to_be_visible()  # a word after the end is still possible
 
 
+def test_the_turn_notice_service_worker_registers_for_the_whole_site(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    named(page, "Ana")
+    expect(page.locator("#push-toggle")).to_have_text(EN["push"]["enable"])
+    scope = page.evaluate("async () => (await navigator.serviceWorker.register('/sw.js')).scope")
+    assert scope == page.url.rsplit("/lobby", 1)[0] + "/"  # served at the root: every table
+
+
 def test_a_chat_in_another_language_shows_presets_in_the_readers_words(
     open_page: Callable[..., Page],
 ) -> None:
