@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from .models import ChatMessage
 
 HISTORY = 100  # lines a view carries (contract v1.1)
-MATCHES_KEPT = 5000  # matches whose history this process keeps in memory
+CHARS_KEPT = 4_000_000  # characters of chat this process keeps in memory (LRU by match)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +61,10 @@ class ChatHistory:
     database only: a line said on another process arrives through the fan-out, and after the
     fan-out was away everything kept is dropped and read again."""
 
-    def __init__(self, matches: int = MATCHES_KEPT) -> None:
+    def __init__(self, chars: int = CHARS_KEPT) -> None:
         self._kept: OrderedDict[str, tuple[ChatLine, ...]] = OrderedDict()
-        self._limit = matches
+        self._limit = chars
+        self._chars = 0  # what is kept, by its texts' and names' lengths
         self._lock = threading.Lock()  # worker threads read the database and put what they read
 
     def get(self, match_id: str) -> tuple[ChatLine, ...] | None:
@@ -75,18 +76,28 @@ class ChatHistory:
 
     def put(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
         with self._lock:
-            self._kept[match_id] = lines[-HISTORY:]
-            self._kept.move_to_end(match_id)
-            while len(self._kept) > self._limit:
-                self._kept.popitem(last=False)
+            self._keep(match_id, lines[-HISTORY:])
 
     def said(self, match_id: str, line: ChatLine) -> None:
         """A new line: appended where the match's history is kept (else read when needed)."""
         with self._lock:
             found = self._kept.get(match_id)
             if found is not None:
-                self._kept[match_id] = (*found, line)[-HISTORY:]
+                self._keep(match_id, (*found, line)[-HISTORY:])
+
+    def _keep(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
+        self._chars -= _weight(self._kept.pop(match_id, ()))
+        self._kept[match_id] = lines
+        self._chars += _weight(lines)
+        while self._chars > self._limit and len(self._kept) > 1:
+            _, dropped = self._kept.popitem(last=False)
+            self._chars -= _weight(dropped)
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+            self._chars = 0
+
+
+def _weight(lines: tuple[ChatLine, ...]) -> int:
+    return sum(len(line.text) + len(line.name) + 32 for line in lines)

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app.main import create_app
+from app.persistence.chat import ChatHistory, ChatLine
 
 from .conftest import make_settings
 from .test_clocks import START, FakeClock
@@ -160,3 +161,18 @@ def test_views_carry_the_last_hundred_lines(client: TestClient, fake: FakeClock)
     kept = view_of(client, match_id, tokens["nixon"])["chat"]
     assert [c["text"] for c in kept] == [f"line {n}" for n in range(5, 105)]
     assert [c["at"] for c in kept] == [START + 2 * n for n in range(5, 105)]
+
+
+def test_the_chat_kept_in_memory_is_bounded_least_recently_used_first() -> None:
+    kept = ChatHistory(chars=3 * (5 + 3 + 32))  # three lines of "hello" by "Ana"
+    line = ChatLine("editor", "Ana", "hello", START)
+    kept.put("m1", (line,))
+    kept.put("m2", (line,))
+    assert kept.get("m1") == (line,)  # m1 read again: m2 is now the oldest
+    kept.put("m3", (line, line))  # over the bound: the least recently used goes
+    assert kept.get("m2") is None
+    assert kept.get("m1") == (line,) and kept.get("m3") == (line, line)
+    kept.said("m3", line)  # a kept match's new line is appended; m1 makes room for it
+    assert kept.get("m3") == (line, line, line) and kept.get("m1") is None
+    kept.said("m2", line)  # a match not kept stays unkept: read from the database when needed
+    assert kept.get("m2") is None
