@@ -15,6 +15,7 @@ from starlette.testclient import WebSocketTestSession
 
 from app.main import create_app
 from app.persistence.chat import ChatHistory, ChatLine
+from app.push.changes import Chatted, LobbyChanged, decode, encode
 
 from .conftest import make_settings
 from .test_clocks import START, FakeClock
@@ -176,3 +177,12 @@ def test_the_chat_kept_in_memory_is_bounded_least_recently_used_first() -> None:
     assert kept.get("m3") == (line, line, line) and kept.get("m1") is None
     kept.said("m2", line)  # a match not kept stays unkept: read from the database when needed
     assert kept.get("m2") is None
+
+
+@pytest.mark.parametrize("phrase", [None, "thanks"])
+def test_a_chat_line_crosses_redis_whole(phrase: str | None) -> None:
+    """Other processes push the line from the message alone (they never read it back)."""
+    said = Chatted("m1", "nixon", "Bea", "<i>gl</i> ✓", START + 0.25, phrase)
+    got = decode(encode(said, "process-a"))
+    assert (got.change, got.origin) == (said, "process-a")
+    assert decode(encode(LobbyChanged("m1"), "b")).change == LobbyChanged("m1")
