@@ -16,6 +16,8 @@ from typing import Any
 from fastapi import APIRouter, Response, WebSocket
 from pydantic import BaseModel, ConfigDict
 
+from engine.registry import DEFAULT_GAME
+
 from ..clocks import clock_option
 from ..errors import ApiError
 from ..outages import ANSWERED, as_api_error
@@ -65,7 +67,7 @@ class QuickPair(BaseModel):
     role: str = "random"
 
 
-class Paired(Claimed):
+class PairedOut(Claimed):
     created: bool  # true: no compatible challenge was open, so this one was opened
 
 
@@ -86,8 +88,8 @@ async def join(match_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Claimed:
     return Claimed(match_id=made.match_id, role=made.seat, seat_token=made.seat_token)
 
 
-@router.post("/api/lobby/quick", response_model=Paired, responses=LOBBY_ERRORS)
-async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> Paired:
+@router.post("/api/lobby/quick", response_model=PairedOut, responses=LOBBY_ERRORS)
+async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> PairedOut:
     """Join the oldest compatible challenge (same game, clock and rated; the wished role open;
     not one's own), or open one; needs X-Player-Token."""
     if body.game not in _games():
@@ -96,7 +98,7 @@ async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> Paired:
     clock = clock_option(*choice.clock_choice())
     done = await ctx.lobby.quick(player, body.game, body.clock, clock, body.rated, body.role)
     made = done.taken
-    return Paired(
+    return PairedOut(
         match_id=made.match_id, role=made.seat, seat_token=made.seat_token, created=done.created
     )
 
@@ -112,8 +114,6 @@ async def cancel(match_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Response
 
 
 def _games() -> set[str]:
-    from engine.registry import DEFAULT_GAME
-
     return {DEFAULT_GAME}  # what POST /api/matches creates today
 
 

@@ -17,7 +17,7 @@ from app.main import create_app
 from app.persistence.chat import ChatHistory, ChatLine
 from app.push.changes import Chatted, LobbyChanged, decode, encode
 
-from .conftest import make_settings
+from .conftest import ADMIN_TOKEN, make_settings
 from .test_clocks import START, FakeClock
 from .test_lifecycle import bearer, receive, seat_socket, spectate_key, wait_for
 from .test_players import Player, as_player, new_player
@@ -100,6 +100,11 @@ def test_a_line_reaches_both_seats_and_spectators_and_is_kept_with_the_match(
     ]
     watched = client.get(f"/api/matches/{match_id}/spectate", params={"key": key}).json()
     assert watched["chat"] == kept  # spectators read it too
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    detail = client.get(f"/api/admin/matches/{match_id}", headers=admin).json()
+    assert detail["chat"] == kept  # and the admin, in the match detail
+    page = client.get(f"/admin/matches/{match_id}", headers=admin)
+    assert 'id="admin-chat"' in page.text and "/static/js/admin-chat.js" in page.text
 
 
 def test_five_lines_per_ten_seconds_per_seat(client: TestClient, fake: FakeClock) -> None:
