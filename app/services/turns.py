@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import logging
 from collections import OrderedDict
@@ -43,6 +44,7 @@ TTL_S: Final = 86_400  # a push service keeps an undelivered notice this long
 TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered, so each turn is told once
 LANGS: Final = ("en", "pt-BR", "de")
 GONE: Final = (404, 410)
+CLOSE_GRACE_S: Final = 3.0
 
 
 @dataclass(frozen=True)
@@ -102,10 +104,11 @@ class TurnNotices:
         self.core = core
         self.vapid: Vapid02 | None = None
         self.public_key = ""
-        self._queue: asyncio.Queue[str] = asyncio.Queue(QUEUE)
+        self._queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue(QUEUE)  # (match, version)
         self._turns: OrderedDict[str, str] = OrderedDict()  # match -> the seat last deciding
         self._dropped = 0
         self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
         self._session = requests.Session()
         self._session.max_redirects = 0  # a push service answers; it never sends us elsewhere
 
@@ -114,7 +117,7 @@ class TurnNotices:
         to share), then the sender. The private key is never logged."""
         self.vapid = await run_in_threadpool(self._key)
         self.public_key = public_key_of(self.vapid)
-        self._task = supervise("turn notices", self._run)
+        self._task = supervise("turn notices", self._run, stop=self._stop)
 
     def _key(self) -> Vapid02:
         configured = self.core.settings.vapid_private_key
@@ -139,10 +142,11 @@ class TurnNotices:
         if not isinstance(change, Moved | MatchChanged):
             return
         known = self.core.cache.info(change.match_id)
-        if known is not None and known.has_bot():
-            return  # against the computer one plays live: no notices
+        if known is not None and (known.has_bot() or not any(s.player_id for s in known.seats)):
+            return  # against the computer one plays live; guests have no subscriptions
+        version = change.version if isinstance(change, Moved) else 0
         try:
-            self._queue.put_nowait(change.match_id)
+            self._queue.put_nowait((change.match_id, version))
         except asyncio.QueueFull:
             self._dropped += 1
             if self._dropped == 1 or self._dropped % 1000 == 0:
@@ -170,9 +174,10 @@ class TurnNotices:
     # ---- sending ------------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        while True:
-            match_id = await self._queue.get()
-            await self._look(match_id)
+        while not self._stop.is_set():
+            match_id, version = await self._queue.get()
+            if match_id:  # not the wake-up of close()
+                await self._look(match_id, version)
 
     def _new_turn(self, match_id: str, seat: str | None) -> bool:
         """Whether `seat` has just begun to decide (several decisions in a row are one turn)."""
@@ -183,9 +188,13 @@ class TurnNotices:
                 self._turns.popitem(last=False)
         return seat is not None and seat != before
 
-    async def _look(self, match_id: str) -> None:
-        """Tell the seat whose turn has begun, if nobody sits at it now."""
-        found = await run_in_threadpool(current, self.core, match_id)
+    async def _look(self, match_id: str, version: int) -> None:
+        """Tell the seat whose turn has begun, if nobody sits at it now. After a move the match
+        is read from memory (the process that accepted it holds it): moves never wait for, nor
+        cost, a database read here."""
+        found = self.core.cache.get(match_id)
+        if found is None or not version or found[1].version < version:
+            found = await run_in_threadpool(current, self.core, match_id)
         if found is None:
             return
         info, entry = found
@@ -253,7 +262,12 @@ class TurnNotices:
             push_repo.drop(db, endpoint)
 
     async def close(self) -> None:
-        await finish(self._task)
+        """Stop after the notice under way (its worker thread may be using the database, which
+        closes next), cancelling only if it takes longer than the grace."""
+        self._stop.set()
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(("", 0))
+        await finish(self._task, CLOSE_GRACE_S)
         self._session.close()
 
 
