@@ -16,10 +16,8 @@ from functools import cache
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-import requests
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
-from pywebpush import WebPushException, webpush
 from starlette.concurrency import run_in_threadpool
 
 from ..clocks import decider
@@ -109,8 +107,7 @@ class TurnNotices:
         self._dropped = 0
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
-        self._session = requests.Session()
-        self._session.max_redirects = 0  # a push service answers; it never sends us elsewhere
+        self._session: Any = None  # the HTTP session, made with the first notice
 
     async def start(self) -> None:
         """The VAPID key (the setting, or the stored one, or a new one stored for every process
@@ -238,7 +235,15 @@ class TurnNotices:
             return
 
     def _send(self, sub: Subscription, notice: Notice) -> int | None:
-        """None once delivered; else the push service's status (0: it could not be reached)."""
+        """None once delivered; else the push service's status (0: it could not be reached).
+        pywebpush (and requests under it) is imported with the first notice: a second of every
+        start on a busy machine, for a feature many processes never use."""
+        import requests
+        from pywebpush import WebPushException, webpush
+
+        if self._session is None:
+            self._session = requests.Session()
+            self._session.max_redirects = 0  # a push service answers; it never redirects us
         info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
         try:
             webpush(
@@ -268,7 +273,8 @@ class TurnNotices:
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(("", 0))
         await finish(self._task, CLOSE_GRACE_S)
-        self._session.close()
+        if self._session is not None:
+            self._session.close()
 
 
 def _required(player: PlayerRow | None) -> str:
