@@ -26,34 +26,37 @@ class ChatLine:
     text: str
     at: float  # epoch seconds
     phrase: str | None = None  # a preset phrase's key: readers show their own translation
+    id: int = 0  # the stored line's number: increasing, the same on every process
 
     def wire(self) -> dict[str, object]:
         said: dict[str, object] = {
-            "role": self.role, "name": self.name, "text": self.text, "at": self.at
+            "id": self.id, "role": self.role, "name": self.name, "text": self.text, "at": self.at,
         }  # fmt: skip
         if self.phrase is not None:
             said["phrase"] = self.phrase
         return said
 
 
-def add_line(db: Session, match_id: str, line: ChatLine, when: datetime) -> None:
+def add_line(db: Session, match_id: str, line: ChatLine, when: datetime) -> int:
+    """Store the line; its id."""
     row = ChatMessage(match_id=match_id, role=line.role, name=line.name, text=line.text)
     row.phrase, row.created_at = line.phrase, when
     db.add(row)
     db.flush()
+    return int(row.id)
 
 
 def last_lines(db: Session, match_id: str, limit: int = HISTORY) -> tuple[ChatLine, ...]:
     """The match's last `limit` lines, oldest first."""
     query = (
         select(ChatMessage.role, ChatMessage.name, ChatMessage.text, ChatMessage.created_at)
-        .add_columns(ChatMessage.phrase)
+        .add_columns(ChatMessage.phrase, ChatMessage.id)
         .where(ChatMessage.match_id == match_id)
         .order_by(ChatMessage.id.desc())
         .limit(limit)
     )
     rows = list(db.execute(query))
-    return tuple(ChatLine(r, n, t, c.timestamp(), p) for r, n, t, c, p in reversed(rows))
+    return tuple(ChatLine(r, n, t, c.timestamp(), p, i) for r, n, t, c, p, i in reversed(rows))
 
 
 class ChatHistory:
@@ -79,10 +82,11 @@ class ChatHistory:
             self._keep(match_id, lines[-HISTORY:])
 
     def said(self, match_id: str, line: ChatLine) -> None:
-        """A new line: appended where the match's history is kept (else read when needed)."""
+        """A new line: appended where the match's history is kept (else read when needed),
+        unless what is kept was read after the line was stored and holds it already."""
         with self._lock:
             found = self._kept.get(match_id)
-            if found is not None:
+            if found is not None and not (found and found[-1].id >= line.id):
                 self._keep(match_id, (*found, line)[-HISTORY:])
 
     def _keep(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:

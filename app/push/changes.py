@@ -62,6 +62,7 @@ class Chatted:
     text: str
     at: float
     phrase: str | None = None
+    line_id: int = 0  # the stored line's id (a process that read it already skips it)
 
 
 Change = Moved | MatchChanged | PresenceChanged | Deleted | LobbyChanged | Chatted
@@ -92,10 +93,10 @@ def encode(change: Change, origin: str, sent_at: float | None = None) -> str:
             body = {"kind": "deleted", "match_id": match_id}
         case LobbyChanged(match_id):
             body = {"kind": "lobby", "match_id": match_id}
-        case Chatted(match_id, role, name, text, at, phrase):
+        case Chatted(match_id, role, name, text, at, phrase, line_id):
             body = {
                 "kind": "chat", "match_id": match_id, "role": role, "name": name, "text": text,
-                "at": at, "phrase": phrase,
+                "at": at, "phrase": phrase, "line_id": line_id,
             }  # fmt: skip
     sent = time.time() if sent_at is None else sent_at
     return json.dumps({"origin": origin, "sent_at": sent, **body}, separators=(",", ":"))
@@ -128,7 +129,7 @@ def decode(text: str | bytes) -> Message:
         phrase = data.get("phrase")
         change = Chatted(
             match_id, str(data["role"]), str(data["name"]), str(data["text"]), float(data["at"]),
-            None if phrase is None else str(phrase),
+            None if phrase is None else str(phrase), int(data.get("line_id") or 0),
         )  # fmt: skip
     else:
         raise ValueError(f"unknown change {kind!r}")

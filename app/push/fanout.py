@@ -138,8 +138,8 @@ class Fanout:
             case LobbyChanged():
                 for wake in self.lobby_changed:
                     wake()
-            case Chatted(match_id, role, name, text, at, phrase):
-                line = ChatLine(role, name, text, at, phrase)
+            case Chatted(match_id, role, name, text, at, phrase, line_id):
+                line = ChatLine(role, name, text, at, phrase, line_id)
                 self.chat.said(match_id, line)
                 self.hub.post(match_id, chat_frame(line))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import OrderedDict, deque
+from dataclasses import replace
 from typing import Final
 
 from starlette.concurrency import run_in_threadpool
@@ -68,7 +69,7 @@ class Chat:
         self._limit(match_id, seat, now)
         line = await run_in_threadpool(self._store, match_id, seat, said, phrase, now)
         await self.core.publish(
-            Chatted(match_id, line.role, line.name, line.text, line.at, line.phrase)
+            Chatted(match_id, line.role, line.name, line.text, line.at, line.phrase, line.id)
         )
 
     def _limit(self, match_id: str, seat: str, now: float) -> None:
@@ -92,8 +93,8 @@ class Chat:
             raise ApiError(422, "no_chat", "There is no chat in a match against the computer.")
         line = ChatLine(seat, _name(info, seat), text, now, phrase if phrase in PHRASES else None)
         with self.core.db.write() as db:
-            add_line(db, match_id, line, utc(now))
-        return line
+            line_id = add_line(db, match_id, line, utc(now))
+        return replace(line, id=line_id)
 
 
 def _name(info: MatchInfo, seat: str) -> str:

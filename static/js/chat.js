@@ -14,7 +14,7 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
-const same = (a, b) => a.role === b.role && a.at === b.at && a.text === b.text;
+const same = (a, b) => (a.id && b.id ? a.id === b.id : a.role === b.role && a.at === b.at && a.text === b.text);
 
 /** Text of a line: a known phrase in this reader's language, else the text as written. */
 function shown(line) {

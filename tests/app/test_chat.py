@@ -81,15 +81,16 @@ def test_a_line_reaches_both_seats_and_spectators_and_is_kept_with_the_match(
         for ws in (ed, nx, spec):
             line = next_chat(ws)
             assert line == {
-                "type": "chat", "role": "editor", "name": "Ana",
+                "type": "chat", "id": line["id"], "role": "editor", "name": "Ana",
                 "text": "<img src=x onerror=alert(1)> gl & hf", "at": START,
             }  # fmt: skip
+        first_id = line["id"]
         fake.advance(3)
         nx.send_json({"type": "chat", "phrase": "good_luck"})
         for ws in (ed, nx, spec):
             assert next_chat(ws) == {
-                "type": "chat", "role": "nixon", "name": "Bea", "text": "Good luck",
-                "at": START + 3, "phrase": "good_luck",
+                "type": "chat", "id": first_id + 1, "role": "nixon", "name": "Bea",
+                "text": "Good luck", "at": START + 3, "phrase": "good_luck",
             }  # fmt: skip
         spec.send_json({"type": "chat", "text": "let me in"})
         assert next_chat(spec)["code"] == "spectator"
@@ -171,15 +172,18 @@ def test_views_carry_the_last_hundred_lines(client: TestClient, fake: FakeClock)
 
 def test_the_chat_kept_in_memory_is_bounded_least_recently_used_first() -> None:
     kept = ChatHistory(chars=3 * (5 + 3 + 32))  # three lines of "hello" by "Ana"
-    line = ChatLine("editor", "Ana", "hello", START)
+    line = ChatLine("editor", "Ana", "hello", START, id=1)
     kept.put("m1", (line,))
     kept.put("m2", (line,))
     assert kept.get("m1") == (line,)  # m1 read again: m2 is now the oldest
     kept.put("m3", (line, line))  # over the bound: the least recently used goes
     assert kept.get("m2") is None
     assert kept.get("m1") == (line,) and kept.get("m3") == (line, line)
-    kept.said("m3", line)  # a kept match's new line is appended; m1 makes room for it
-    assert kept.get("m3") == (line, line, line) and kept.get("m1") is None
+    newer = ChatLine("nixon", "Bea", "hello", START + 1, id=2)
+    kept.said("m3", newer)  # a kept match's new line is appended; m1 makes room for it
+    assert kept.get("m3") == (line, line, newer) and kept.get("m1") is None
+    kept.said("m3", newer)  # read back from the database before its own news came: kept once
+    assert kept.get("m3") == (line, line, newer)
     kept.said("m2", line)  # a match not kept stays unkept: read from the database when needed
     assert kept.get("m2") is None
 
@@ -187,7 +191,7 @@ def test_the_chat_kept_in_memory_is_bounded_least_recently_used_first() -> None:
 @pytest.mark.parametrize("phrase", [None, "thanks"])
 def test_a_chat_line_crosses_redis_whole(phrase: str | None) -> None:
     """Other processes push the line from the message alone (they never read it back)."""
-    said = Chatted("m1", "nixon", "Bea", "<i>gl</i> ✓", START + 0.25, phrase)
+    said = Chatted("m1", "nixon", "Bea", "<i>gl</i> ✓", START + 0.25, phrase, 41)
     got = decode(encode(said, "process-a"))
     assert (got.change, got.origin) == (said, "process-a")
     assert decode(encode(LobbyChanged("m1"), "b")).change == LobbyChanged("m1")
