@@ -23,6 +23,10 @@ LOGIN_LIMIT = "20/minute;100/hour"  # sign-ins, password checks (deleting an acc
 # per username, from everywhere together: a guesser spreading over many addresses gets no
 # more tries at one account; the owner waits at most a few minutes
 LOGIN_USER_LIMIT = "10/minute;50/hour"
+CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to everyone)
+# The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
+# hosts the server will POST a turn notice to, so a subscription cannot aim it at anything else
+PUSH_HOSTS = "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com"
 
 # What the computer's pause keeps beyond its thinking time (R18: its pace must not depend on its
 # hand or its options): reading the match, a search iteration that ends past the deadline, a
@@ -55,6 +59,7 @@ class Settings(BaseSettings):
     rate_limit_account: str = ACCOUNT_LIMIT
     rate_limit_login: str = LOGIN_LIMIT
     rate_limit_login_user: str = LOGIN_USER_LIMIT
+    rate_limit_challenge: str = CHALLENGE_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
     # random) plays every match with that bot instead (tests, benchmarks)
@@ -78,6 +83,17 @@ class Settings(BaseSettings):
     # are refused (4429, "overloaded") so that watchers never slow the players down
     spectator_sockets_per_second: float = Field(default=100.0, ge=0)
     spectator_refusal_delay_ms: int = Field(default=1000, ge=0)  # how late a refusal is answered
+
+    # the lobby: live sockets per process, and how long a challenge's creator may be away (no
+    # lobby socket, no socket on their own table) before the challenge leaves the lobby
+    max_lobby_sockets: int = Field(default=2000, ge=1)
+    lobby_away_minutes: float = Field(default=5.0, gt=0)
+    # Web Push turn notices: the VAPID key (PEM or base64url; unset: made on the first start and
+    # kept in the database), the contact the push services see, the hosts notices may go to
+    # (each a host name or a domain suffix; https only, except loopback hosts listed here)
+    vapid_private_key: str | None = None
+    vapid_subject: str = "mailto:admin@localhost"
+    push_hosts: str = PUSH_HOSTS
 
     @model_validator(mode="after")
     def _bot_thinks_inside_its_pause(self) -> Settings:
@@ -122,6 +138,7 @@ class Settings(BaseSettings):
         "rate_limit_account",
         "rate_limit_login",
         "rate_limit_login_user",
+        "rate_limit_challenge",
     )
     @classmethod
     def _limits_notation(cls, value: str) -> str:
@@ -131,6 +148,10 @@ class Settings(BaseSettings):
     @property
     def limits_on(self) -> bool:
         return self.rate_limits.strip().lower() not in ("off", "false", "0", "no")
+
+    @property
+    def push_host_names(self) -> tuple[str, ...]:
+        return tuple(h.strip().lower() for h in self.push_hosts.split(",") if h.strip())
 
     @property
     def allowed_host_names(self) -> tuple[str, ...]:

@@ -22,8 +22,10 @@ from .http import (
     hardening,
     health,
     lifecycle,
+    lobby,
     pages,
     players,
+    push,
     replays,
     ws,
 )  # fmt: skip
@@ -36,6 +38,7 @@ from .supervise import finish, supervise
 
 CHECKPOINT_SECONDS = 1.0
 SWEEP_GRACE = 5.0  # seconds shutdown waits for a sweep under way before it cancels it
+LOBBY_SWEEP_SECONDS = 30.0  # how often creators' presence is noted and stale challenges expire
 
 
 async def sweep_once(ctx: AppContext) -> list[str]:
@@ -54,6 +57,24 @@ async def _sweep_forever(ctx: AppContext, stop: asyncio.Event) -> None:
         except TimeoutError:
             pass
         await sweep_once(ctx)
+
+
+async def lobby_sweep_once(ctx: AppContext) -> list[str]:
+    """Note which challenge creators this process sees connected (a lobby socket, or a socket on
+    their own table), and take the challenges of creators away too long out of the lobby."""
+    tables = {c.match_id for c in ctx.hub.connections() if c.viewer is not None}
+    return await ctx.lobby.sweep(ctx.lobby_room.players(), tables)
+
+
+async def _lobby_forever(ctx: AppContext, stop: asyncio.Event) -> None:
+    """The lobby's sweep, supervised like the match sweep (a failure is retried after backoff)."""
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), LOBBY_SWEEP_SECONDS)
+            return
+        except TimeoutError:
+            pass
+        await lobby_sweep_once(ctx)
 
 
 async def _checkpoint_forever(ctx: AppContext, stop: asyncio.Event) -> None:
@@ -82,6 +103,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         sweeper = supervise("sweeper", lambda: _sweep_forever(ctx, stop), stop=stop)
         checkpointer = supervise("checkpointer", lambda: _checkpoint_forever(ctx, stop), stop=stop)
         lag = supervise("event-loop probe", lambda: probe_loop(metrics, stop), stop=stop)
+        lobby_sweeper = supervise("lobby sweeper", lambda: _lobby_forever(ctx, stop), stop=stop)
         try:
             yield
         finally:
@@ -89,6 +111,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await finish(sweeper, SWEEP_GRACE)
             await finish(checkpointer, SWEEP_GRACE)
             await finish(lag)
+            await finish(lobby_sweeper, SWEEP_GRACE)
             await ctx.close()
 
     # FastAPI's own /docs has an inline script no CSP nonce reaches (http/docs.py serves it with
@@ -106,7 +129,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        docs, accounts, account_pages,
+        docs, accounts, account_pages, lobby, push,
     ):  # fmt: skip
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

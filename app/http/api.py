@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from ..clocks import clock_option
+from . import ratelimit
 from .deps import CtxDep, PlayerTokenDep, SamePlayer, TokenDep
 from .links import link_base
 from .schemas import Claimed, Created, CreateMatch, ErrorBody, MatchView, SubmitAction
@@ -35,8 +36,17 @@ async def create_match(
     """Create a match and take a seat (as the player of X-Player-Token, or as a guest); against
     a friend you get an invite link for the other."""
     clock = clock_option(*body.clock_choice())
+    public = body.clock if body.visibility == "public" else None
+    if public is not None:  # listed to everyone: its own, tighter limit beside "create"
+        await ratelimit.check(request, "challenge")
     made = await ctx.matches.create(
-        body.role, body.opponent, clock, player, level=body.level, rated=body.rated
+        body.role,
+        body.opponent,
+        clock,
+        player,
+        level=body.level,
+        rated=body.rated,
+        public=public,
     )
     invite_url = None
     if made.invite_code is not None:

@@ -1,5 +1,6 @@
-"""HTML pages: home, invite landing, match table, public replay, rules, how we deal. Templates
-only lay out the page and embed the bootstrap data; the browser renders the rest from the API."""
+"""HTML pages: home, lobby, invite landing, match table, public replay, rules, how we deal.
+Templates only lay out the page and embed the bootstrap data; the browser renders the rest from
+the API."""
 
 from __future__ import annotations
 
@@ -55,6 +56,12 @@ def _page(request: Request, template: str, **extra: Any) -> HTMLResponse:
 async def home(request: Request) -> HTMLResponse:
     """Start a match."""
     return _page(request, "home.html", page="home")
+
+
+@router.get("/lobby", response_class=HTMLResponse)
+async def lobby(request: Request) -> HTMLResponse:
+    """The public lobby: open challenges, live; open one, join one, or quick pairing."""
+    return _page(request, "lobby.html", page="lobby")
 
 
 @router.get("/invite/{code}", response_class=HTMLResponse)

@@ -34,6 +34,8 @@ ROUTES: Final = {
     ("POST", "/api/matches"): "create",
     ("POST", "/api/matches/{match_id}/rematch"): "create",  # against the computer: a new match
     ("POST", "/api/invites/{code}/claim"): "join",
+    ("POST", "/api/lobby/{match_id}/join"): "join",
+    ("POST", "/api/lobby/quick"): "challenge",  # may open a challenge
     ("POST", "/api/matches/{match_id}/rematch/accept"): "join",
     ("POST", "/api/matches/{match_id}/rematch/claim"): "join",
     ("POST", "/api/players"): "player",
@@ -93,6 +95,7 @@ class Limiter:
             "account": parse_many(settings.rate_limit_account),
             "login": parse_many(settings.rate_limit_login),
             "login_user": parse_many(settings.rate_limit_login_user),  # keyed by username
+            "challenge": parse_many(settings.rate_limit_challenge),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)

@@ -6,18 +6,22 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+ClockChoice = Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"]
+
 
 class CreateMatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Literal["editor", "nixon", "random"] = "random"
     opponent: Literal["human", "bot"] = "human"
-    clock: Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"] = "none"
+    clock: ClockChoice = "none"
     # how well the computer plays (docs/levels.md); kept only for a match against it
     level: Literal["easy", "normal", "hard"] = "normal"
     rated: bool = Field(
         default=False, description="Rated (Glicko-2): both seats must be accounts; not vs bot."
     )
+    # public: listed in the lobby as a challenge (needs X-Player-Token); private: by invite only
+    visibility: Literal["private", "public"] = "private"
 
     def clock_choice(self) -> tuple[str | None, int | None]:
         """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""

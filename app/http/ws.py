@@ -7,7 +7,9 @@ appears in a URL (or in a log line that prints one):
 Client messages after that (one handler per `type`):
     {"type": "action", "action": {...from legal_actions...}, "expected_version": 12}
     {"type": "ping"}
-Server messages: {"type": "view", ...view}, {"type": "error", "code", "message"}, {"type": "pong"}.
+    {"type": "chat", "text": "…"} or {"type": "chat", "phrase": "good_game"} (v1.1)
+Server messages: {"type": "view", ...view}, {"type": "error", "code", "message"}, {"type": "pong"},
+{"type": "chat", "role", "name", "text", "at", "phrase"?} (seats and spectators alike).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -58,7 +60,14 @@ async def _on_auth(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: f
     raise ApiError(409, "already_authenticated", "This socket is already authenticated.")
 
 
-HANDLERS: dict[str, Handler] = {"action": _on_action, "ping": _on_ping, "auth": _on_auth}
+async def _on_chat(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: float) -> None:
+    """{"type": "chat", "text": "Good move!"}, or a preset: {"type": "chat", "phrase": "thanks"}"""
+    await ctx.chat.say(conn.match_id, conn.viewer, msg.get("text"), msg.get("phrase"))
+
+
+HANDLERS: dict[str, Handler] = {
+    "action": _on_action, "ping": _on_ping, "auth": _on_auth, "chat": _on_chat,
+}  # fmt: skip
 
 
 async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
@@ -83,7 +92,7 @@ async def _dispatch(ctx: AppContext, conn: Connection, text: str, at: float) -> 
     kind = msg.get("type") if isinstance(msg, dict) else None
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        await conn.send_text(_error("unknown_message", "Known message types: action, ping."))
+        await conn.send_text(_error("unknown_message", "Known message types: action, chat, ping."))
         return
     try:
         await handler(ctx, conn, msg, at)
@@ -97,24 +106,32 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
     try:
         await ctx.lifecycle.join(conn)
     except ApiError as err:
-        await _refuse(ctx, ws, err)
+        await refuse(ctx, ws, err)
         return
     try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is None:
-                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+        async for text in messages(ws):
             await _handle(ctx, conn, text)
-    except WebSocketDisconnect:
-        pass
     finally:
         await ctx.lifecycle.leave(conn)
 
 
-async def _refuse(ctx: AppContext, ws: WebSocket, err: ApiError) -> None:
+async def messages(ws: WebSocket) -> AsyncIterator[str]:
+    """Each message the client sends, as text, until it leaves."""
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            yield text
+    except WebSocketDisconnect:
+        return
+
+
+async def refuse(ctx: AppContext, ws: WebSocket, err: ApiError) -> None:
+    """Tell the client why in an error frame, then close with 4000 + the status."""
     ctx.metrics.refused(4000 + err.status, err.code)
     await ws.send_text(json.dumps({"type": "error", **err.body()}))
     await ws.close(code=4000 + err.status)
@@ -141,7 +158,7 @@ async def _first_frame_token(ctx: AppContext, ws: WebSocket) -> str | None:
         async with asyncio.timeout(ctx.settings.ws_auth_seconds):
             message = await ws.receive()
     except TimeoutError:
-        await _refuse(ctx, ws, ApiError(408, "auth_timeout", f"Send {AUTH_HINT} first."))
+        await refuse(ctx, ws, ApiError(408, "auth_timeout", f"Send {AUTH_HINT} first."))
         return None
     if message["type"] == "websocket.disconnect":
         return None
@@ -151,7 +168,7 @@ async def _first_frame_token(ctx: AppContext, ws: WebSocket) -> str | None:
     token = _auth_token(text) if len(text) <= ctx.settings.max_ws_frame_bytes else None
     if token is None:
         hint = f"The first message must be {AUTH_HINT}."
-        await _refuse(ctx, ws, ApiError(401, "unauthorized", hint))
+        await refuse(ctx, ws, ApiError(401, "unauthorized", hint))
     return token
 
 
@@ -168,7 +185,7 @@ async def match_socket(ws: WebSocket, match_id: str, token: str | None = None) -
     try:
         conn = await ctx.views.seat_socket(ws, token, match_id)
     except ApiError as err:
-        await _refuse(ctx, ws, err)
+        await refuse(ctx, ws, err)
         return
     await _serve(ctx, ws, conn)
 
@@ -181,6 +198,6 @@ async def spectator_socket(ws: WebSocket, match_id: str, key: str | None = None)
     try:
         conn = await ctx.views.spectator_socket(ws, match_id, key)
     except ApiError as err:
-        await _refuse(ctx, ws, err)
+        await refuse(ctx, ws, err)
         return
     await _serve(ctx, ws, conn)

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -225,3 +226,64 @@ class Rematch(Base):
     offered_by: Mapped[str] = mapped_column(String(8))
     offered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     new_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class Challenge(Base):
+    """A public waiting match as the lobby lists it, while it is open: gone once its seat is
+    taken, its creator cancels it, or its creator has been away too long (the match itself
+    stays, a private waiting match whose invite still works). `seen_at` is when a process last
+    saw the creator connected (a lobby socket, or their own seat's), so every process agrees."""
+
+    __tablename__ = "challenges"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    creator: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    open_role: Mapped[str] = mapped_column(String(16))  # the seat the joiner takes
+    clock: Mapped[str] = mapped_column(String(16))  # the clock choice: none, realtime-15, …
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ChatMessage(Base):
+    """One table chat line: who said it (seat and name as they were then), what, when."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(24))
+    text: Mapped[str] = mapped_column(String(500))
+    # a preset quick phrase's key (each reader sees it in their language); `text` is its English
+    phrase: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription for a player's turn notices (its endpoint and keys)."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    lang: Mapped[str] = mapped_column(String(8), default="en")  # the notice's language
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PushKey(Base):
+    """The server's VAPID key pair, made on the first start (one row), so that every process
+    signs with the same key and subscriptions outlive restarts."""
+
+    __tablename__ = "push_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    private_pem: Mapped[str] = mapped_column(String(512))
+    public_key: Mapped[str] = mapped_column(String(128))  # uncompressed point, base64url
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

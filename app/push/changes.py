@@ -43,7 +43,29 @@ class Deleted:
     match_id: str
 
 
-Change = Moved | MatchChanged | PresenceChanged | Deleted
+@dataclass(frozen=True, slots=True)
+class LobbyChanged:
+    """A challenge opened or left the lobby (`match_id` is its match): every lobby socket is due
+    the list again."""
+
+    match_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chatted:
+    """A chat line was stored for the match: public to its seats and spectators alike, so the
+    line itself may cross Redis."""
+
+    match_id: str
+    role: str
+    name: str
+    text: str
+    at: float
+    phrase: str | None = None
+    line_id: int = 0  # the stored line's id (a process that read it already skips it)
+
+
+Change = Moved | MatchChanged | PresenceChanged | Deleted | LobbyChanged | Chatted
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +91,13 @@ def encode(change: Change, origin: str, sent_at: float | None = None) -> str:
             body = {"kind": "presence", "match_id": match_id, "seat": seat, "left_at": left_at}
         case Deleted(match_id):
             body = {"kind": "deleted", "match_id": match_id}
+        case LobbyChanged(match_id):
+            body = {"kind": "lobby", "match_id": match_id}
+        case Chatted(match_id, role, name, text, at, phrase, line_id):
+            body = {
+                "kind": "chat", "match_id": match_id, "role": role, "name": name, "text": text,
+                "at": at, "phrase": phrase, "line_id": line_id,
+            }  # fmt: skip
     sent = time.time() if sent_at is None else sent_at
     return json.dumps({"origin": origin, "sent_at": sent, **body}, separators=(",", ":"))
 
@@ -94,6 +123,14 @@ def decode(text: str | bytes) -> Message:
         change = PresenceChanged(match_id, str(data["seat"]), _number(data.get("left_at")))
     elif kind == "deleted":
         change = Deleted(match_id)
+    elif kind == "lobby":
+        change = LobbyChanged(match_id)
+    elif kind == "chat":
+        phrase = data.get("phrase")
+        change = Chatted(
+            match_id, str(data["role"]), str(data["name"]), str(data["text"]), float(data["at"]),
+            None if phrase is None else str(phrase), int(data.get("line_id") or 0),
+        )  # fmt: skip
     else:
         raise ValueError(f"unknown change {kind!r}")
     return Message(change, origin, _number(data.get("sent_at")))

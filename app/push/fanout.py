@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import socket
 import time
@@ -21,9 +22,20 @@ from starlette.concurrency import run_in_threadpool
 from ..metrics import Metrics
 from ..persistence import cache as cached
 from ..persistence.cache import MatchCache
+from ..persistence.chat import ChatHistory, ChatLine
 from ..persistence.db import Database
 from ..supervise import finish, supervise
-from .changes import Change, Deleted, MatchChanged, Moved, PresenceChanged, decode, encode
+from .changes import (
+    Change,
+    Chatted,
+    Deleted,
+    LobbyChanged,
+    MatchChanged,
+    Moved,
+    PresenceChanged,
+    decode,
+    encode,
+)
 from .hub import Hub
 
 log = logging.getLogger("watergate.fanout")
@@ -51,6 +63,8 @@ class Fanout:
         self, hub: Hub, cache: MatchCache, db: Database, redis_url: str | None, metrics: Metrics
     ) -> None:
         self.hub, self.cache, self.db, self.metrics = hub, cache, db, metrics
+        self.chat = ChatHistory()  # every match's last chat lines, kept as they are said
+        self.lobby_changed: list[Callable[[], None]] = []  # the lobby's sockets, woken
         self.origin = uuid.uuid4().hex  # this process, so it skips its own Redis messages
         self.redis: Any | None = None  # commands: publish, presence, readiness
         self._subscriber: Any | None = None  # the subscription's own connection
@@ -121,6 +135,13 @@ class Fanout:
             case Deleted(match_id):
                 self.cache.forget(match_id)
                 self.hub.gone(match_id)
+            case LobbyChanged():
+                for wake in self.lobby_changed:
+                    wake()
+            case Chatted(match_id, role, name, text, at, phrase, line_id):
+                line = ChatLine(role, name, text, at, phrase, line_id)
+                self.chat.said(match_id, line)
+                self.hub.post(match_id, chat_frame(line))
 
     async def _listen(self) -> None:
         """One subscription: once Redis confirms it, catch up, then deliver the other processes'
@@ -133,11 +154,14 @@ class Fanout:
                 if message.get("type") == "subscribe":
                     # from here on nothing published is missed, so what the database says now
                     # is all that was missed before
+                    self.chat.clear()  # lines said meanwhile elsewhere: read them again
                     await self._catch_up()
                     self.listening = True
                     log.info("fan-out subscribed")
                     for hook in self.resubscribed:
                         await hook()
+                    for wake in self.lobby_changed:  # a challenge may have come or gone
+                        wake()
                 else:
                     self._receive(message)
             raise ConnectionError("the fan-out subscription ended")
@@ -188,6 +212,11 @@ class Fanout:
         for client in (self._subscriber, self.redis):
             if client is not None:
                 await _quietly(client.aclose())
+
+
+def chat_frame(line: ChatLine) -> str:
+    """The frame every socket of the match gets for a new chat line."""
+    return json.dumps({"type": "chat", **line.wire()})
 
 
 async def _quietly(closing: Awaitable[Any]) -> None:

@@ -14,6 +14,7 @@ from engine.registry import get_game
 from ..clocks import clocks_view
 from ..jsontext import dumps
 from ..persistence.cache import Entry
+from ..persistence.chat import ChatLine
 from ..persistence.records import MatchInfo
 
 JSONObj = dict[str, object]
@@ -25,6 +26,7 @@ class Live:
 
     online: frozenset[str]
     clocks: dict[str, object] | None
+    chat: tuple[ChatLine, ...] = ()  # the last lines of the table chat (v1.1)
 
 
 def other_seat(info: MatchInfo, seat: str) -> str:
@@ -39,8 +41,14 @@ def status_of(info: MatchInfo, entry: Entry) -> str:
     return "finished" if info.status == "abandoned" else info.status
 
 
-def live_at(info: MatchInfo, entry: Entry, online: frozenset[str], now: float) -> Live:
-    return Live(online, clocks_view(info, entry, now))
+def live_at(
+    info: MatchInfo,
+    entry: Entry,
+    online: frozenset[str],
+    now: float,
+    chat: tuple[ChatLine, ...] = (),
+) -> Live:
+    return Live(online, clocks_view(info, entry, now), chat)
 
 
 def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live) -> JSONObj:
@@ -62,6 +70,7 @@ def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live)
         "clocks": live.clocks,
         # names come with the cached facts (read with the seats), never from the database per push
         "players": info.players(),
+        "chat": [line.wire() for line in live.chat],  # text: the browser never renders it as HTML
     }
     if viewer is not None:
         facts["rematch"] = info.rematch.wire() if info.rematch else None

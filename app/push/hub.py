@@ -13,7 +13,7 @@ import json
 import logging
 import time
 import uuid
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -44,6 +44,7 @@ RENDER_RETRY_S, RENDER_RETRY_MAX_S = 0.5, 5.0  # a failed render is tried again,
 # Actions whose push is still to be timed, per room: far more than a room ever has waiting (its
 # frames are rendered once per change), and a bound should a render keep failing.
 MAX_ARRIVALS = 64
+MAX_POSTS = 32  # chat lines waiting for one socket's sender
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,9 @@ class Connection:
         self.id = uuid.uuid4().hex
         self.last: Sendable = ""  # the newest thing sent
         self._latest: Sendable = ""
+        # messages beside the views (chat lines), sent in order; bounded: a socket that cannot
+        # keep up loses the oldest (the next view carries the chat history anyway)
+        self._posts: deque[str] = deque(maxlen=MAX_POSTS)
         self._log_sent = 0  # log entries this socket has had
         self._close: int | None = None
         self._wake = asyncio.Event()
@@ -81,6 +85,11 @@ class Connection:
         close once asked for stays asked for, whatever frame comes after it)."""
         self._latest = item
         self._close = self._close if close is None else close
+        self._wake.set()
+
+    def post(self, text: str) -> None:
+        """A message to send besides the newest view, after those posted before it."""
+        self._posts.append(text)
         self._wake.set()
 
     async def stop(self) -> None:
@@ -102,6 +111,8 @@ class Connection:
                 if _key(latest) != _key(self.last):
                     self.last = latest
                     await self.send_text(self._text(latest))
+                while self._posts:
+                    await self.send_text(self._posts.popleft())
                 if self._close is not None:
                     await self.ws.close(code=self._close)
                     return
@@ -315,6 +326,13 @@ class Hub:
         room = self._rooms.get(match_id)
         if room is not None:
             room.wake(version, mover, arrived)
+
+    def post(self, match_id: str, text: str) -> None:
+        """A message for every socket of the match here, seats and spectators (a chat line)."""
+        room = self._rooms.get(match_id)
+        if room is not None:
+            for conn in room.conns:
+                conn.post(text)
 
     def gone(self, match_id: str) -> None:
         room = self._rooms.get(match_id)

@@ -11,6 +11,7 @@ from engine.core.game import Viewer
 from ..clocks import Clock
 from ..persistence import cache as cached
 from ..persistence.cache import Entry, MatchCache
+from ..persistence.chat import ChatHistory, ChatLine, last_lines
 from ..persistence.db import Database
 from ..persistence.records import MatchInfo
 from .frames import Frame, frame, live_at
@@ -18,8 +19,27 @@ from .presence import Presence
 
 
 class Renderer:
-    def __init__(self, db: Database, cache: MatchCache, presence: Presence, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        cache: MatchCache,
+        presence: Presence,
+        clock: Clock,
+        chat: ChatHistory | None = None,
+    ) -> None:
         self.db, self.cache, self.presence, self.clock = db, cache, presence, clock
+        self.chat = chat or ChatHistory()
+
+    def _read_chat(self, match_id: str) -> tuple[ChatLine, ...]:
+        with self.db.reader() as db:
+            lines = last_lines(db, match_id)
+        self.chat.put(match_id, lines)
+        return lines
+
+    async def chat_of(self, match_id: str) -> tuple[ChatLine, ...]:
+        """The match's last chat lines: from memory, or read once from the database."""
+        found = self.chat.get(match_id)
+        return found if found is not None else await run_in_threadpool(self._read_chat, match_id)
 
     def _load(self, match_id: str) -> tuple[MatchInfo, Entry] | None:
         with self.db.reader() as db:
@@ -43,10 +63,12 @@ class Renderer:
         if found is None:
             return None
         info, entry = found
-        live = live_at(info, entry, await self.presence.online(match_id), self.clock.now())
+        online, chat = await self.presence.online(match_id), await self.chat_of(match_id)
+        live = live_at(info, entry, online, self.clock.now(), chat)
         return {viewer: frame(info, entry, viewer, live, "view") for viewer in viewers}
 
     async def view(self, info: MatchInfo, entry: Entry, viewer: Viewer) -> str:
         """An HTTP answer's view: the same text as a frame, without the message type."""
-        live = live_at(info, entry, await self.presence.online(info.match_id), self.clock.now())
+        online = await self.presence.online(info.match_id)
+        live = live_at(info, entry, online, self.clock.now(), await self.chat_of(info.match_id))
         return frame(info, entry, viewer, live).text()

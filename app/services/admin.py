@@ -13,6 +13,7 @@ from engine.registry import DEFAULT_GAME, get_game
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
 from ..persistence.cache import load
+from ..persistence.chat import last_lines
 from ..persistence.db import is_sqlite
 from ..persistence.models import Match
 from ..persistence.records import SeatRow, seat_info
@@ -23,6 +24,7 @@ from .access import seat_and_match
 from .core import Core
 
 STATUSES = ("waiting", "active", "finished", "abandoned")
+ADMIN_CHAT_LINES = 1000  # the admin reads a match's chat this far back
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ class Admin:
                     for a in actions
                 ],
                 "log": exports.full_log(game, entry.events),
+                "chat": [line.wire() for line in last_lines(db, match.id, ADMIN_CHAT_LINES)],
             }
 
     async def step(self, match_id: str, k: int) -> dict[str, Any]:

@@ -17,19 +17,23 @@ from ..persistence.db import Database
 from ..persistence.moves import Moves
 from ..push.fanout import Fanout
 from ..push.hub import Caps, Hub
+from ..push.lobby import LobbyRoom
 from ..push.presence import Presence
 from ..push.render import Renderer
 from .accounts import Accounts
 from .admin import Admin
 from .bots import BotRunner
+from .chat import Chat
 from .core import Core
 from .lifecycle import Lifecycle
+from .lobby import Lobby
 from .matches import Matches
 from .monitor import Monitor
 from .play import Play
 from .players import Players
 from .replays import Replays
 from .standings import Standings
+from .turns import TurnNotices
 from .views import Views
 
 GOING_AWAY = 1001  # the close code that tells a client this server is stopping: reconnect
@@ -56,6 +60,10 @@ class AppContext:
     replays: Replays
     accounts: Accounts
     standings: Standings
+    lobby: Lobby
+    lobby_room: LobbyRoom
+    chat: Chat
+    turns: TurnNotices
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -74,7 +82,7 @@ class AppContext:
         )
         fanout = Fanout(hub, cache, db, settings.redis_url, metrics)
         presence = Presence(hub, fanout)
-        renderer = Renderer(db, cache, presence, clock)
+        renderer = Renderer(db, cache, presence, clock, fanout.chat)
         hub.render = renderer.frames
         await presence.start()  # before the fan-out: it refreshes presence after each subscribe
         await fanout.start()
@@ -86,11 +94,18 @@ class AppContext:
         play = Play(core)
         bots = BotRunner(core, play)
         core.listeners.append(bots.on_change)
+        matches = Matches(core)
+        lobby, lobby_room = Lobby(core, matches), LobbyRoom(settings.max_lobby_sockets)
+        lobby_room.render = lobby.rendered
+        fanout.lobby_changed.append(lobby_room.wake)
         ctx = AppContext(
-            settings, db, cache, hub, fanout, presence, core, Matches(core), play, Views(core),
+            settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
-            Replays(core), Accounts(core), Standings(core),
+            Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
+            TurnNotices(core),
         )  # fmt: skip
+        core.listeners.append(ctx.turns.on_change)
+        await ctx.turns.start()
         await bots.resume_all()
         return ctx
 
@@ -105,8 +120,10 @@ class AppContext:
 
     async def close(self) -> None:
         await self.bots.close()
+        await self.turns.close()
         await self.lifecycle.notices.close()
         await self.hub.close()
+        await self.lobby_room.close()
         await self.presence.close()
         await self.fanout.close()
         self.db.dispose()

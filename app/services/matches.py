@@ -1,5 +1,6 @@
-"""Use cases: create a match (against a friend or the computer) and claim an invite, each with
-the player (X-Player-Token) recorded on the seat taken, or as a guest without one."""
+"""Use cases: create a match (against a friend or the computer; public ones are listed in the
+lobby) and take the invited seat, by its link or from the lobby, each with the player
+(X-Player-Token) recorded on the seat taken, or as a guest without one."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.fairness import commitment
@@ -14,11 +16,12 @@ from engine.registry import DEFAULT_GAME, get_game
 
 from ..auth import new_invite_code, new_match_id, new_seed, new_token, token_hash
 from ..errors import ApiError, checked_id, not_found
+from ..persistence import lobby as lobby_repo
 from ..persistence import repository as repo
 from ..persistence.cache import fresh_entry, read_info
 from ..persistence.models import Match
-from ..persistence.records import DEFAULT_LEVEL
-from ..push.changes import MatchChanged
+from ..persistence.records import DEFAULT_LEVEL, MatchInfo, PlayerRow
+from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
 from .ratings import check_may_sit
@@ -32,6 +35,29 @@ class SeatTaken:
     seat: str
     seat_token: str
     invite_code: str | None = None
+    listed: bool = False  # the match opened or left the lobby with it
+
+
+@dataclass(frozen=True)
+class Refusals:
+    """The codes a seat-taking path answers with: a link's, or the lobby's (same checks)."""
+
+    own: tuple[str, str]
+    taken: tuple[str, str]
+
+
+BY_LINK = Refusals(
+    ("own_invite", "This is your own invite: send it to a friend."),
+    ("invite_claimed", "This invite link has already been used."),
+)
+FROM_LOBBY = Refusals(
+    ("own_challenge", "This is your own challenge: wait for someone to join it."),
+    ("taken", "Someone else has just taken this challenge."),
+)
+
+
+def player_required() -> ApiError:
+    return ApiError(401, "player_required", "This needs a player (X-Player-Token): a name.")
 
 
 def new_row(core: Core, game_id: str, options: dict[str, Any], kinds: dict[str, str]) -> Match:
@@ -65,16 +91,23 @@ class Matches:
         opponent: str,
         clock: dict[str, Any] | None,
         player: str | None = None,
+        *,
         level: str = DEFAULT_LEVEL,
         rated: bool = False,
+        public: str | None = None,
     ) -> SeatTaken:
         """Create a match and take a seat in it (as the player whose token is `player`); against
         the computer, `level` says how well it plays; a rated one only between accounts (422
-        against the computer, 403 without an account)."""
+        against the computer, 403 without an account). With `public` (the clock's name, as the
+        lobby shows it) it is a challenge in the lobby."""
         if rated and opponent == "bot":
             raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
-        made = await run_in_threadpool(self._create, role, opponent, clock, player, level, rated)
+        made = await run_in_threadpool(
+            self._create, role, opponent, clock, player, level, rated, public
+        )
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
+        if made.listed:
+            await self.core.publish(LobbyChanged(made.match_id))
         return made
 
     def _create(
@@ -85,6 +118,7 @@ class Matches:
         player: str | None,
         level: str,
         rated: bool,
+        public: str | None,
     ) -> SeatTaken:
         game = get_game(DEFAULT_GAME)
         mine = secrets.choice(game.seats) if role == "random" else role
@@ -96,55 +130,101 @@ class Matches:
             options["level"] = level
         if rated:
             options["rated"] = True
+        if public is not None:
+            if opponent != "human":
+                raise ApiError(422, "invalid_request", "Only a match against a person is public.")
+            options["visibility"] = "public"
         match = new_row(self.core, game.id, options, kinds)
         with self.core.db.write() as db:
             me = player_of(db, player)
             check_may_sit(options, me)
+            if public is not None and me is None:
+                raise player_required()
             repo.add_match(db, match)
             repo.add_seats(
                 db, match.id, kinds, {mine: token_hash(token)}, {mine: me.id if me else None}
             )
             if code is not None:
                 repo.add_invite(db, code, match.id, theirs)
+            if public is not None and me is not None:
+                rated = bool(options.get("rated", False))
+                now = self.core.stamp()
+                lobby_repo.add_challenge(db, match.id, me.id, game.id, theirs, public, rated, now)
             info = read_info(db, match)
         self.core.cache.put_info(info)
         self.core.cache.put_entry(
             fresh_entry(match.id, match.game, match.seed, match.rules_version).warm()
         )
         self.core.cache.put_token(match.id, token_hash(token), mine)
-        return SeatTaken(match.id, mine, token, code)
+        return SeatTaken(match.id, mine, token, code, public is not None)
 
     async def claim(self, code: str, player: str | None = None) -> SeatTaken:
         """Seat the invited person (as the player whose token is `player`); exactly one claim
         of a code succeeds."""
         made = await run_in_threadpool(self._claim, code, player)
-        await self.core.publish(MatchChanged(made.match_id))  # the creator learns it is on
+        await self._claimed(made)
         return made
 
+    async def join(self, match_id: str, player: str | None = None) -> SeatTaken:
+        """Take a lobby challenge's open seat: the same path as its invite link would take."""
+        made = await run_in_threadpool(self._join, match_id, player)
+        await self._claimed(made)
+        return made
+
+    async def _claimed(self, made: SeatTaken) -> None:
+        await self.core.publish(MatchChanged(made.match_id))  # the creator learns it is on
+        if made.listed:
+            await self.core.publish(LobbyChanged(made.match_id))
+
     def _claim(self, code: str, player: str | None) -> SeatTaken:
-        token = new_token()
+        with self.core.db.write() as db:
+            made = self._take(db, checked_id(code, "invite"), player_of(db, player), BY_LINK)
+        return self._cached(*made)
+
+    def _join(self, match_id: str, player: str | None) -> SeatTaken:
         with self.core.db.write() as db:
             me = player_of(db, player)
-            invite = repo.get_invite(db, checked_id(code, "invite"))
-            if invite is None:
-                raise not_found("invite")
-            mine = me.id if me else None
-            if mine and any(s.player == mine for s in repo.seats_of(db, invite.match_id)):
-                # the creator opened their own link: claiming would hand them both seats
-                raise ApiError(409, "own_invite", "This is your own invite: send it to a friend.")
-            found = repo.match_row(db, invite.match_id)
-            check_may_sit(found.options if found is not None else {}, me)
-            if not repo.claim_invite(db, code, self.core.stamp()):
-                raise ApiError(409, "invite_claimed", "This invite link has already been used.")
-            if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token), mine):
-                raise ApiError(409, "invite_claimed", "This invite link has already been used.")
-            match = repo.match_row(db, invite.match_id, lock=True)
-            assert match is not None
-            if match.status == "waiting":
-                now = self.core.stamp()
-                repo.activate(db, match.id, now)
-                match = replace(match, status="active", activated_at=now)
-            seat, info = invite.seat, read_info(db, match)
+            match = repo.match_row(db, checked_id(match_id), lock=True)
+            if match is None:
+                raise not_found()
+            code = lobby_repo.invite_of(db, match.id)
+            if lobby_repo.challenge(db, match.id) is None or code is None:
+                if match.options.get("visibility") == "public":
+                    raise ApiError(409, *FROM_LOBBY.taken)  # joined, cancelled or expired
+                raise not_found()
+            made = self._take(db, code, me, FROM_LOBBY)
+        return self._cached(*made)
+
+    def _cached(self, made: SeatTaken, info: MatchInfo) -> SeatTaken:
+        """Once committed: the match's new facts and the seat's token, in this process's cache."""
         self.core.cache.put_info(info)
-        self.core.cache.put_token(info.match_id, token_hash(token), seat)
-        return SeatTaken(info.match_id, seat, token)
+        self.core.cache.put_token(info.match_id, token_hash(made.seat_token), made.seat)
+        return made
+
+    def _take(
+        self, db: Session, code: str, me: PlayerRow | None, refuse: Refusals
+    ) -> tuple[SeatTaken, MatchInfo]:
+        """The one seat-taking path of an invited seat, by its link or from the lobby: a
+        match's checks on who may take it belong here, so both ways apply them."""
+        token = new_token()
+        invite = repo.get_invite(db, code)
+        if invite is None:
+            raise not_found("invite")
+        mine = me.id if me else None
+        if mine and any(s.player == mine for s in repo.seats_of(db, invite.match_id)):
+            # the creator opened their own link: claiming would hand them both seats
+            raise ApiError(409, *refuse.own)
+        found = repo.match_row(db, invite.match_id)
+        check_may_sit(found.options if found is not None else {}, me)  # rated: accounts only
+        if not repo.claim_invite(db, code, self.core.stamp()):
+            raise ApiError(409, *refuse.taken)
+        if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token), mine):
+            raise ApiError(409, *refuse.taken)
+        match = repo.match_row(db, invite.match_id, lock=True)
+        assert match is not None
+        if match.status == "waiting":
+            now = self.core.stamp()
+            repo.activate(db, match.id, now)
+            match = replace(match, status="active", activated_at=now)
+        listed = lobby_repo.remove_challenge(db, match.id)  # taken: out of the lobby
+        return SeatTaken(match.id, invite.seat, token, listed=listed), read_info(db, match)

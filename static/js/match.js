@@ -3,6 +3,7 @@
 // sounds, notifications, the rematch's claim, navigation) happens here, in answer to the store or
 // to the player.
 import { api } from "./api.js";
+import { mountChat } from "./chat.js";
 import { beep, notify, settleTokens, watchAutoPass } from "./effects.js";
 import { rememberCommitment } from "./fairness.js";
 import { BOOT, t } from "./i18n.js";
@@ -244,9 +245,12 @@ else {
   wire();
   refresh();
 }
+const chat = mountChat($("chat"), { spectator, send: (message) => Boolean(socket?.send(message)) });
+store.subscribe((s, before) => { if (s.view && s.view !== before.view) chat.view(s.view); });
 const socket = seat ? connect(socketPath, {
   hello,
   onView: receive,
   onError: (err) => store.set({ busy: false, error: err.message }),
   onStatus: (conn) => store.set({ conn }),
+  onMessage: chat.frame,
 }) : null;

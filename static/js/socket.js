@@ -4,8 +4,8 @@
 // spectator (the key is the spectator link's own). It asks for log tails (`log=tail`): after the
 // first full view of each open, a view carries "log_from" and only the entries from there on, and
 // the log kept here is completed before the view is handed on, so the rest of the page always
-// sees whole views.
-export function connect(path, { hello, onView, onError, onStatus }) {
+// sees whole views. Messages of other types (chat lines) go to `onMessage`.
+export function connect(path, { hello, onView, onError, onStatus, onMessage }) {
   let ws = null;
   let attempt = 0;
   let closedByUs = false;
@@ -44,6 +44,7 @@ export function connect(path, { hello, onView, onError, onStatus }) {
         if (msg.retry_after) retryAfter = 1000 * msg.retry_after;
         onError(msg);
       }
+      else if (onMessage) onMessage(msg);  // anything else (a chat line) to whoever wants it
     };
     ws.onclose = () => {
       if (closedByUs) return;

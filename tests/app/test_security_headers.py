@@ -18,6 +18,7 @@ from tests.app.conftest import ADMIN_TOKEN
 
 NOT_PAGES = ("/api/", "/ws/", "/static")
 NOT_PAGE_PATHS = {
+    "/sw.js",  # the service worker: a script (its headers are checked in test_turn_notices)
     "/healthz",
     "/readyz",
     "/metrics",
@@ -88,6 +89,7 @@ def test_every_page_route_is_covered(client: TestClient) -> None:
     found = {re.sub(r"/[0-9a-f]{24}|/[A-Za-z0-9_-]{22}$", "/ID", p) for p in page_paths(client)}
     assert found >= {
         "/",
+        "/lobby",
         "/invite/ID",
         "/match/ID",
         "/watch/ID",

@@ -1,0 +1,114 @@
+"""The SQL of the lobby: open public challenges (with their creators' names), the invite each
+one is joined through, and when each creator was last seen connected."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.orm import Session
+
+from .models import Challenge, Invite, Player
+
+MAX_LISTED = 100  # the lobby shows the oldest this many (contract v1.1)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """An open challenge as the lobby lists it, with its creator's current name."""
+
+    match_id: str
+    game: str
+    open_role: str
+    clock: str
+    rated: bool
+    created_at: datetime
+    creator: str
+    creator_name: str
+
+
+LISTED = (
+    select(
+        Challenge.match_id, Challenge.game, Challenge.open_role, Challenge.clock, Challenge.rated,
+        Challenge.created_at, Challenge.creator, Player.name,
+    )
+    .join(Player, Player.id == Challenge.creator)
+    .order_by(Challenge.created_at, Challenge.match_id)
+)  # fmt: skip
+
+
+def add_challenge(
+    db: Session, match_id: str, creator: str, game: str, open_role: str, clock: str, rated: bool,
+    when: datetime,
+) -> None:  # fmt: skip
+    db.add(
+        Challenge(
+            match_id=match_id, creator=creator, game=game, open_role=open_role, clock=clock,
+            rated=rated, created_at=when, seen_at=when,
+        )
+    )  # fmt: skip
+    db.flush()
+
+
+def open_challenges(db: Session, limit: int = MAX_LISTED) -> list[ChallengeRow]:
+    return [ChallengeRow(*row) for row in db.execute(LISTED.limit(limit))]
+
+
+def compatible(
+    db: Session, game: str, clock: str, rated: bool, roles: Collection[str], besides: str | None
+) -> list[ChallengeRow]:
+    """Open challenges a quick pairing may join, oldest first: the same game, clock and rating,
+    an open seat among `roles`, not created by `besides`."""
+    query = LISTED.where(
+        Challenge.game == game,
+        Challenge.clock == clock,
+        Challenge.rated == rated,
+        Challenge.open_role.in_(roles),
+    )
+    if besides is not None:
+        query = query.where(Challenge.creator != besides)
+    return [ChallengeRow(*row) for row in db.execute(query.limit(MAX_LISTED))]
+
+
+def challenge(db: Session, match_id: str) -> ChallengeRow | None:
+    row = db.execute(LISTED.where(Challenge.match_id == match_id)).first()
+    return None if row is None else ChallengeRow(*row)
+
+
+def remove_challenge(db: Session, match_id: str) -> bool:
+    """Take the challenge out of the lobby; false when it was not (or no longer) there."""
+    removed = db.connection().execute(delete(Challenge).where(Challenge.match_id == match_id))
+    return removed.rowcount == 1
+
+
+def invite_of(db: Session, match_id: str) -> str | None:
+    """The code of the match's unclaimed invite: a lobby join claims it as a link would."""
+    query = select(Invite.code).where(Invite.match_id == match_id, Invite.claimed_at.is_(None))
+    return db.execute(query.limit(1)).scalar()
+
+
+def seen(db: Session, creators: Collection[str], matches: Collection[str], when: datetime) -> None:
+    """The creators (of any challenge) and the challenges (whose creator sits at its table) seen
+    connected now."""
+    if not creators and not matches:
+        return
+    db.execute(
+        update(Challenge)
+        .where(or_(Challenge.creator.in_(creators), Challenge.match_id.in_(matches)))
+        .values(seen_at=when)
+    )
+
+
+def expire(db: Session, cutoff: datetime) -> list[str]:
+    """Remove the challenges whose creator was last seen before `cutoff`; their match ids."""
+    stale = list(db.execute(select(Challenge.match_id).where(Challenge.seen_at < cutoff)).scalars())
+    if stale:
+        db.execute(delete(Challenge).where(Challenge.match_id.in_(stale)))
+    return stale
+
+
+def open_ids(db: Session) -> list[str]:
+    """Every open challenge's match id (a process checks which of their tables it serves)."""
+    return list(db.execute(select(Challenge.match_id)).scalars())

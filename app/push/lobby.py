@@ -1,0 +1,136 @@
+"""This process's lobby sockets: each gets the list of open challenges when it opens and again
+whenever it changes (anywhere: the change comes through the fan-out). The list is rendered once
+per change for every socket, each socket's sender sends only the newest list, and the sockets
+are capped per process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..logs import REQUEST_ID
+from .hub import CLOSE_FAILED, too_many
+
+log = logging.getLogger("watergate.lobby")
+RETRY_S, RETRY_MAX_S = 0.5, 5.0  # a failed render (the database away) is tried again
+
+
+class LobbySocket:
+    """One lobby socket, with the player it said it is (for the creator's presence)."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.player_id: str | None = None
+        self._latest = ""
+        self._sent = ""
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._sender())
+
+    def offer(self, text: str) -> None:
+        self._latest = text
+        self._wake.set()
+
+    async def send_text(self, text: str) -> None:
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            await self.ws.send_text(text)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    async def _sender(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            latest = self._latest
+            if latest == self._sent:
+                continue
+            try:
+                self._sent = latest
+                await self.send_text(latest)
+            except WebSocketDisconnect:
+                return
+            except Exception:
+                log.exception("lobby push failed")
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=CLOSE_FAILED)
+                return
+
+
+class LobbyRoom:
+    """Every lobby socket of this process, and the task that renders their list."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.conns: set[LobbySocket] = set()
+        self.render: Callable[[], Awaitable[str]] | None = None  # set once the service exists
+        self._text: str | None = None  # the newest list, while nothing changed since
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._failures = 0
+
+    def add(self, conn: LobbySocket) -> None:
+        """Serve the socket (ApiError 429 over the cap, before it starts)."""
+        if len(self.conns) >= self.cap:
+            raise too_many("in the lobby")
+        if self._task is None:
+            self._task = asyncio.create_task(self._run())
+        conn.start()
+        self.conns.add(conn)
+        if self._text is not None:
+            conn.offer(self._text)
+        else:
+            self._wake.set()
+
+    async def remove(self, conn: LobbySocket) -> None:
+        self.conns.discard(conn)
+        await conn.stop()
+
+    def wake(self) -> None:
+        """The list changed: render it again for everyone."""
+        self._text = None
+        self._wake.set()
+
+    def players(self) -> set[str]:
+        """Players with a lobby socket on this process."""
+        return {c.player_id for c in self.conns if c.player_id is not None}
+
+    async def _run(self) -> None:
+        REQUEST_ID.set(None)
+        assert self.render is not None
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            if not self.conns:
+                self._text = None  # nobody to tell: rendered again when someone comes
+                continue
+            try:
+                text = await self.render()
+            except Exception as err:  # the database away: try again, later and later
+                self._failures += 1
+                if self._failures == 1:
+                    log.warning("rendering the lobby failed (%s); retrying", type(err).__name__)
+                delay = min(RETRY_MAX_S, RETRY_S * 2 ** (self._failures - 1))
+                asyncio.get_running_loop().call_later(delay, self._wake.set)
+                continue
+            self._failures = 0
+            self._text = text
+            for conn in self.conns:
+                conn.offer(text)
+
+    async def close(self) -> None:
+        for conn in list(self.conns):
+            await conn.stop()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task

@@ -1,0 +1,102 @@
+"""Use cases of the table chat: a seat says a line (or a preset quick phrase) on its socket;
+it is checked, limited per seat, stored with the match, and pushed to every socket of the match,
+seats and spectators alike. Never in a match against the computer; spectators only read."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import OrderedDict, deque
+from dataclasses import replace
+from typing import Final
+
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import ApiError
+from ..names import REFUSED_CATEGORIES
+from ..persistence.chat import ChatLine, add_line
+from ..persistence.records import GUEST_NAME, MatchInfo
+from ..push.changes import Chatted
+from .access import current
+from .core import Core, utc
+
+MAX_CHARS: Final = 500
+BURST: Final = 5  # lines a seat may say ...
+WINDOW_S: Final = 10.0  # ... within this many seconds (contract v1.1)
+SEATS_TRACKED: Final = 10_000  # seats whose recent lines this process remembers
+ZWJ: Final = "\u200d"  # joins emoji sequences: a format character that is fine in a chat line
+# the preset quick phrases, by key (the locales translate "chat_phrase_<key>"), and the English
+# text stored with them for any reader that does not know the key
+PHRASES: Final = {
+    "good_game": "Good game",
+    "good_luck": "Good luck",
+    "thinking": "Thinking…",
+    "thanks": "Thanks",
+}
+
+
+def spectator_cannot() -> ApiError:
+    return ApiError(403, "spectator", "Spectators read the chat; only the seats write in it.")
+
+
+def checked_text(raw: object) -> str:
+    """1-500 characters after trimming, none of them control or invisible format characters."""
+    if not isinstance(raw, str):
+        raise ApiError(422, "invalid_chat", 'A chat message needs a "text" string.')
+    text = unicodedata.normalize("NFC", raw).strip()
+    if not 1 <= len(text) <= MAX_CHARS:
+        raise ApiError(422, "invalid_chat", f"A chat message is 1-{MAX_CHARS} characters.")
+    if any(unicodedata.category(c) in REFUSED_CATEGORIES and c != ZWJ for c in text):
+        raise ApiError(422, "invalid_chat", "A chat message cannot hold control characters.")
+    return text
+
+
+class Chat:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        # each seat's recent lines (epoch seconds), least recently heard dropped first
+        self._recent: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
+
+    async def say(self, match_id: str, seat: str | None, text: object, phrase: object) -> None:
+        """A line from `seat` (None: a spectator, refused); `phrase` a preset's key instead."""
+        if seat is None:
+            raise spectator_cannot()
+        if phrase is not None:
+            if not isinstance(phrase, str) or phrase not in PHRASES:
+                raise ApiError(422, "invalid_chat", f"Known phrases: {', '.join(PHRASES)}.")
+            text = PHRASES[phrase]
+        said = checked_text(text)
+        now = self.core.clock.now()
+        self._limit(match_id, seat, now)
+        line = await run_in_threadpool(self._store, match_id, seat, said, phrase, now)
+        await self.core.publish(
+            Chatted(match_id, line.role, line.name, line.text, line.at, line.phrase, line.id)
+        )
+
+    def _limit(self, match_id: str, seat: str, now: float) -> None:
+        """At most BURST lines in any WINDOW_S seconds per seat (counted by this process)."""
+        key = (match_id, seat)
+        recent = self._recent.pop(key, None) or deque(maxlen=BURST)
+        self._recent[key] = recent
+        while len(self._recent) > SEATS_TRACKED:
+            self._recent.popitem(last=False)
+        if len(recent) == BURST and now - recent[0] < WINDOW_S:
+            wait = max(1, int(WINDOW_S - (now - recent[0]) + 0.999))
+            raise ApiError(429, "rate_limited", f"Too many messages; wait {wait} seconds.")
+        recent.append(now)
+
+    def _store(self, match_id: str, seat: str, text: str, phrase: object, now: float) -> ChatLine:
+        found = current(self.core, match_id)
+        if found is None:
+            raise ApiError(404, "not_found", "No such match.")
+        info = found[0]
+        if info.has_bot():
+            raise ApiError(422, "no_chat", "There is no chat in a match against the computer.")
+        line = ChatLine(seat, _name(info, seat), text, now, phrase if phrase in PHRASES else None)
+        with self.core.db.write() as db:
+            line_id = add_line(db, match_id, line, utc(now))
+        return replace(line, id=line_id)
+
+
+def _name(info: MatchInfo, seat: str) -> str:
+    """The name the seat is shown by: its player's, or the guests' word."""
+    return info.seat(seat).player_name or GUEST_NAME

@@ -1,0 +1,283 @@
+"""Turn notices by Web Push (correspondence play): when it becomes a seat's turn and the seat has
+no live socket anywhere, every browser its player subscribed is sent an encrypted, VAPID-signed
+notice. Changes are queued (bounded) and sent by one supervised background task; a failed send
+is retried a few times, and a subscription the push service calls gone (404/410) is dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from py_vapid import Vapid02
+from starlette.concurrency import run_in_threadpool
+
+from ..clocks import decider
+from ..errors import ApiError
+from ..names import LOCALES_DIR
+from ..persistence import push as push_repo
+from ..persistence.push import Subscription
+from ..persistence.records import PlayerRow
+from ..push.changes import Change, MatchChanged, Moved
+from ..supervise import finish, supervise
+from .access import current
+from .core import Core
+from .matches import player_required
+from .players import player_of
+
+log = logging.getLogger("watergate.turns")
+QUEUE: Final = 1000  # changes waiting to be looked at; beyond, notices are dropped (logged)
+TRIES: Final = 3  # sends of one notice to one browser, the first included
+RETRY_S: Final = 1.0  # the wait before the second try, doubled before each next one
+SEND_TIMEOUT_S: Final = 10.0
+TTL_S: Final = 86_400  # a push service keeps an undelivered notice this long
+TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered, so each turn is told once
+LANGS: Final = ("en", "pt-BR", "de")
+GONE: Final = (404, 410)
+CLOSE_GRACE_S: Final = 3.0
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What a browser is told: its service worker shows title and body, and opens `url`."""
+
+    match_id: str
+    title: str
+    body: str
+    url: str
+
+    def payload(self) -> bytes:
+        body = {"type": "turn", "match_id": self.match_id, "title": self.title, "url": self.url}
+        return json.dumps({**body, "body": self.body}).encode()
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def public_key_of(vapid: Vapid02) -> str:
+    """The application server key browsers subscribe with: the uncompressed point, base64url."""
+    point = vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+    return b64url(point)
+
+
+@cache
+def _strings(lang: str) -> dict[str, str]:
+    found: dict[str, str] = json.loads((LOCALES_DIR / f"{lang}.json").read_text())["push"]
+    return found
+
+
+def checked_subscription(settings_hosts: tuple[str, ...], raw: dict[str, Any]) -> Subscription:
+    """A browser's subscription as PushSubscription.toJSON() gives it, checked: the server will
+    POST to its endpoint, so only https to a known push service (or a host listed in PUSH_HOSTS;
+    plain http only for a listed loopback address, as tests use)."""
+    endpoint, keys = raw.get("endpoint"), raw.get("keys")
+    if not isinstance(endpoint, str) or not isinstance(keys, dict) or len(endpoint) > 1024:
+        raise ApiError(422, "invalid_subscription", "A subscription has an endpoint and keys.")
+    parts = urlsplit(endpoint)
+    host = (parts.hostname or "").lower()
+    listed = any(host == h or host.endswith("." + h) for h in settings_hosts)
+    loopback = host in ("127.0.0.1", "localhost", "::1")
+    if not listed or not (parts.scheme == "https" or (parts.scheme == "http" and loopback)):
+        raise ApiError(422, "invalid_subscription", "This push service is not one we send to.")
+    p256dh, auth = keys.get("p256dh"), keys.get("auth")
+    if not (isinstance(p256dh, str) and 80 <= len(p256dh) <= 128):
+        raise ApiError(422, "invalid_subscription", "keys.p256dh must be a P-256 public key.")
+    if not (isinstance(auth, str) and 16 <= len(auth) <= 64):
+        raise ApiError(422, "invalid_subscription", "keys.auth must be the 16-byte secret.")
+    lang = raw.get("lang")
+    return Subscription(endpoint, p256dh, auth, lang if lang in LANGS else "en")
+
+
+class TurnNotices:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.vapid: Vapid02 | None = None
+        self.public_key = ""
+        self._queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue(QUEUE)  # (match, version)
+        self._turns: OrderedDict[str, str] = OrderedDict()  # match -> the seat last deciding
+        self._dropped = 0
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        self._session: Any = None  # the HTTP session, made with the first notice
+
+    async def start(self) -> None:
+        """The VAPID key (the setting, or the stored one, or a new one stored for every process
+        to share), then the sender. The private key is never logged."""
+        self.vapid = await run_in_threadpool(self._key)
+        self.public_key = public_key_of(self.vapid)
+        self._task = supervise("turn notices", self._run, stop=self._stop)
+
+    def _key(self) -> Vapid02:
+        configured = self.core.settings.vapid_private_key
+        if configured:
+            return Vapid02.from_string(configured.strip())
+        with self.core.db.reader() as db:
+            stored = push_repo.stored_key(db)
+        if stored is None:
+            made = Vapid02()
+            made.generate_keys()
+            pem = made.private_pem().decode()
+            with self.core.db.write() as db:
+                push_repo.keep_key(db, pem, public_key_of(made), self.core.stamp())
+            with self.core.db.reader() as db:
+                stored = push_repo.stored_key(db)
+            assert stored is not None
+        return Vapid02.from_pem(stored[0].encode())
+
+    def on_change(self, change: Change) -> None:
+        """A listener of this process's published changes: a move, or a seat taken, may have
+        made it someone's turn."""
+        if not isinstance(change, Moved | MatchChanged):
+            return
+        known = self.core.cache.info(change.match_id)
+        if known is not None and (known.has_bot() or not any(s.player_id for s in known.seats)):
+            return  # against the computer one plays live; guests have no subscriptions
+        version = change.version if isinstance(change, Moved) else 0
+        try:
+            self._queue.put_nowait((change.match_id, version))
+        except asyncio.QueueFull:
+            self._dropped += 1
+            if self._dropped == 1 or self._dropped % 1000 == 0:
+                log.warning("turn notices: queue full, %d dropped so far", self._dropped)
+
+    # ---- subscriptions ------------------------------------------------------------------------
+
+    async def subscribe(self, player: str | None, raw: dict[str, Any]) -> None:
+        sub = checked_subscription(self.core.settings.push_host_names, raw)
+        await run_in_threadpool(self._subscribe, player, sub)
+
+    def _subscribe(self, player: str | None, sub: Subscription) -> None:
+        with self.core.db.write() as db:
+            me = _required(player_of(db, player))
+            push_repo.subscribe(db, me, sub, self.core.stamp())
+
+    async def unsubscribe(self, player: str | None, endpoint: str) -> None:
+        await run_in_threadpool(self._unsubscribe, player, endpoint)
+
+    def _unsubscribe(self, player: str | None, endpoint: str) -> None:
+        with self.core.db.write() as db:
+            if not push_repo.unsubscribe(db, _required(player_of(db, player)), endpoint):
+                raise ApiError(404, "not_found", "No such subscription.")
+
+    # ---- sending ------------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            match_id, version = await self._queue.get()
+            if match_id:  # not the wake-up of close()
+                await self._look(match_id, version)
+
+    def _new_turn(self, match_id: str, seat: str | None) -> bool:
+        """Whether `seat` has just begun to decide (several decisions in a row are one turn)."""
+        before = self._turns.pop(match_id, None)
+        if seat is not None:
+            self._turns[match_id] = seat
+            while len(self._turns) > TURNS_KEPT:
+                self._turns.popitem(last=False)
+        return seat is not None and seat != before
+
+    async def _look(self, match_id: str, version: int) -> None:
+        """Tell the seat whose turn has begun, if nobody sits at it now. After a move the match
+        is read from memory (the process that accepted it holds it): moves never wait for, nor
+        cost, a database read here."""
+        found = self.core.cache.get(match_id)
+        if found is None or not version or found[1].version < version:
+            found = await run_in_threadpool(current, self.core, match_id)
+        if found is None:
+            return
+        info, entry = found
+        seat = decider(entry) if info.status == "active" else None
+        if not self._new_turn(match_id, seat) or seat is None or info.kind(seat) != "human":
+            return
+        player = info.seat(seat).player_id
+        if player is None:
+            return  # a guest: no subscriptions
+        if seat in await self.core.renderer.presence.online(match_id):
+            return  # at the table: the tab's own title and favicon tell them
+        opponent = next((s for s in info.seats if s.name != seat), None)
+        name = (opponent.player_name if opponent else None) or "?"
+        for sub in await run_in_threadpool(self._subscriptions, player):
+            strings = _strings(sub.lang)
+            notice = Notice(
+                match_id, strings["title"], strings["body"].format(opponent=name),
+                f"/match/{match_id}",
+            )  # fmt: skip
+            await self._deliver(sub, notice)
+
+    def _subscriptions(self, player: str) -> list[Subscription]:
+        with self.core.db.reader() as db:
+            return push_repo.subscriptions_of(db, player)
+
+    async def _deliver(self, sub: Subscription, notice: Notice) -> None:
+        """Send with retries (a failure of the service or the network); drop a gone browser."""
+        delay = RETRY_S
+        for attempt in range(1, TRIES + 1):
+            status = await run_in_threadpool(self._send, sub, notice)
+            if status is None:
+                return
+            if status in GONE:
+                await run_in_threadpool(self._drop, sub.endpoint)
+                return
+            if attempt < TRIES and (status == 0 or status == 429 or status >= 500):
+                await asyncio.sleep(delay)  # a backoff, not a synchronisation
+                delay *= 2
+                continue
+            log.warning("turn notice not delivered (status %s)", status)
+            return
+
+    def _send(self, sub: Subscription, notice: Notice) -> int | None:
+        """None once delivered; else the push service's status (0: it could not be reached).
+        pywebpush (and requests under it) is imported with the first notice: a second of every
+        start on a busy machine, for a feature many processes never use."""
+        import requests
+        from pywebpush import WebPushException, webpush
+
+        if self._session is None:
+            self._session = requests.Session()
+            self._session.max_redirects = 0  # a push service answers; it never redirects us
+        info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
+        try:
+            webpush(
+                info,
+                notice.payload(),
+                vapid_private_key=self.vapid,
+                vapid_claims={"sub": self.core.settings.vapid_subject},
+                ttl=TTL_S,
+                timeout=SEND_TIMEOUT_S,
+                requests_session=self._session,
+            )
+        except WebPushException as err:
+            response = err.response
+            return int(response.status_code) if response is not None else 0
+        except (requests.RequestException, OSError, ValueError):
+            return 0  # the endpoint is not on the subscription's log line: it is a capability
+        return None
+
+    def _drop(self, endpoint: str) -> None:
+        with self.core.db.write() as db:
+            push_repo.drop(db, endpoint)
+
+    async def close(self) -> None:
+        """Stop after the notice under way (its worker thread may be using the database, which
+        closes next), cancelling only if it takes longer than the grace."""
+        self._stop.set()
+        with contextlib.suppress(asyncio.QueueFull):
+            self._queue.put_nowait(("", 0))
+        await finish(self._task, CLOSE_GRACE_S)
+        if self._session is not None:
+            self._session.close()
+
+
+def _required(player: PlayerRow | None) -> str:
+    if player is None:
+        raise player_required()
+    return str(player.id)

@@ -1,0 +1,95 @@
+// The table chat panel: the match's last lines (from each view) and new ones as they come (chat
+// frames), a box to write in for the seats, preset quick phrases, and a mute toggle kept per
+// browser. Every line is shown as text, never as HTML. A preset phrase travels as its key, so
+// each reader sees it in their own language (its English text is there for other clients).
+import { roleName, t } from "./i18n.js";
+
+const MUTE_KEY = "wg.chat.muted";
+const PHRASES = ["good_game", "good_luck", "thinking", "thanks"];
+const KEPT = 100;  // as many lines as a view carries
+
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+const same = (a, b) => (a.id && b.id ? a.id === b.id : a.role === b.role && a.at === b.at && a.text === b.text);
+
+/** Text of a line: a known phrase in this reader's language, else the text as written. */
+function shown(line) {
+  if (line.phrase && PHRASES.includes(line.phrase)) return t(`chat.phrase_${line.phrase}`);
+  return line.text;
+}
+
+/** Mount the panel in `root`; `send(message)` goes out on the table's socket (false: offline). */
+export function mountChat(root, { spectator, send }) {
+  if (!root) return { view() {}, frame() {} };
+  let lines = [];
+  let muted = localStorage.getItem(MUTE_KEY) === "1";
+  const list = el("ol", { className: "chat-lines", id: "chat-lines" });
+  list.setAttribute("aria-live", "polite");
+  const mute = el("input", { type: "checkbox", id: "chat-mute", checked: muted });
+  const head = el("div", { className: "chat-head" },
+    el("h2", { className: "area-title", textContent: t("chat.title") }),
+    el("label", { className: "toggle" }, mute, ` ${t("chat.mute")}`));
+  const note = el("p", { className: "chat-note muted", id: "chat-note" });
+  root.replaceChildren(head, list, note);
+  if (spectator) note.textContent = t("chat.spectator");
+  else {
+    const input = el("input", { id: "chat-input", maxLength: 500, placeholder: t("chat.placeholder"), autocomplete: "off" });
+    input.setAttribute("aria-label", t("chat.placeholder"));
+    const form = el("form", { className: "chat-form", id: "chat-form" }, input,
+      el("button", { className: "btn", type: "submit", textContent: t("chat.send") }));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (text && send({ type: "chat", text })) input.value = "";
+    });
+    const phrases = el("div", { className: "chat-phrases" });
+    phrases.setAttribute("aria-label", t("chat.phrases"));
+    for (const key of PHRASES) {
+      const button = el("button", { className: "btn btn-quiet", type: "button", textContent: t(`chat.phrase_${key}`) });
+      button.dataset.phrase = key;
+      button.addEventListener("click", () => send({ type: "chat", phrase: key }));
+      phrases.append(button);
+    }
+    root.append(phrases, form);
+  }
+
+  function draw() {
+    list.hidden = muted;
+    if (muted) { note.textContent = t("chat.muted"); return; }
+    note.textContent = spectator ? t("chat.spectator") : lines.length ? "" : t("chat.none");
+    list.replaceChildren(...lines.map((line) => el("li", { className: `chat-line chat-${line.role}` },
+      el("strong", { className: "chat-name", textContent: `${line.name} (${roleName(line.role)})` }),
+      " ",
+      el("span", { className: "chat-text", textContent: shown(line) }))));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  draw();
+  mute.addEventListener("change", () => {
+    muted = mute.checked;
+    localStorage.setItem(MUTE_KEY, muted ? "1" : "0");
+    draw();
+  });
+
+  return {
+    /** Each view: the chat as the server keeps it (and no chat at all against the computer). */
+    view(view) {
+      const vsBot = Object.values(view.players || {}).some((p) => p.kind === "bot");
+      root.hidden = vsBot;
+      if (vsBot || !Array.isArray(view.chat)) return;
+      const fresh = view.chat;
+      const known = lines.length === fresh.length && lines.every((l, i) => same(l, fresh[i]));
+      if (!known) { lines = fresh.slice(-KEPT); draw(); }
+    },
+    /** A message of the socket other than a view: a chat line is added once. */
+    frame(msg) {
+      if (msg.type !== "chat" || lines.some((l) => same(l, msg))) return;
+      lines = [...lines, msg].slice(-KEPT);
+      draw();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// The lobby page: the player's name, a challenge to open (or quick pairing), and the live list of
+// open challenges (WS /ws/lobby, reconnecting with backoff), each joined with one click. The
+// socket says which player this browser is in its first message, so that this player's own
+// challenges stay listed while they look on (and are shown as theirs, with a cancel button).
+import { api } from "./api.js";
+import { roleName, t } from "./i18n.js";
+import { asPlayer, loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
+import { mountPush } from "./push.js";
+import { saveSeat } from "./seats.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("challenge-form");
+const nameInput = $("player-name");
+const error = $("form-error");
+const known = loadPlayer();
+nameInput.value = known ? known.name : suggestion();
+nameInput.addEventListener("input", () => { $("name-error").hidden = true; });
+
+function refused(err) {
+  if (err.code === "invalid_name") {
+    $("name-error").textContent = nameProblem(err);
+    $("name-error").hidden = false;
+    nameInput.focus();
+    return;
+  }
+  error.textContent = err.code === "taken" ? t("lobby.taken") : err.code === "own_challenge" ? t("lobby.own") : err.message;
+  error.hidden = false;
+}
+
+/** Take the seat `call(headers)` gives, as this browser's player, and sit down at the table. */
+async function sit(call) {
+  error.hidden = true;
+  try {
+    const made = await withPlayer(nameInput.value, call);
+    saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);
+    window.location.assign(`/match/${made.match_id}`);
+  } catch (err) { refused(err); }
+}
+
+const choice = () => {
+  const data = new FormData(form);
+  return { role: data.get("role"), clock: data.get("clock") || "none" };
+};
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const body = { ...choice(), opponent: "human", visibility: "public" };
+  sit((headers) => api("/api/matches", { method: "POST", body, headers }));
+});
+$("quick-pair").addEventListener("click", () => {
+  sit((headers) => api("/api/lobby/quick", { method: "POST", body: choice(), headers }));
+});
+
+function row(c) {
+  const me = loadPlayer();
+  const mine = me && c.creator.player_id === me.id;
+  const item = document.createElement("li");
+  item.className = mine ? "challenge mine" : "challenge";
+  item.dataset.matchId = c.match_id;
+  const who = Object.assign(document.createElement("span"), { className: "who", textContent: c.creator.name });
+  const facts = Object.assign(document.createElement("span"), { className: "facts" });
+  facts.textContent = [
+    t("lobby.plays_as", { role: roleName(c.open_role) }),
+    t(`ui.clock_${c.clock}`),
+    c.rated ? t("lobby.rated") : t("lobby.unrated"),
+  ].join(" · ");
+  const button = Object.assign(document.createElement("button"), { type: "button", className: mine ? "btn" : "btn btn-primary" });
+  if (mine) {
+    button.textContent = t("lobby.cancel");
+    button.addEventListener("click", async () => {
+      try { await api(`/api/lobby/${c.match_id}`, { method: "DELETE", headers: asPlayer(loadPlayer()) }); } catch (err) { refused(err); }
+    });
+  } else {
+    button.textContent = t("lobby.join");
+    button.addEventListener("click", () => sit((headers) => api(`/api/lobby/${c.match_id}/join`, { method: "POST", headers })));
+  }
+  item.append(who, facts, button);
+  return item;
+}
+
+function show(challenges) {
+  $("challenges").replaceChildren(...challenges.map(row));
+  $("no-challenges").hidden = challenges.length > 0;
+}
+
+let attempt = 0;
+function open() {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
+  ws.onopen = () => {
+    const me = loadPlayer();
+    if (me) ws.send(JSON.stringify({ type: "auth", player_token: me.token }));
+  };
+  ws.onmessage = (event) => {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch { return; }
+    if (msg.type === "lobby") {
+      attempt = 0;
+      $("lobby-conn").textContent = `● ${t("lobby.live")}`;
+      show(msg.challenges);
+    }
+  };
+  ws.onclose = () => {
+    $("lobby-conn").textContent = t("lobby.offline");
+    setTimeout(open, Math.min(10000, 500 * 2 ** attempt++) * (0.75 + Math.random() / 2));
+  };
+}
+open();
+mountPush($("push-toggle"), $("push-state"), () => namedPlayer(nameInput.value));

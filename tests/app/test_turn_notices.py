@@ -1,0 +1,277 @@
+"""Web Push turn notices (issue 12): a player's browser subscribes; when it becomes that
+player's seat's turn and the seat has no live socket, the server POSTs to the subscription's
+endpoint a notice signed with VAPID and encrypted for the browser (RFC 8291, aes128gcm). A local
+HTTP server plays the push service: the test decrypts what it received with the browser's own
+keys (http_ece, as browsers do) and checks the VAPID signature against the server's public key.
+A subscription the push service calls gone (410) is dropped; only known push services (here the
+listed loopback host) may be subscribed."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
+
+from app.main import create_app
+from app.persistence.db import driver_url
+from engine.watergate.bots import RandomBot
+
+from .conftest import make_settings
+from .test_lifecycle import bearer, seat_socket, wait_for
+from .test_players import Player, as_player, new_player
+
+DEADLINE = 15.0  # seconds a notice may take to reach the fake push service
+SUBJECT = "mailto:ops@watergate.test"
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+class FakePushService:
+    """A push service on 127.0.0.1: records every POST; answers 410 under /gone, else 201."""
+
+    def __init__(self) -> None:
+        self.received: queue.Queue[Received] = queue.Queue()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                outer.received.put(
+                    Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                )
+                self.send_response(410 if self.path.startswith("/gone") else 201)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                return
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def next(self) -> Received:
+        try:
+            return self.received.get(timeout=DEADLINE)
+        except queue.Empty:
+            pytest.fail(f"no push reached the push service within {DEADLINE} s")
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Browser:
+    """A browser's push subscription: its own key pair and auth secret."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        self.endpoint = endpoint
+
+    def subscription(self, lang: str = "en") -> dict[str, Any]:
+        point = self.key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+        keys = {"p256dh": b64url(point), "auth": b64url(self.auth)}
+        return {"endpoint": self.endpoint, "keys": keys, "lang": lang}
+
+    def decrypt(self, body: bytes) -> dict[str, Any]:
+        plain = http_ece.decrypt(
+            body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"
+        )
+        found: dict[str, Any] = json.loads(plain)
+        return found
+
+
+@pytest.fixture
+def service() -> Iterator[FakePushService]:
+    fake = FakePushService()
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    settings = make_settings(sqlite_url, push_hosts="127.0.0.1", vapid_subject=SUBJECT)
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def subscribe(c: TestClient, player: Player, browser: Browser, lang: str = "en") -> None:
+    r = c.post(
+        "/api/push/subscriptions", json=browser.subscription(lang), headers=as_player(player)
+    )
+    assert r.status_code == 201, r.text
+
+
+def duel(c: TestClient, ana: Player, bea: Player) -> tuple[str, dict[str, str]]:
+    made = c.post("/api/matches", json={"role": "editor"}, headers=as_player(ana)).json()
+    code = made["invite_url"].rsplit("/invite/", 1)[1]
+    claimed = c.post(f"/api/invites/{code}/claim", headers=as_player(bea)).json()
+    return made["match_id"], {"editor": made["seat_token"], "nixon": claimed["seat_token"]}
+
+
+def decider(c: TestClient, match_id: str, tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    for role, token in tokens.items():
+        view = c.get(f"/api/matches/{match_id}", headers=bearer(token)).json()
+        if view["legal_actions"]:
+            return role, view
+    pytest.fail("nobody decides")
+
+
+def play_until(
+    c: TestClient, match_id: str, tokens: dict[str, str], role: str, bot: RandomBot
+) -> int:
+    """Random legal moves until `role` decides; how many times the other seat decided."""
+    for others in range(200):
+        deciding, view = decider(c, match_id, tokens)
+        if deciding == role:
+            return others
+        action = bot.choose(view["state"], view["legal_actions"])
+        r = c.post(
+            f"/api/matches/{match_id}/actions",
+            headers=bearer(tokens[deciding]),
+            json={"action": action, "expected_version": view["version"]},
+        )
+        assert r.status_code == 200, r.text
+    pytest.fail(f"{role} never decided")
+
+
+def vapid_claims(headers: dict[str, str], server_key: str) -> dict[str, Any]:
+    """The claims of the VAPID JWT, once its ES256 signature is checked with the server's key."""
+    scheme, _, params = headers["authorization"].partition(" ")
+    assert scheme == "vapid"
+    fields = dict(part.strip().split("=", 1) for part in params.split(","))
+    assert fields["k"] == server_key
+    head, claims, signature = fields["t"].split(".")
+    raw = unb64url(signature)
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(server_key))
+    public.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # raises if forged
+    assert json.loads(unb64url(head))["alg"] == "ES256"
+    found: dict[str, Any] = json.loads(unb64url(claims))
+    return found
+
+
+def test_a_player_away_from_the_table_gets_an_encrypted_signed_turn_notice(
+    client: TestClient, service: FakePushService
+) -> None:
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    ana_browser, bea_browser = Browser(f"{service.origin}/ana"), Browser(f"{service.origin}/bea")
+    subscribe(client, bea, bea_browser)
+    server_key = client.get("/api/push/key").json()["public_key"]
+    match_id, tokens = duel(client, ana, bea)
+    bot = RandomBot(7)
+    with seat_socket(client, match_id, tokens["nixon"]) as bea_at_table:
+        wait_for(bea_at_table, lambda v: v["presence"]["nixon"]["online"], "Bea is at the table")
+        play_until(client, match_id, tokens, "nixon", bot)  # Bea's turn, at her table: no notice
+        subscribe(client, ana, ana_browser, "de")
+        assert play_until(client, match_id, tokens, "editor", bot) > 0  # Bea moved; Ana is away
+        got = service.next()
+    assert got.path == "/ana"  # the first and only: Bea was at her table when it was hers
+    assert got.headers["content-encoding"] == "aes128gcm"
+    assert int(got.headers["ttl"]) > 0
+    claims = vapid_claims(got.headers, server_key)
+    assert claims["aud"] == service.origin and claims["sub"] == SUBJECT
+    notice = ana_browser.decrypt(got.body)
+    assert notice == {
+        "type": "turn",
+        "match_id": match_id,
+        "title": "Du bist am Zug in Watergate",  # the language Ana's browser subscribed in
+        "body": "Bea hat gezogen: du bist am Zug.",
+        "url": f"/match/{match_id}",
+    }
+    assert service.received.empty()  # one turn, one notice
+
+
+def test_a_subscription_the_push_service_calls_gone_is_dropped(
+    client: TestClient, service: FakePushService, sqlite_url: str
+) -> None:
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    gone, kept = Browser(f"{service.origin}/gone/ana"), Browser(f"{service.origin}/ana-phone")
+    subscribe(client, ana, gone)
+    subscribe(client, ana, kept)
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(3))
+    assert sorted(service.next().path for _ in range(2)) == ["/ana-phone", "/gone/ana"]
+    engine = create_engine(driver_url(sqlite_url), poolclass=NullPool)
+    deadline = time.monotonic() + DEADLINE
+    with engine.connect() as conn:  # the drop follows the 410 answer: polled, with a deadline
+        while True:
+            left = conn.execute(text("select endpoint from push_subscriptions")).scalars().all()
+            conn.rollback()
+            if left == [kept.endpoint] or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    engine.dispose()
+    assert left == [kept.endpoint]
+
+
+def test_only_known_push_services_and_players_may_subscribe(client: TestClient) -> None:
+    ana = new_player(client, "Ana")
+    for endpoint in (
+        "https://evil.example/push/1",  # not a push service
+        "http://10.0.0.5/admin",  # inside the network
+        "ftp://127.0.0.1/x",
+    ):
+        sub = Browser(endpoint).subscription()
+        r = client.post("/api/push/subscriptions", json=sub, headers=as_player(ana))
+        assert (r.status_code, r.json()["code"]) == (422, "invalid_subscription"), endpoint
+    sub = Browser("http://127.0.0.1:9/push").subscription()
+    r = client.post("/api/push/subscriptions", json=sub)
+    assert (r.status_code, r.json()["code"]) == (401, "player_required")
+    bad = {**sub, "keys": {"p256dh": "short", "auth": "x"}}
+    r = client.post("/api/push/subscriptions", json=bad, headers=as_player(ana))
+    assert (r.status_code, r.json()["code"]) == (422, "invalid_subscription")
+
+
+def test_the_vapid_key_is_made_once_and_kept(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    keys = []
+    for _ in range(2):  # a restart on the same database
+        with TestClient(create_app(make_settings(sqlite_url))) as c:
+            keys.append(c.get("/api/push/key").json()["public_key"])
+            pem = c.app.state.ctx.turns.vapid.private_pem().decode()  # type: ignore[attr-defined]
+    assert keys[0] == keys[1] and len(unb64url(keys[0])) == 65
+    secret_line = pem.splitlines()[1]
+    assert secret_line not in caplog.text
+
+
+def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
+    r = client.get("/sw.js")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/javascript")
+    assert "showNotification" in r.text
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert "default-src 'none'" in r.headers["content-security-policy"]

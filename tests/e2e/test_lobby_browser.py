@@ -1,0 +1,140 @@
+"""The lobby and the table chat in two browsers (issue 12): Ana opens a public challenge from the
+lobby page and waits at her table; Bea, in another browser, sees it listed live under Ana's name
+and joins with one click; both tables show the chat, a typed line arrives as text (markup stays
+text), a preset phrase arrives in the reader's words, a muted chat stays muted after a reload;
+they play on by clicking, and Ana resigns. Screenshots go to /tmp/shots-lobby/."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import LOCALES
+from .test_browser import Table
+
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("Playwright for Python is not installed", allow_module_level=True)
+
+EN = LOCALES["en"]
+UI, LOBBY, CHAT = EN["ui"], EN["lobby"], EN["chat"]
+SHOTS = Path("/tmp/shots-lobby")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+MATCH_URL = re.compile(r"/match/([^/?#]+)$")
+Shot = Callable[..., Path]
+
+
+def snap(page: Page, name: str) -> None:
+    """Screenshots at desktop and phone width, for a person to look at."""
+    SHOTS.mkdir(exist_ok=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(SHOTS / f"{name}-desktop.png"), full_page=True, animations="disabled")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(SHOTS / f"{name}-phone.png"), full_page=True, animations="disabled")
+    page.set_viewport_size(DESKTOP)
+
+
+def named(page: Page, name: str) -> None:
+    page.goto("/lobby")
+    page.locator("#player-name").fill(name)
+
+
+def test_two_players_meet_in_the_lobby_chat_and_play(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    bea = open_page()
+    named(bea, "Bea")
+    expect(bea.locator("#lobby-conn")).to_contain_text(LOBBY["live"])
+    expect(bea.locator("#no-challenges")).to_be_visible()
+
+    ana = open_page()
+    named(ana, "Ana")
+    ana.locator("#challenge-form").get_by_text(UI["editor"], exact=True).click()
+    ana.locator("#open-challenge").click()
+    expect(ana).to_have_url(MATCH_URL)
+    match_id = MATCH_URL.search(ana.url).group(1)  # type: ignore[union-attr]
+
+    row = bea.locator(f'.challenge[data-match-id="{match_id}"]')  # pushed, no reload
+    expect(row.locator(".who")).to_have_text("Ana")
+    expect(row).to_contain_text(EN["roles_cap"]["nixon"])
+    snap(bea, "lobby")
+    row.get_by_role("button", name=LOBBY["join"]).click()
+    expect(bea).to_have_url(re.compile(f"/match/{match_id}$"))
+
+    pages = {"editor": ana, "nixon": bea}
+    for page in pages.values():
+        expect(page.locator("#chat")).to_be_visible()
+        expect(page.locator("#chat-note")).to_have_text(CHAT["none"])
+    ana.locator("#chat-input").fill("<b>hi</b> Bea")
+    ana.locator("#chat-input").press("Enter")
+    for page in pages.values():
+        line = page.locator("#chat-lines li").last
+        expect(line.locator(".chat-text")).to_have_text("<b>hi</b> Bea")  # as text
+        expect(line.locator(".chat-name")).to_have_text(f"Ana ({EN['roles']['editor']})")
+        assert page.locator("#chat-lines b").count() == 0  # never as HTML
+    bea.locator('[data-phrase="good_game"]').click()
+    for page in pages.values():
+        expect(page.locator("#chat-lines li").last.locator(".chat-text")).to_have_text(
+            CHAT["phrase_good_game"]
+        )
+    snap(ana, "table-chat")
+
+    bea.locator("#chat-mute").check()
+    expect(bea.locator("#chat-lines")).to_be_hidden()
+    bea.reload()
+    expect(bea.locator("#chat-mute")).to_be_checked()  # kept per browser
+    expect(bea.locator("#chat-note")).to_have_text(CHAT["muted"])
+    bea.locator("#chat-mute").uncheck()
+    expect(bea.locator("#chat-lines li")).to_have_count(2)  # the history came with the view
+
+    table = Table(pages, shot, explore=False)  # and they play on
+    for _ in range(4):
+        role = table.whose_turn()
+        assert role is not None, table.summary()
+        table.act(role)
+    ana.once("dialog", lambda dialog: dialog.accept())
+    if ana.locator("#menu").get_attribute("open") is None:
+        ana.locator("#menu summary").click()
+    ana.locator("#resign").click()
+    for page in pages.values():
+        expect(page.locator("#final")).to_be_visible()
+    expect(bea.locator("#chat-form")).to_be_visible()  # a word after the end is still possible
+
+
+def test_the_turn_notice_service_worker_registers_for_the_whole_site(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page()
+    named(page, "Ana")
+    expect(page.locator("#push-toggle")).to_have_text(EN["push"]["enable"])
+    scope = page.evaluate("async () => (await navigator.serviceWorker.register('/sw.js')).scope")
+    assert scope == page.url.rsplit("/lobby", 1)[0] + "/"  # served at the root: every table
+
+
+def test_a_chat_in_another_language_shows_presets_in_the_readers_words(
+    open_page: Callable[..., Page],
+) -> None:
+    de = LOCALES["de"]
+    ana = open_page(locale="de-DE")
+    named(ana, "Ana")
+    ana.locator("#open-challenge").click()
+    expect(ana).to_have_url(MATCH_URL)
+    bea = open_page()
+    named(bea, "Bea")
+    bea.locator(".challenge").first.get_by_role("button", name=LOBBY["join"]).click()
+    expect(bea).to_have_url(MATCH_URL)
+    bea.locator('[data-phrase="thanks"]').click()
+    expect(ana.locator("#chat-lines li").last.locator(".chat-text")).to_have_text(
+        de["chat"]["phrase_thanks"]
+    )
+    expect(bea.locator("#chat-lines li").last.locator(".chat-text")).to_have_text(
+        CHAT["phrase_thanks"]
+    )
