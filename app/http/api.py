@@ -35,7 +35,7 @@ async def create_match(
     """Create a match and take a seat (as the player of X-Player-Token, or as a guest); against
     a friend you get an invite link for the other."""
     clock = clock_option(*body.clock_choice())
-    made = await ctx.matches.create(body.role, body.opponent, clock, player)
+    made = await ctx.matches.create(body.game, body.role, body.opponent, clock, player)
     invite_url = None
     if made.invite_code is not None:
         invite_url = link_base(request, ctx.settings) + "/invite/" + made.invite_code

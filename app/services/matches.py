@@ -3,23 +3,27 @@ the player (X-Player-Token) recorded on the seat taken, or as a guest without on
 
 from __future__ import annotations
 
-import secrets
+import logging
 from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.fairness import commitment
-from engine.registry import DEFAULT_GAME, get_game
+from engine.registry import get_game
 
 from ..auth import new_invite_code, new_match_id, new_seed, new_token, token_hash
 from ..errors import ApiError, checked_id, not_found
+from ..games import choose_seat
+from ..logs import fields
 from ..persistence import repository as repo
 from ..persistence.cache import fresh_entry, read_info
 from ..persistence.models import Match
 from ..push.changes import MatchChanged
 from .core import Core
 from .players import player_of
+
+log = logging.getLogger("watergate.matches")
 
 
 @dataclass(frozen=True)
@@ -58,18 +62,33 @@ class Matches:
         self.core = core
 
     async def create(
-        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None = None
+        self,
+        game_id: str,
+        role: str,
+        opponent: str,
+        clock: dict[str, Any] | None,
+        player: str | None = None,
     ) -> SeatTaken:
-        """Create a match and take a seat in it (as the player whose token is `player`)."""
-        made = await run_in_threadpool(self._create, role, opponent, clock, player)
+        """Create a match of `game_id` and take a seat in it (as the player whose token is
+        `player`)."""
+        mine = choose_seat(game_id, role)  # before any write: a bad role costs nothing
+        made = await run_in_threadpool(self._create, game_id, mine, opponent, clock, player)
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
+        log.info(
+            "match created",
+            extra=fields(match_id=made.match_id, game=game_id, seat=made.seat, opponent=opponent),
+        )
         return made
 
     def _create(
-        self, role: str, opponent: str, clock: dict[str, Any] | None, player: str | None
+        self,
+        game_id: str,
+        mine: str,
+        opponent: str,
+        clock: dict[str, Any] | None,
+        player: str | None,
     ) -> SeatTaken:
-        game = get_game(DEFAULT_GAME)
-        mine = secrets.choice(game.seats) if role == "random" else role
+        game = get_game(game_id)
         theirs = next(s for s in game.seats if s != mine)
         kinds = {s: "human" if s == mine or opponent == "human" else "bot" for s in game.seats}
         token, code = new_token(), new_invite_code() if opponent == "human" else None

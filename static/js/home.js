@@ -36,13 +36,23 @@ $("save-name").addEventListener("click", async () => {
   } catch (err) { refused(err); }
 });
 
+// the seats offered are the chosen game's: its own role group shows, the others hide
+function showGame() {
+  const game = new FormData(form).get("game");
+  for (const group of form.querySelectorAll("[data-game]")) group.hidden = group.dataset.game !== game;
+}
+$("game-choice").addEventListener("change", showGame);
+showGame();
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const data = new FormData(form);
   const button = $("start");
   button.disabled = true;
   error.hidden = true;
-  const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" };
+  const game = data.get("game") || "watergate";
+  const role = game === "watergate" ? data.get("role") : data.get(`${game}_role`);
+  const body = { game, role, opponent: data.get("opponent"), clock: data.get("clock") || "none" };
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));
     saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);
