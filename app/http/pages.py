@@ -71,7 +71,8 @@ async def home(request: Request) -> HTMLResponse:
 @router.get("/invite/{code}", response_class=HTMLResponse)
 async def invite(request: Request, code: str) -> HTMLResponse:
     """The invited player's landing page: claims the seat in the browser."""
-    return _page(request, "invite.html", page="invite", code=code[:128])
+    game = await request.app.state.ctx.views.game_of_invite(code[:128]) or DEFAULT_GAME
+    return _page(request, "invite.html", page="invite", code=code[:128], invite_game=game)
 
 
 async def _table_page(

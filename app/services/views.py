@@ -38,6 +38,20 @@ class Views:
             match = repo.get_match(db, wanted)
             return None if match is None else match.game
 
+    async def game_of_invite(self, code: str) -> str | None:
+        """The game an invite is to (None: no such invite), for its landing page's words."""
+
+        def run() -> str | None:
+            try:
+                wanted = checked_id(code, "invite")
+            except ApiError:
+                return None
+            with self.core.db.reader() as db:
+                invite = repo.get_invite(db, wanted)
+            return None if invite is None else self._game_of(invite.match_id)
+
+        return await run_in_threadpool(run)
+
     async def seat_view(self, token: str | None, match_id: str) -> str:
         """The match as this seat sees it, as JSON text."""
         seat, info, entry = await run_in_threadpool(seat_and_match, self.core, token, match_id)

@@ -71,9 +71,9 @@ export function choiceModel(view, me, pick) {
   const mine = legal.length > 0;
   const by = (type) => legal.filter((a) => a.type === type);
 
-  // the progress board: buy, or why not
+  // the progress board: buy, or why not (while a purchase waits for what it replaces, nothing)
   state.progress.rows.forEach((row, r) => row.forEach((card) => {
-    if (!card) return;
+    if (!card || pick.buying) return;
     const key = `progress:${card}`;
     const buys = by("buy").filter((a) => a.card === card);
     if (buys.some((a) => !a.replace)) targets.set(key, { send: buys.find((a) => !a.replace) });
@@ -89,15 +89,17 @@ export function choiceModel(view, me, pick) {
 
   // workers: pick one up (idle, or from a card), then a card takes it
   const deploys = by("deploy");
-  if (deploys.some((a) => !a.source)) targets.set("idle", { pick: { worker: "idle" } });
-  for (const source of new Set(deploys.filter((a) => a.source).map((a) => a.source))) targets.set(`worker:${source}`, { pick: { worker: source } });
+  if (!pick.worker) {  // once a worker is picked up, only where it may go (or cancel) is offered
+    if (deploys.some((a) => !a.source)) targets.set("idle", { pick: { worker: "idle" } });
+    for (const source of new Set(deploys.filter((a) => a.source).map((a) => a.source))) targets.set(`worker:${source}`, { pick: { worker: source } });
+  }
   for (const slot of nation.slots) {
     const key = `slot:${slot.card}`;
     const here = deploys.filter((a) => a.card === slot.card);
     const from = pick.worker === "idle" ? null : pick.worker;
     const chosen = pick.worker ? here.find((a) => (a.source ?? null) === from) : here.find((a) => !a.source) || (here.length === 1 ? here[0] : null);
     if (chosen) targets.set(key, { send: chosen });
-    else if (here.length) targets.set(key, { pick: { worker: null } });  // several sources: pick one first
+    else if (here.length && !pick.worker) why.set(key, nt("pick_first"));  // several sources: pick one
     else why.set(key, deployWhy(nation, slot.card, mine, decision));
     const off = by("undeploy").find((a) => a.card === slot.card);
     if (off) targets.set(`undeploy:${slot.card}`, { send: off });

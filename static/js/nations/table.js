@@ -163,6 +163,7 @@ function drawChoices(s) {
   $("n-prompt").textContent = model.prompt;
   root.dataset.pick = s.pick.worker || s.pick.buying ? `${s.pick.worker || ""}|${s.pick.buying || ""}` : "";
   root.dataset.mine = String(model.legal.length > 0 && !s.busy);
+  root.dataset.busy = String(s.busy);  // an action sent, its answer not yet here
   const controls = model.buttons.map((b) => {
     const button = el("button", `btn n-control n-control-${b.kind}${b.kind === "pass" ? "" : " btn-primary"}`, b.label);
     button.type = "button";
