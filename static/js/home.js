@@ -36,10 +36,13 @@ $("save-name").addEventListener("click", async () => {
   } catch (err) { refused(err); }
 });
 
-// the seats offered are the chosen game's: its own role group shows, the others hide
+// the seats offered are the chosen game's: each seat choice names and sends that game's seat
 function showGame() {
   const game = new FormData(form).get("game");
-  for (const group of form.querySelectorAll("[data-game]")) group.hidden = group.dataset.game !== game;
+  for (const node of form.querySelectorAll("[data-nations]")) {
+    if (node.tagName === "INPUT") node.value = node.dataset[game];
+    else node.textContent = node.dataset[game];
+  }
 }
 $("game-choice").addEventListener("change", showGame);
 showGame();
@@ -50,9 +53,7 @@ form.addEventListener("submit", async (event) => {
   const button = $("start");
   button.disabled = true;
   error.hidden = true;
-  const game = data.get("game") || "watergate";
-  const role = game === "watergate" ? data.get("role") : data.get(`${game}_role`);
-  const body = { game, role, opponent: data.get("opponent"), clock: data.get("clock") || "none" };
+  const body = { game: data.get("game") || "watergate", role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none" };
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));
     saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);

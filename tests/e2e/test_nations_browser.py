@@ -40,7 +40,7 @@ def start_from_home(page: Page, opponent: str) -> str:
     """Choose Nations on the home page and start; the match id of the table it opens."""
     page.goto("/")
     page.get_by_label(EN["games"]["nations"]).check()
-    page.locator('input[name="nations_role"][value="p1"]').check()
+    page.locator('input[name="role"][value="p1"]').check()  # the seats follow the game
     page.locator(f'input[name="opponent"][value="{opponent}"]').check()
     page.locator("#start").click()
     expect(page).to_have_url(re.compile(r"/nations/match/[A-Za-z0-9_-]+$"))
@@ -129,7 +129,8 @@ def play_by_clicks(pages: dict[str, Page], rnd: random.Random) -> int:
         if not deciding:  # the computer is deciding: wait for its move
             assert len(pages) == 1, f"two at one version, neither deciding: {describe(pages)}"
             first = next(iter(pages.values()))
-            wait(first, MOVED_ON, version(first), pages, "the computer's move")
+            # from the version it was caught up to: the move may already have come since
+            wait(first, MOVED_ON, top, pages, "the computer's move")
             continue
         take_a_turn(deciding[0], rnd, pages)
         clicks += 1

@@ -136,15 +136,20 @@ function drawTable(v) {
   if (path) $("n-spectate-url").value = `${BOOT.link_base || location.origin}${path}`;
   $("n-invite").hidden = !(v.status === "waiting" && seat?.inviteUrl);
   if (seat?.inviteUrl) $("n-invite-url").value = seat.inviteUrl;
+  finalBox(v);
+  const c = v.clocks;
+  $("n-clocks").textContent = c ? SEATS.map((s) => `${nt(`seats.${s}`)} ${Math.max(0, Math.round(c[s].remaining_ms / 60000))} min`).join(" · ") : "";
+}
+
+/** The boards: drawn again only when the match moved on, not for a refresh of the same version
+ * (presence, a rematch offer), so a click under way never loses the piece it began on. */
+function drawBoards(v) {
   renderScoring($("n-scoring"), v, me);
   renderProgress($("n-progress"), $("n-progress-title"), v);
   renderNation($("n-mine"), v, me, me);
   renderNation($("n-theirs"), v, them, me);
   renderSummary($("n-summary"), v, me);
   renderLog($("n-log"), v, me);
-  finalBox(v);
-  const c = v.clocks;
-  $("n-clocks").textContent = c ? SEATS.map((s) => `${nt(`seats.${s}`)} ${Math.max(0, Math.round(c[s].remaining_ms / 60000))} min`).join(" · ") : "";
 }
 
 /** Marks every board piece with what a click on it does now, and lays out the buttons. */
@@ -188,8 +193,10 @@ function drawChoices(s) {
 
 let model = null;
 function draw(s, prev) {
+  const moved = s.view && (!prev.view || s.view.version !== prev.view.version || s.view.status !== prev.view.status || s.view.players !== prev.view.players && JSON.stringify(s.view.players) !== JSON.stringify(prev.view.players));
   if (s.view && s.view !== prev.view) drawTable(s.view);
-  if (s.view && (s.view !== prev.view || s.pick !== prev.pick || s.busy !== prev.busy)) model = drawChoices(s);
+  if (moved) drawBoards(s.view);
+  if (s.view && (moved || s.pick !== prev.pick || s.busy !== prev.busy)) model = drawChoices(s);
   $("n-conn").textContent = s.conn ? t(`ui.${s.conn}`) : "";
   $("n-error").hidden = !s.error;
   $("n-error").textContent = s.error;
