@@ -219,7 +219,7 @@ function explain(event) {  // hovering or focusing a piece names it and, if it c
   if (!node || !model) return;
   const card = node.dataset.card;
   const what = card ? `${cardName(card)}: ${cardLines(card).join("; ")}` : "";
-  $("n-why").textContent = [what, model.why.get(node.dataset.key)].filter(Boolean).join(" — ");
+  $("n-why").textContent = [model.why.get(node.dataset.key), what].filter(Boolean).join(" — ");  // why first: the line may be cut
 }
 
 function claimRematch(s, prev) {  // the opponent accepted: this seat's place in the new match
