@@ -107,10 +107,7 @@ async def _seat(
 async def _one_match(
     http: httpx.AsyncClient, base: str, game: str, think: float, stats: Stats, rng: random.Random
 ) -> None:
-    body = {"role": "random", "opponent": "human"}
-    if game != DEFAULT_GAME:  # v1 servers know one game and no "game" field
-        body["game"] = game
-    created = (await http.post("/api/matches", json=body)).json()
+    created = (await http.post("/api/matches", json=_new_match(game, "human"))).json()
     code = created["invite_url"].rsplit("/", 1)[1]
     claimed = (await http.post(f"/api/invites/{code}/claim")).json()
     sent: dict[int, float] = {}
@@ -132,15 +129,22 @@ async def _one_match(
             await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def _bot_match(base: str, stats: Stats, deadline: float, seed: int) -> None:
+def _new_match(game: str, opponent: str) -> dict[str, str]:
+    """The body that creates a match of `game` (v1 servers know one game and no "game" field)."""
+    body = {"role": "random", "opponent": opponent}
+    if game != DEFAULT_GAME:
+        body["game"] = game
+    return body
+
+
+async def _bot_match(base: str, game: str, stats: Stats, deadline: float, seed: int) -> None:
     """A person against the computer, playing at once whenever it may, until the deadline: the
     computer's thinking is load the honest pairs must not feel (their latencies are not
     counted)."""
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while time.perf_counter() < deadline:
-            body = {"role": "random", "opponent": "bot"}
-            made = (await http.post("/api/matches", json=body)).json()
+            made = (await http.post("/api/matches", json=_new_match(game, "bot"))).json()
             async with websockets.connect(
                 _ws_url(base, made["match_id"], made["seat_token"])
             ) as ws:
@@ -227,7 +231,7 @@ async def run(
                 for i in range(k, matches, n)
             ),
             *(_hostile(base, stats, deadline, 10_000 + i) for i in range(k, hostile, n)),
-            *(_bot_match(base, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
+            *(_bot_match(base, game, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
         )
     return stats
 

@@ -2,13 +2,16 @@
 
     python -m bench.match --games 200 --editor heuristic --nixon random --seed 1 \
         [--budget-ms 100] [--jobs 2] [--game watergate]
+    python -m bench.match --game nations --players 2 --p1 search --p2 heuristic --games 100
 
-Only the Game protocol is used (through the registry); --editor and --nixon name the first and
-second seat's bot (one of the game's `bot_names`: for Watergate a level, easy | normal | hard
-(docs/levels.md), or a bot, search | heuristic | random).
+Only the Game protocol is used (through the registry). The first and second seat's bot (one of
+the game's `bot_names`: for Watergate a level, easy | normal | hard (docs/levels.md), or a bot,
+search | heuristic | random) are named by --editor / --nixon or, in any game, --p1 / --p2; the
+other seats of a game of more players (--players) play the first seat's bot.
 
-Prints `editor_win_rate <x>` (with a 95% interval), average rounds and decisions, end reasons and
-the average thinking time per decision of each side.
+Prints `<first seat>_win_rate <x>` (editor_win_rate, p1_win_rate) with a 95% interval, average
+rounds and decisions, how the games ended (`end_<reason>`) and the average thinking time per
+decision of each side.
 """
 
 from __future__ import annotations
@@ -23,15 +26,15 @@ from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 
 def play(
-    args: tuple[str, int, str, str, int],
+    args: tuple[str, int, int, str, str, int],
 ) -> tuple[str, str, int, int, dict[str, float], dict[str, int]]:
     """One game: winner, reason, rounds, decisions, seconds thinking and decisions per side."""
-    game_id, seed, editor, nixon, budget = args
-    game = get_game(game_id)
-    first, second = game.seats[0], game.seats[1]
+    game_id, players, seed, first_bot, second_bot, budget = args
+    game = get_game(game_id).with_players(players)
+    names = [first_bot, second_bot, *[first_bot] * (players - 2)]
     bots = {
-        first: game.make_bot(editor, seed * 2 + 1, budget, time.perf_counter),
-        second: game.make_bot(nixon, seed * 2 + 2, budget, time.perf_counter),
+        seat: game.make_bot(name, seed * players + k + 1, budget, time.perf_counter)
+        for k, (seat, name) in enumerate(zip(game.seats, names, strict=True))
     }
     s = game.start(seed).state
     thinking = dict.fromkeys(game.seats, 0.0)
@@ -58,18 +61,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--game", default=DEFAULT_GAME, choices=game_ids())
-    parser.add_argument("--editor", default="heuristic", help="the first seat's level or bot")
-    parser.add_argument("--nixon", default="heuristic", help="the second seat's level or bot")
+    parser.add_argument(
+        "--editor", "--p1", dest="first", default="heuristic", help="the first seat's level or bot"
+    )
+    parser.add_argument(
+        "--nixon", "--p2", dest="second", default="heuristic", help="the second seat's bot"
+    )
+    parser.add_argument("--players", type=int, default=2, help="seats (a game of 2 or more)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     game = get_game(args.game)
-    for name in (args.editor, args.nixon):
+    if args.players not in game.player_counts:
+        parser.error(f"{args.game} is played by {', '.join(map(str, game.player_counts))}")
+    game = game.with_players(args.players)
+    for name in (args.first, args.second):
         if name not in game.bot_names:
             parser.error(f"unknown bot {name!r}; choose from {', '.join(game.bot_names)}")
     jobs = [
-        (args.game, args.seed * 100_003 + g, args.editor, args.nixon, args.budget_ms)
+        (args.game, args.players, args.seed * 100_003 + g, args.first, args.second, args.budget_ms)
         for g in range(args.games)
     ]
     started = time.perf_counter()
@@ -86,15 +97,16 @@ def main() -> None:
     reasons = Counter(r[1] for r in results)
     think = {side: sum(r[4][side] for r in results) for side in game.seats}
     count = {side: sum(r[5][side] for r in results) for side in game.seats}
+    first, second = game.seats[0], game.seats[1]
     print(f"games {n}")
-    print(f"editor {args.editor}")
-    print(f"nixon {args.nixon}")
-    print(f"editor_win_rate {p:.3f}")
-    print(f"editor_win_rate_ci95 {max(0.0, p - half):.3f}..{min(1.0, p + half):.3f}")
+    print(f"{first} {args.first}")
+    print(f"{second} {args.second}")
+    print(f"{first}_win_rate {p:.3f}")
+    print(f"{first}_win_rate_ci95 {max(0.0, p - half):.3f}..{min(1.0, p + half):.3f}")
     print(f"avg_rounds {sum(r[2] for r in results) / n:.2f}")
     print(f"avg_decisions {sum(r[3] for r in results) / n:.1f}")
-    for reason in ("connection", "fifth_momentum", "empty_supply"):
-        print(f"end_{reason} {reasons.get(reason, 0)}")
+    for reason in sorted(reasons):
+        print(f"end_{reason} {reasons[reason]}")
     for side in game.seats:
         print(f"{side}_ms_per_decision {1000 * think[side] / max(1, count[side]):.2f}")
     print(f"seconds {elapsed:.1f}")

@@ -30,6 +30,8 @@ def _row(m: MatchRow) -> AdminMatchRow:
         created_at=m.created_at,
         updated_at=m.updated_at,
         players=m.players,
+        game=m.game,
+        kinds=m.kinds,
     )
 
 

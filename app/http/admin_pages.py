@@ -9,7 +9,10 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from engine.registry import DEFAULT_GAME
+
 from ..auth import SESSION_COOKIE, SESSION_SECONDS, same_secret
+from ..games import site
 from .deps import CtxDep, SessionsDep, is_admin
 from .pages import _page
 
@@ -95,10 +98,13 @@ async def stats_page(request: Request) -> Response:
 
 @router.get("/admin/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(request: Request, match_id: str) -> Response:
-    """One match: full state, actions, log and the step-through."""
-    return await _guard(request) or _page(
-        request, "admin_match.html", page="admin-match", match_id=match_id[:64], mode="admin"
-    )
+    """One match: full state, actions, log and the step-through (on its game's table)."""
+    guard = await _guard(request)
+    if guard is not None:
+        return guard
+    game = await request.app.state.ctx.views.game_of(match_id[:64]) or DEFAULT_GAME
+    template = "admin_match.html" if game == DEFAULT_GAME else site(game).template
+    return _page(request, template, game, page="admin-match", match_id=match_id[:64], mode="admin")
 
 
 @router.get("/match/{match_id}/replay", response_class=HTMLResponse)

@@ -40,6 +40,7 @@ async def create_match(
     if public is not None:  # listed to everyone: its own, tighter limit beside "create"
         await ratelimit.check(request, "challenge")
     made = await ctx.matches.create(
+        body.game,
         body.role,
         body.opponent,
         clock,

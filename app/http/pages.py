@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from engine.registry import DEFAULT_GAME, get_game
 
+from ..games import site
 from .i18n import LOCALES, locale, pick
 from .links import link_base
 from .paths import TEMPLATES
@@ -23,17 +25,25 @@ router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=str(TEMPLATES), context_processors=[template_context])
 
 
-def meta() -> dict[str, Any]:
+def meta(game_id: str = DEFAULT_GAME) -> dict[str, Any]:
     """Static component data for the browser (no secrets): board map, layout and cards."""
-    return dict(get_game(DEFAULT_GAME).metadata())
+    return dict(get_game(game_id).metadata())
 
 
-def _page(request: Request, template: str, **extra: Any) -> HTMLResponse:
+def _i18n(lang: str) -> str:
+    """The metadata key of a language's card texts (Nations: i18n_pt_BR)."""
+    return "i18n_" + lang.replace("-", "_")
+
+
+def _page(request: Request, template: str, game: str = DEFAULT_GAME, **extra: Any) -> HTMLResponse:
     lang = pick(request)
     strings = locale(lang)
     # link_base: where the table's spectator link points (BASE_URL, or an allowed Host)
     base = link_base(request, request.app.state.ctx.settings)
-    boot = {"lang": lang, "locale": strings, "meta": meta(), "link_base": base, **extra}
+    # a game's card texts in every language are large: the page carries its own language's
+    data = {k: v for k, v in meta(game).items() if not k.startswith("i18n_") or k == _i18n(lang)}
+    boot = {"lang": lang, "locale": strings, "meta": data, "link_base": base, "game": game}
+    boot |= extra
     response = templates.TemplateResponse(
         request,
         template,
@@ -43,7 +53,8 @@ def _page(request: Request, template: str, **extra: Any) -> HTMLResponse:
             "L": strings,
             "languages": [(code, locale(code)["lang_name"]) for code in LOCALES],
             "bootstrap": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/"),
-            "cards": [boot["meta"]["cards"][c] for c in sorted(boot["meta"]["cards"])],
+            "cards": [data["cards"][c] for c in sorted(data["cards"])] if "cards" in data else [],
+            "game": game,
             **extra,
         },
     )
@@ -67,33 +78,66 @@ async def lobby(request: Request) -> HTMLResponse:
 @router.get("/invite/{code}", response_class=HTMLResponse)
 async def invite(request: Request, code: str) -> HTMLResponse:
     """The invited player's landing page: claims the seat in the browser."""
-    return _page(request, "invite.html", page="invite", code=code[:128])
+    game = await request.app.state.ctx.views.game_of_invite(code[:128]) or DEFAULT_GAME
+    return _page(request, "invite.html", page="invite", code=code[:128], invite_game=game)
+
+
+async def _table_page(
+    request: Request, kind: str, match_id: str, prefix: str, **extra: Any
+) -> Response:
+    """A match's table (`kind` match | watch | replay) at its game's address: a page asked for
+    under another game's address moves to its own (a link, an invite, the replay list need
+    not know the game); an unknown id gets the page asked for, which says so itself."""
+    match_id = match_id[:64]
+    game = await request.app.state.ctx.views.game_of(match_id) or DEFAULT_GAME
+    here = site(game)
+    if here.prefix != prefix:
+        query = f"?{request.url.query}" if request.url.query else ""
+        to = f"{here.prefix}/{kind}/{quote(match_id, safe='')}{query}"
+        return RedirectResponse(to, status_code=307)
+    if kind == "replay" and game == DEFAULT_GAME:
+        return _page(request, "replay.html", page="public-replay", match_id=match_id)
+    page = {"match": "match", "watch": "match", "replay": "public-replay"}[kind]
+    return _page(request, here.template, game=game, page=page, match_id=match_id, **extra)
 
 
 @router.get("/match/{match_id}", response_class=HTMLResponse)
-async def match(request: Request, match_id: str) -> HTMLResponse:
+async def match(request: Request, match_id: str) -> Response:
     """The table."""
-    return _page(request, "match.html", page="match", match_id=match_id[:64])
+    return await _table_page(request, "match", match_id, "")
 
 
 @router.get("/watch/{match_id}", response_class=HTMLResponse)
-async def watch(request: Request, match_id: str, key: str = "") -> HTMLResponse:
+async def watch(request: Request, match_id: str, key: str = "") -> Response:
     """A spectator's read-only table: public information only."""
-    return _page(
-        request,
-        "match.html",
-        page="match",
-        match_id=match_id[:64],
-        spectator=True,
-        spectator_key=key[:64],
-    )
+    return await _table_page(request, "watch", match_id, "", spectator=True, spectator_key=key[:64])
 
 
 @router.get("/replay/{match_id}", response_class=HTMLResponse)
-async def public_replay(request: Request, match_id: str) -> HTMLResponse:
+async def public_replay(request: Request, match_id: str) -> Response:
     """An ended match step by step as spectators saw it, with the check of its deal (the page
     is the same for any id: only its API call tells an ended match from anything else)."""
-    return _page(request, "replay.html", page="public-replay", match_id=match_id[:64])
+    return await _table_page(request, "replay", match_id, "")
+
+
+@router.get("/nations/match/{match_id}", response_class=HTMLResponse)
+async def nations_match(request: Request, match_id: str) -> Response:
+    """A Nations table."""
+    return await _table_page(request, "match", match_id, "/nations")
+
+
+@router.get("/nations/watch/{match_id}", response_class=HTMLResponse)
+async def nations_watch(request: Request, match_id: str, key: str = "") -> Response:
+    """A spectator's read-only Nations table."""
+    return await _table_page(
+        request, "watch", match_id, "/nations", spectator=True, spectator_key=key[:64]
+    )
+
+
+@router.get("/nations/replay/{match_id}", response_class=HTMLResponse)
+async def nations_replay(request: Request, match_id: str) -> Response:
+    """An ended Nations match step by step, with the check of its deal."""
+    return await _table_page(request, "replay", match_id, "/nations")
 
 
 @router.get("/how-we-deal", response_class=HTMLResponse)

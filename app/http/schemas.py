@@ -12,7 +12,9 @@ ClockChoice = Literal["none", "realtime-15", "realtime-30", "turn-1", "turn-3"]
 class CreateMatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    role: Literal["editor", "nixon", "random"] = "random"
+    game: Literal["watergate", "nations"] = "watergate"
+    # a seat of the chosen game or "random", checked against the game (422 invalid_role)
+    role: str = Field(default="random", max_length=16)
     opponent: Literal["human", "bot"] = "human"
     clock: ClockChoice = "none"
     # how well the computer plays (docs/levels.md); kept only for a match against it
@@ -115,6 +117,10 @@ class AdminMatchRow(BaseModel):
     win_reason: str | None
     editor_kind: str
     nixon_kind: str
+    game: str = Field("watergate", description="The match's game (v1.1 Games).")
+    kinds: dict[str, str] = Field(
+        default_factory=dict, description="Seat name -> human | bot, for every game's seats."
+    )
     created_at: str
     updated_at: str
     players: dict[str, dict[str, Any]] = Field(

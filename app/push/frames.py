@@ -12,6 +12,7 @@ from engine.core.game import Outcome, Viewer
 from engine.registry import get_game
 
 from ..clocks import clocks_view
+from ..games import outcome_json, site
 from ..jsontext import dumps
 from ..persistence.cache import Entry
 from ..persistence.chat import ChatLine
@@ -51,11 +52,15 @@ def live_at(
     return Live(online, clocks_view(info, entry, now), chat)
 
 
-def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live) -> JSONObj:
+def _facts(
+    info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer, live: Live
+) -> JSONObj:
     """Everything after the legal actions and before the log, in the contract's order."""
+    winner = (outcome.winners[0] if outcome and outcome.winners else None) or info.winner
+    win_reason = (outcome.reason if outcome else None) or info.win_reason
     facts: JSONObj = {
-        "winner": (outcome.winners[0] if outcome and outcome.winners else None) or info.winner,
-        "win_reason": (outcome.reason if outcome else None) or info.win_reason,
+        "winner": winner,
+        "win_reason": win_reason,
         "opponent": info.kind(other_seat(info, viewer)) if viewer else None,
         "ended_by": info.ended_by,
         "clock": info.options.get("clock"),
@@ -72,10 +77,15 @@ def _facts(info: MatchInfo, outcome: Outcome | None, viewer: Viewer, live: Live)
         "players": info.players(),
         "chat": [line.wire() for line in live.chat],  # text: the browser never renders it as HTML
     }
+    if outcome is not None:  # contract v1.1 Games: scores by seat, or the reason
+        facts["outcome"] = outcome_json(entry.game, entry.state, outcome)
+    elif info.ended_by:  # resigned, out of time, aborted: no score was reached
+        facts["outcome"] = {"winner": winner, "reason": win_reason or info.ended_by}
     if viewer is not None:
         facts["rematch"] = info.rematch.wire() if info.rematch else None
         if info.spectator_key:
-            facts["spectate_path"] = f"/watch/{info.match_id}?key={info.spectator_key}"
+            prefix = site(info.game).prefix  # the game's own address (a Nations table's)
+            facts["spectate_path"] = f"{prefix}/watch/{info.match_id}?key={info.spectator_key}"
     return facts
 
 
@@ -141,7 +151,7 @@ def frame(
     text = (
         f"{dumps(head)[:-1]},"
         f'"state":{view_json},"legal_actions":{legal},'
-        f"{dumps(_facts(info, outcome, viewer, live))[1:-1]},"
+        f"{dumps(_facts(info, entry, outcome, viewer, live))[1:-1]},"
         f'"fairness":{dumps(fair)}'
     )
     return Frame(text, _log(info, entry, outcome, viewer))

@@ -41,6 +41,7 @@ class MatchRow:
     created_at: str
     updated_at: str
     players: dict[str, dict[str, object]]  # seat name -> as views show it
+    game: str = "watergate"
 
 
 def _row(m: Match, seats: list[SeatRow]) -> MatchRow:
@@ -55,6 +56,7 @@ def _row(m: Match, seats: list[SeatRow]) -> MatchRow:
         m.created_at.isoformat(),
         m.updated_at.isoformat(),
         {s.name: seat_info(s).wire_player() for s in seats},
+        m.game,
     )
 
 

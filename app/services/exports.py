@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import EngineError
-from engine.registry import DEFAULT_GAME, AnyGame, get_game
+from engine.registry import DEFAULT_GAME, AnyGame, game_ids, get_game
 
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
@@ -106,6 +106,7 @@ def export(match: Stored) -> dict[str, Any]:
         steps.append({"seq": seq, "role": seat, "action": action, "digest": digest(game, state)})
     return {
         "format": "watergate-match/1",
+        "game": match.game,
         "match_id": match.match_id,
         "seed": match.seed,
         "rules_version": match.rules_version,
@@ -117,7 +118,10 @@ def export(match: Stored) -> dict[str, Any]:
 
 def verify(data: dict[str, Any]) -> dict[str, Any]:
     """Replay an export: 'replays identically', or the first action where it diverges and why."""
-    game = get_game(DEFAULT_GAME)
+    game_id = data.get("game", DEFAULT_GAME)  # exports before v1.1 name no game: Watergate's
+    if not isinstance(game_id, str) or game_id not in game_ids():
+        raise ApiError(422, "invalid_export", "An export's game must be one this site plays.")
+    game = get_game(game_id)
     seed, actions = data.get("seed"), data.get("actions")
     if type(seed) is not int or not isinstance(actions, list) or "rules_version" not in data:
         raise ApiError(

@@ -128,7 +128,7 @@ class Lobby:
                     raise
         # the caller takes the seat they wanted; the other is left open to the next comer
         made = await self.matches.create(
-            role, "human", clock_option, player, rated=rated, public=clock
+            game, role, "human", clock_option, player, rated=rated, public=clock
         )
         return Paired(made, created=True)
 

@@ -4,7 +4,7 @@ lobby) and take the invited seat, by its link or from the lobby, each with the p
 
 from __future__ import annotations
 
-import secrets
+import logging
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -12,10 +12,12 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.fairness import commitment
-from engine.registry import DEFAULT_GAME, get_game
+from engine.registry import get_game
 
 from ..auth import new_invite_code, new_match_id, new_seed, new_token, token_hash
 from ..errors import ApiError, checked_id, not_found
+from ..games import choose_seat
+from ..logs import fields
 from ..persistence import lobby as lobby_repo
 from ..persistence import repository as repo
 from ..persistence.cache import fresh_entry, read_info
@@ -25,6 +27,8 @@ from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
 from .ratings import check_may_sit
+
+log = logging.getLogger("watergate.matches")
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ class Matches:
 
     async def create(
         self,
+        game_id: str,
         role: str,
         opponent: str,
         clock: dict[str, Any] | None,
@@ -96,23 +101,29 @@ class Matches:
         rated: bool = False,
         public: str | None = None,
     ) -> SeatTaken:
-        """Create a match and take a seat in it (as the player whose token is `player`); against
-        the computer, `level` says how well it plays; a rated one only between accounts (422
-        against the computer, 403 without an account). With `public` (the clock's name, as the
-        lobby shows it) it is a challenge in the lobby."""
+        """Create a match of `game_id` and take a seat in it (as the player whose token is
+        `player`); against the computer, `level` says how well it plays; a rated one only
+        between accounts (422 against the computer, 403 without an account). With `public` (the
+        clock's name, as the lobby shows it) it is a challenge in the lobby."""
+        mine = choose_seat(game_id, role)  # before any write: a bad role costs nothing
         if rated and opponent == "bot":
             raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
         made = await run_in_threadpool(
-            self._create, role, opponent, clock, player, level, rated, public
+            self._create, game_id, mine, opponent, clock, player, level, rated, public
         )
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         if made.listed:
             await self.core.publish(LobbyChanged(made.match_id))
+        log.info(
+            "match created",
+            extra=fields(match_id=made.match_id, game=game_id, seat=made.seat, opponent=opponent),
+        )
         return made
 
     def _create(
         self,
-        role: str,
+        game_id: str,
+        mine: str,
         opponent: str,
         clock: dict[str, Any] | None,
         player: str | None,
@@ -120,8 +131,7 @@ class Matches:
         rated: bool,
         public: str | None,
     ) -> SeatTaken:
-        game = get_game(DEFAULT_GAME)
-        mine = secrets.choice(game.seats) if role == "random" else role
+        game = get_game(game_id)
         theirs = next(s for s in game.seats if s != mine)
         kinds = {s: "human" if s == mine or opponent == "human" else "bot" for s in game.seats}
         token, code = new_token(), new_invite_code() if opponent == "human" else None

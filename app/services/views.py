@@ -5,6 +5,8 @@ from __future__ import annotations
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
+from ..errors import ApiError, checked_id
+from ..persistence import repository as repo
 from ..push.hub import Connection
 from .access import check_key, seat_and_match, spectated
 from .core import Core
@@ -19,6 +21,36 @@ def wants_tails(ws: WebSocket) -> bool:
 class Views:
     def __init__(self, core: Core) -> None:
         self.core = core
+
+    async def game_of(self, match_id: str) -> str | None:
+        """The game a match is of (None: no such match), for the page that shows its table."""
+        info = self.core.cache.info(match_id)
+        if info is not None:
+            return info.game
+        return await run_in_threadpool(self._game_of, match_id)
+
+    def _game_of(self, match_id: str) -> str | None:
+        try:
+            wanted = checked_id(match_id)
+        except ApiError:
+            return None
+        with self.core.db.reader() as db:
+            match = repo.get_match(db, wanted)
+            return None if match is None else match.game
+
+    async def game_of_invite(self, code: str) -> str | None:
+        """The game an invite is to (None: no such invite), for its landing page's words."""
+
+        def run() -> str | None:
+            try:
+                wanted = checked_id(code, "invite")
+            except ApiError:
+                return None
+            with self.core.db.reader() as db:
+                invite = repo.get_invite(db, wanted)
+            return None if invite is None else self._game_of(invite.match_id)
+
+        return await run_in_threadpool(run)
 
     async def seat_view(self, token: str | None, match_id: str) -> str:
         """The match as this seat sees it, as JSON text."""

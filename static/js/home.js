@@ -41,6 +41,16 @@ $("save-name").addEventListener("click", async () => {
 const showLevel = () => { $("level-choice").hidden = new FormData(form).get("opponent") !== "bot"; };
 form.addEventListener("change", showLevel);
 showLevel();
+// the seats offered are the chosen game's: each seat choice names and sends that game's seat
+function showGame() {
+  const game = new FormData(form).get("game");
+  for (const node of form.querySelectorAll("[data-nations]")) {
+    if (node.tagName === "INPUT") node.value = node.dataset[game];
+    else node.textContent = node.dataset[game];
+  }
+}
+$("game-choice").addEventListener("change", showGame);
+showGame();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -48,7 +58,7 @@ form.addEventListener("submit", async (event) => {
   const button = $("start");
   button.disabled = true;
   error.hidden = true;
-  const body = { role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
+  const body = { game: data.get("game") || "watergate", role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
   if (body.opponent === "bot") body.level = data.get("level") || "normal";
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));

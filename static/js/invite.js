@@ -31,7 +31,7 @@ async function claim(name) {
 }
 
 function askName() {
-  status.textContent = t("player.invited_title");
+  status.textContent = BOOT.invite_game === "nations" ? t("nations.invited_title") : t("player.invited_title");
   nameInput.value = suggestion();
   form.hidden = false;
   nameInput.focus();

@@ -41,9 +41,11 @@ def started(client: TestClient) -> dict[str, str]:
     claimed = client.post(f"/api/invites/{code}/claim").json()
     fresh = client.post("/api/matches", json={"opponent": "human"}).json()
     player = client.post("/api/players", json={"name": "Ana"}).json()
+    nations = client.post("/api/matches", json={"game": "nations", "opponent": "bot"}).json()
     return {
         "player_id": player["player_id"],
         "match_id": made["match_id"],
+        "nations_id": nations["match_id"],  # the Nations table's pages show a Nations match
         "code": fresh["invite_url"].rsplit("/invite/", 1)[1],
         "token": claimed["seat_token"],
     }
@@ -59,9 +61,8 @@ def page_paths(client: TestClient) -> list[str]:
         if path is None or "GET" not in methods or path.startswith(NOT_PAGES):
             continue
         if path not in NOT_PAGE_PATHS:
-            paths.add(
-                path.format(match_id=ids["match_id"], code=ids["code"], player_id=ids["player_id"])
-            )
+            match_id = ids["nations_id" if path.startswith("/nations/") else "match_id"]
+            paths.add(path.format(match_id=match_id, code=ids["code"], player_id=ids["player_id"]))
     return sorted(paths)
 
 
@@ -100,6 +101,9 @@ def test_every_page_route_is_covered(client: TestClient) -> None:
         "/admin/stats",
         "/admin/matches/ID",
         "/docs",
+        "/nations/match/ID",
+        "/nations/watch/ID",
+        "/nations/replay/ID",
     }
 
 

@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -70,17 +71,18 @@ def _healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a freshly migrated server that lives as long as the test module."""
-    tmp = tmp_path_factory.mktemp("e2e-server")
+@contextmanager
+def serving(tmp: Path, admin_token: str | None = None) -> Iterator[str]:
+    """A freshly migrated server on a fresh SQLite file in `tmp` and a free port (bots without
+    delay, rate limits off); its base URL while the block runs. `admin_token`: the ADMIN_TOKEN
+    it is given (a random one nobody knows by default)."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "BASE_URL")}
     env.update(
         DATABASE_URL=f"sqlite:///{tmp / 'e2e.db'}",
         HOST="127.0.0.1",
         PORT=str(port),
-        ADMIN_TOKEN=secrets.token_hex(16),
+        ADMIN_TOKEN=admin_token or secrets.token_hex(16),
         BOT_DELAY_MS="0",
         RATE_LIMITS="off",  # every browser of a test module comes from 127.0.0.1
     )
@@ -105,6 +107,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a freshly migrated server that lives as long as the test module."""
+    with serving(tmp_path_factory.mktemp("e2e-server")) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,69 @@
+// The shared boards: the scoring board (round and age, the event, architects, the war, player
+// order, and each nation's books, strength, stability and VP) and the progress board (three rows
+// of cards priced by row). Clickable pieces carry data-key; the controller wires them.
+import { el } from "../render/dom.js";
+import { ageName, cardLines, cardName, nationName, nt, term, typeName, CARDS } from "./text.js";
+
+/** A card face: name, type and effect lines; `key` makes it a button of the choice model. */
+export function cardFace(id, { key, extra, tag } = {}) {
+  const card = CARDS.get(id);
+  const face = el(tag || (key ? "button" : "div"), `n-card n-type-${card?.type || "unknown"}`);
+  if (face.tagName === "BUTTON") face.type = "button";
+  if (key) face.dataset.key = key;
+  face.dataset.card = id;
+  face.append(el("span", "n-card-type", typeName(card?.type)), el("span", "n-card-name", cardName(id)));
+  const lines = el("span", "n-card-lines");
+  for (const line of cardLines(id)) lines.append(el("span", "n-card-line", line));
+  face.append(lines);
+  if (extra) face.append(extra);
+  return face;
+}
+
+export function renderProgress(root, title, view) {
+  const { rows, costs } = view.state.progress;
+  title.textContent = term("progress_board");
+  const grid = el("div", "n-rows");
+  rows.forEach((row, r) => {
+    const line = el("div", "n-row");
+    line.setAttribute("role", "group");
+    line.setAttribute("aria-label", nt("row_cost", { row: r + 1, cost: costs[r] }));
+    line.append(el("span", "n-row-cost", nt("row_cost", { row: r + 1, cost: costs[r] })));
+    for (const card of row) {
+      if (!card) line.append(el("div", "n-card n-card-empty", nt("empty")));
+      else line.append(cardFace(card, { key: `progress:${card}`, extra: el("span", "n-price", `${costs[r]} ${term("gold")}`) }));
+    }
+    grid.append(line);
+  });
+  root.replaceChildren(grid);
+}
+
+export function renderScoring(root, view, me) {
+  const s = view.state;
+  const facts = el("div", "n-facts");
+  facts.append(
+    el("p", "n-fact n-round-fact", `${nt("round_of", { round: s.round, rounds: s.rounds })} · ${term("age")} ${s.age}: ${ageName(s.age)}`),
+    el("p", "n-fact", nt("architects_left", { count: s.architects })),
+    el("p", "n-fact n-decks", nt("decks_left", { progress: s.decks.progress[s.age - 1] ?? 0, events: s.decks.events[s.age - 1] ?? 0 })),
+  );
+  const event = el("div", "n-event");
+  event.append(el("h3", "n-h3", term("historical_event")));
+  event.append(s.event ? cardFace(s.event) : el("p", "muted", nt("no_event")));
+  const war = el("div", "n-war");
+  war.append(el("h3", "n-h3", term("war_space")));
+  war.append(s.war ? el("p", "n-war-text", nt("war_by", { card: cardName(s.war.card), strength: s.war.strength, nation: nationName(view, s.war.seat, me) })) : el("p", "muted", nt("no_war")));
+  const table = el("table", "n-tracks");
+  const head = el("tr");
+  for (const h of [term("player_order"), term("books"), term("strength"), term("stability"), term("vp")]) head.append(el("th", "", h));
+  table.append(head);
+  for (const seat of s.order) {
+    const n = s.nations[seat];
+    const tr = el("tr", seat === me ? "is-me" : "");
+    const name = el("th", "", nationName(view, seat, me));
+    name.scope = "row";
+    if (n.passed) name.append(el("span", "n-passed", ` · ${term("passed")}`));
+    const books = n.book_tokens ? `${n.heritage} + ${n.book_tokens}×50` : String(n.heritage);
+    tr.append(name, el("td", "", books), el("td", "", String(n.strength)), el("td", "", String(n.stability)), el("td", "", String(n.vp)));
+    table.append(tr);
+  }
+  root.replaceChildren(facts, table, event, war);
+}

@@ -1,0 +1,126 @@
+// A nation's player board: advisor, building and military cards with their workers, the wonder
+// under construction with its architects, completed wonders, colonies, resources, idle workers and
+// the population track. Pieces of the seat's own board carry data-key for the choice model.
+import { el } from "../render/dom.js";
+import { cardFace } from "./boards.js";
+import { cardName, levelName, nationName, nt, term, typeName } from "./text.js";
+
+const RESOURCES = ["gold", "stone", "food", "books"];
+
+function group(title, cls) {
+  const box = el("div", `n-group ${cls}`);
+  box.append(el("h3", "n-h3", title));
+  return box;
+}
+
+function owned(id, mine, extra) {
+  return cardFace(id, { key: mine ? `owned:${id}` : undefined, extra });
+}
+
+function workers(count, label) {
+  const dots = el("span", "n-workers", "");
+  dots.setAttribute("aria-label", `${count} ${label}`);
+  dots.title = `${count} ${label}`;
+  for (let i = 0; i < count; i++) dots.append(el("span", "n-worker", ""));
+  if (!count) dots.append(el("span", "muted", "0"));
+  return dots;
+}
+
+export function renderNation(root, view, seat, me) {
+  const n = view.state.nations[seat];
+  const mine = seat === me && view.role === me;
+  const board = el("article", `n-nation${mine ? " is-mine" : ""}`);
+  board.dataset.seat = seat;
+  const head = el("header", "n-nation-head");
+  head.append(el("h2", "n-h", nationName(view, seat, me)));
+  head.append(el("span", "n-level", `${term("difficulty")}: ${levelName(n.level)}`));
+  if (n.passed) head.append(el("span", "n-passed-badge", term("passed")));
+  head.append(el("span", "n-vp", nt("vp", { vp: n.vp })));
+  board.append(head);
+
+  // resources: during growth the seat's own gold, stone and food are the bonus choices
+  const res = el("div", "n-resources");
+  res.setAttribute("role", "group");
+  res.setAttribute("aria-label", nt("resources"));
+  for (const r of RESOURCES) {
+    const box = el(mine && r !== "books" ? "button" : "div", `n-res n-res-${r}`);
+    if (box.tagName === "BUTTON") { box.type = "button"; box.dataset.key = `res:${r}`; }
+    box.append(el("span", "n-res-name", term(r)), el("span", "n-res-value", String(n[r])));
+    res.append(box);
+  }
+  for (const [name, value] of [["strength", n.strength], ["stability", n.stability]]) {
+    const box = el("div", `n-res n-res-${name}`);
+    box.append(el("span", "n-res-name", term(name)), el("span", "n-res-value", String(value)));
+    res.append(box);
+  }
+  board.append(res);
+
+  // idle workers and the population track (growth)
+  const people = el("div", "n-people");
+  const idle = el(mine ? "button" : "div", "n-idle");
+  if (mine) { idle.type = "button"; idle.dataset.key = "idle"; }
+  idle.append(el("span", "n-res-name", term("resource_area")), workers(n.idle_workers, term("workers")));
+  const track = el(mine ? "button" : "div", "n-population");
+  if (mine) { track.type = "button"; track.dataset.key = "population"; }
+  track.append(el("span", "n-res-name", term("population_track")), el("span", "n-res-value", nt("population", { count: n.population })));
+  people.append(idle, track);
+  board.append(people);
+
+  const p = n.production;
+  board.append(el("p", "n-production", nt("production", { gains: amountsShort(p.gains), costs: amountsShort(p.costs) })));
+
+  // advisor, building/military cards with workers
+  const cards = group(`${term("advisor")} · ${typeName("building")} · ${typeName("military")}`, "n-cards");
+  const row = el("div", "n-card-row");
+  row.append(n.advisor ? owned(n.advisor, mine) : el("div", "n-card n-card-empty", `${term("advisor")}: ${nt("empty")}`));
+  for (const slot of n.slots) {
+    const extra = el("span", "n-slot-extra");
+    const dots = workers(slot.workers, term("workers"));
+    if (mine && slot.workers) {
+      const pickUp = el("span", "n-pickup", "");
+      pickUp.dataset.key = `worker:${slot.card}`;
+      pickUp.setAttribute("role", "button");
+      pickUp.tabIndex = 0;
+      pickUp.setAttribute("aria-label", nt("worker_here", { card: cardName(slot.card) }));
+      pickUp.append(dots);
+      extra.append(pickUp);
+      const off = el("span", "n-undeploy", "↩");
+      off.dataset.key = `undeploy:${slot.card}`;
+      off.setAttribute("role", "button");
+      off.tabIndex = 0;
+      off.setAttribute("aria-label", nt("undeploy", { card: cardName(slot.card) }));
+      off.title = nt("undeploy", { card: cardName(slot.card) });
+      extra.append(off);
+    } else extra.append(dots);
+    const face = cardFace(slot.card, { key: mine ? `slot:${slot.card}` : undefined, extra, tag: "div" });
+    if (mine) { face.setAttribute("role", "button"); face.tabIndex = 0; face.dataset.owned = `owned:${slot.card}`; }
+    row.append(face);
+  }
+  cards.append(row);
+  board.append(cards);
+
+  // the wonder under construction, completed wonders, colonies
+  const wonders = group(term("wonder_under_construction"), "n-wonders");
+  if (n.wonder) {
+    const sections = el("span", "n-sections");
+    n.wonder.sections.forEach((cost, i) => sections.append(el("span", `n-section${i < n.wonder.built ? " is-built" : ""}`, `${cost}`)));
+    sections.append(el("span", "n-built", nt("built", { built: n.wonder.built, sections: n.wonder.sections.length })));
+    const face = cardFace(n.wonder.card, { key: mine ? "wonder" : undefined, extra: sections });
+    if (mine) face.dataset.owned = `owned:${n.wonder.card}`;
+    wonders.append(face);
+  } else wonders.append(el("p", "muted", nt("no_wonder")));
+  const done = group(term("completed_wonders"), "n-done");
+  for (const w of n.wonders) done.append(owned(w, false));
+  if (!n.wonders.length) done.append(el("p", "muted", nt("empty")));
+  const colonies = group(term("colonies"), "n-colonies");
+  for (const c of n.colonies) colonies.append(owned(c, mine));
+  if (!n.colonies.length) colonies.append(el("p", "muted", nt("empty")));
+  const lower = el("div", "n-lower");
+  lower.append(wonders, done, colonies);
+  board.append(lower);
+  root.replaceChildren(board);
+}
+
+function amountsShort(list) {
+  return RESOURCES.map((r, i) => (list[i] ? `${list[i]} ${term(r)}` : "")).filter(Boolean).join(", ") || "0";
+}

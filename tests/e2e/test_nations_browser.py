@@ -1,0 +1,267 @@
+"""The Nations table in the browser, played by clicks only: two friends in two browser contexts
+from the home page's game choice and the invite link to the final score sheet; a match against
+the computer; the public replay and the admin's step-through of a finished Nations match.
+
+The deal is random, so a player loops on whatever the table offers: a highlighted board piece
+(a progress card, a worker, a card to deploy on, the wonder, the population track, a resource) or
+one of the few buttons for choices that have no board piece (a golden age's options, pass, cancel).
+The accessible fallback list of every choice is never used. Each click is followed by a wait on
+the page's own state (its view's version, or its pending selection), never by a sleep."""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from .conftest import LOCALES, serving
+
+Shot = Callable[..., Path]
+ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
+MAX_CLICKS = 2500
+EN = LOCALES["en"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """conftest's server, with an ADMIN_TOKEN this module knows (for the step-through)."""
+    with serving(tmp_path_factory.mktemp("e2e-nations"), ADMIN_TOKEN) as url:
+        yield url
+
+
+def start_from_home(page: Page, opponent: str) -> str:
+    """Choose Nations on the home page and start; the match id of the table it opens."""
+    page.goto("/")
+    page.get_by_label(EN["games"]["nations"]).check()
+    page.locator('input[name="role"][value="p1"]').check()  # the seats follow the game
+    page.locator(f'input[name="opponent"][value="{opponent}"]').check()
+    page.locator("#start").click()
+    expect(page).to_have_url(re.compile(r"/nations/match/[A-Za-z0-9_-]+$"))
+    expect(page).to_have_title(re.compile("^Nations"))
+    return page.url.rsplit("/", 1)[1]
+
+
+# what the table says of itself (data attributes of #nations), as conditions to wait on
+CHANGED = """([v, pick]) => { const r = document.getElementById("nations");
+  return r.dataset.busy === "false"
+    && (Number(r.dataset.version) !== v || (r.dataset.pick || "") !== (pick || "")); }"""
+CAUGHT_UP = """(v) => { const r = document.getElementById("nations");
+  return Number(r.dataset.version) >= v && (r.dataset.status === "finished"
+    || r.dataset.status === "active" && r.dataset.busy === "false"); }"""
+MOVED_ON = """(v) => { const r = document.getElementById("nations");
+  return Number(r.dataset.version) !== v
+    && (r.dataset.mine === "true" || r.dataset.status === "finished"); }"""
+
+
+DESCRIBE = """() => ({...document.getElementById("nations").dataset,
+  turn: document.getElementById("n-turn").textContent,
+  error: document.getElementById("n-error").textContent})"""
+
+
+def describe(pages: dict[str, Page]) -> list[Any]:
+    """What each table says of itself, for a failure's message."""
+    return [p.evaluate(DESCRIBE) for p in pages.values()]
+
+
+def wait(page: Page, condition: str, arg: Any, pages: dict[str, Page], what: str) -> None:
+    try:
+        page.wait_for_function(condition, arg=arg)
+    except PlaywrightTimeout:
+        pytest.fail(f"{what} did not happen: {describe(pages)}")
+
+
+def status(page: Page) -> str | None:
+    return page.locator("#nations").get_attribute("data-status")
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#nations").get_attribute("data-version") or "-1")
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator("#nations").get_attribute("data-mine") == "true"
+
+
+def clickables(page: Page) -> list[Any]:
+    """Every highlighted board piece and every choice button of the prompt area."""
+    targets = page.locator("#nations .n-table .is-target:visible").all()
+    buttons = page.locator("#n-controls button:visible").all()
+    return targets + buttons
+
+
+def take_a_turn(page: Page, rnd: random.Random, pages: dict[str, Page]) -> None:
+    """One click among the offered ones (pass only now and then, so that nations build), then
+    a wait for what it changes: the view's version, or the pending pick."""
+    offered = clickables(page)
+    assert offered, "my decision, but nothing on the table is offered"
+    kinds = [(el, el.get_attribute("data-kind")) for el in offered]
+    board = [el for el, kind in kinds if kind is None]
+    choose = [el for el, kind in kinds if kind == "choose"]
+    passing = [el for el, kind in kinds if kind in ("pass", "cancel")]
+    pool = board or choose or passing
+    if passing and (not pool or rnd.random() < 0.12):
+        pool = passing
+    target = rnd.choice(pool)
+    before = (version(page), page.locator("#nations").get_attribute("data-pick"))
+    clicked = target.get_attribute("data-key") or target.inner_text()
+    target.click()
+    wait(page, CHANGED, list(before), pages, f"a change after clicking {clicked}")
+
+
+def play_by_clicks(pages: dict[str, Page], rnd: random.Random) -> int:
+    """Click for whichever page must decide until the match is over; the number of clicks. The
+    pages are first brought to the same version (a push reaches one browser before the other)."""
+    clicks = 0
+    while True:
+        top = max(version(p) for p in pages.values())
+        for page in pages.values():
+            wait(page, CAUGHT_UP, top, pages, f"catching up with v{top}")
+        if all(status(p) == "finished" for p in pages.values()):
+            return clicks
+        deciding = [p for p in pages.values() if my_turn(p)]
+        if not deciding:  # the computer is deciding: wait for its move
+            assert len(pages) == 1, f"two at one version, neither deciding: {describe(pages)}"
+            first = next(iter(pages.values()))
+            # from the version it was caught up to: the move may already have come since
+            wait(first, MOVED_ON, top, pages, "the computer's move")
+            continue
+        take_a_turn(deciding[0], rnd, pages)
+        clicks += 1
+        assert clicks < MAX_CLICKS, "the match does not end"
+
+
+def check_final(page: Page) -> dict[str, int]:
+    """The final screen: the winner, and the score sheet's five categories and total."""
+    final = page.locator("#n-final")
+    expect(final).to_be_visible()
+    expect(final.locator(".n-sheet")).to_be_visible()
+    rows = final.locator(".n-sheet tr").all()
+    labels = [r.locator("th").first.inner_text() for r in rows[1:]]
+    assert labels == [
+        EN["nations"]["categories"][c]
+        for c in ("tokens", "colonies", "wonders", "cards", "resources", "total")
+    ]
+    totals = [int(x) for x in rows[-1].locator("td").all_inner_texts()]
+    parts = [[int(x) for x in r.locator("td").all_inner_texts()] for r in rows[1:-1]]
+    assert totals == [sum(col) for col in zip(*parts, strict=True)]  # the sheet adds up
+    return {"best": max(totals)}
+
+
+def test_two_friends_play_a_whole_nations_match_by_clicks(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    first = open_page(prefs={})
+    match_id = start_from_home(first, "human")
+    expect(first.locator("#n-invite")).to_be_visible()
+    invite = first.locator("#n-invite-url").input_value()
+    shot(first, "nations-waiting", full_page=False)
+    second = open_page(prefs={})
+    second.goto(invite)
+    expect(second.locator("h1")).to_have_text(EN["nations"]["invited_title"])
+    second.locator("#join").click()  # the suggested name is fine
+    expect(second).to_have_url(re.compile(f"/nations/match/{match_id}$"))
+    expect(first.locator("#n-invite")).to_be_hidden()
+    shot(first, "nations-early", full_page=False)
+    # an unaffordable or not-now piece says why instead of acting
+    blocked = first.locator(".n-progress .is-blocked").first
+    if blocked.count():
+        blocked.hover()
+        expect(first.locator("#n-why")).not_to_be_empty()
+    clicks = play_by_clicks({"p1": first, "p2": second}, random.Random(match_id))
+    assert clicks > 20
+    best = check_final(first)["best"]
+    check_final(second)
+    winner = first.locator("#n-final h2").inner_text()
+    assert str(best) in winner
+    assert {first.locator(".n-result").inner_text(), second.locator(".n-result").inner_text()} == {
+        LOCALES["en"]["ui"]["you_won"],
+        LOCALES["en"]["ui"]["you_lost"],
+    }
+    expect(
+        first.locator("#n-summary .n-summary-box")
+    ).to_be_visible()  # the last round's resolution
+    shot(first, "nations-final", full_page=False)
+
+
+def test_a_whole_nations_match_against_the_computer_by_clicks(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    page = open_page(prefs={})
+    match_id = start_from_home(page, "bot")
+    clicks = play_by_clicks({"p1": page}, random.Random(match_id))
+    assert clicks > 10
+    check_final(page)
+    log = page.locator("#n-log li").all_inner_texts()
+    assert any(EN["nations"]["seats"]["p2"] in line for line in log)  # the computer played
+    # the public replay of the same match, on the same boards
+    page.locator(".n-replay-link").click()
+    expect(page).to_have_url(re.compile(f"/nations/replay/{match_id}$"))
+    expect(page.locator("#n-steps")).to_be_visible()
+    expect(page.locator("#n-final .n-sheet")).to_be_visible()  # it opens at the end
+    page.locator("#n-first").click()
+    expect(page.locator("#n-step-info")).to_contain_text("0")
+    expect(page.locator("#n-final")).to_be_hidden()
+    expect(page.locator(".n-nation")).to_have_count(2)
+    page.locator("#n-forward").click()
+    expect(page.locator("#nations")).to_have_attribute("data-version", "1")
+    page.locator("#n-verify-run").click()
+    expect(page.locator("#n-verdict")).to_have_text(EN["fair"]["proven"])
+    shot(page, "nations-replay", full_page=False)
+
+
+def test_the_admin_steps_through_a_nations_match(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    player = open_page(prefs={})
+    match_id = start_from_home(player, "bot")
+    play_by_clicks({"p1": player}, random.Random(7))
+    admin = open_page()
+    admin.goto("/admin")
+    admin.locator("#token").fill(ADMIN_TOKEN)
+    admin.get_by_role("button", name="Sign in").click()
+    expect(admin).to_have_url(re.compile(r"/admin$"))
+    admin.goto(f"/admin/matches/{match_id}")
+    expect(admin.locator("#nations")).to_have_attribute("data-version", "0")
+    expect(admin.locator("#n-decks")).to_be_visible()  # everything shown: the decks too
+    expect(admin.locator("#n-export")).to_have_attribute(
+        "href", f"/api/admin/matches/{match_id}/export"
+    )
+    admin.locator("#n-forward").click()
+    expect(admin.locator("#nations")).to_have_attribute("data-version", "1")
+    admin.keyboard.press("ArrowRight")
+    expect(admin.locator("#nations")).to_have_attribute("data-version", "2")
+    admin.locator("#n-last").click()
+    expect(admin.locator("#n-final .n-sheet")).to_be_visible()
+    shot(admin, "nations-admin", full_page=False)
+
+
+def test_the_nations_table_on_a_phone_in_portuguese(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    page = open_page(prefs={}, viewport={"width": 390, "height": 844}, locale="pt-BR")
+    page.goto("/?lang=pt-BR")
+    start_from_home_pt(page)
+    pt = LOCALES["pt-BR"]["nations"]
+    expect(page.locator(".n-tab").first).to_have_text(pt["tabs"]["board"])
+    # the progress board and the seat's own board are on the first tab, without scrolling
+    for area in (".n-area-progress", ".n-area-mine", ".n-prompt-area"):
+        expect(page.locator(area)).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator('.n-tab[data-tab="nations"]').click()
+    expect(page.locator(".n-area-scoring")).to_be_visible()
+    expect(page.locator(".n-area-progress")).to_be_hidden()
+    shot(page, "nations-phone-pt", full_page=False)
+
+
+def start_from_home_pt(page: Page) -> None:
+    page.get_by_label(LOCALES["pt-BR"]["games"]["nations"]).check()
+    page.locator('input[name="opponent"][value="bot"]').check()
+    page.locator("#start").click()
+    expect(page).to_have_url(re.compile(r"/nations/match/"))
