@@ -222,6 +222,7 @@ function wire() {
   setting("sound", "sound");
   $("resign").addEventListener("click", async () => {
     if (!window.confirm(t("ui.resign_confirm"))) return;
+    $("menu").open = false;  // the end screen comes next: nothing should cover it
     try { await api(`/api/matches/${matchId}/resign`, { method: "POST", token: seat.token }); } catch (err) { store.set({ error: err.message }); }
   });
   const ask = $("notify");

@@ -229,3 +229,108 @@ def test_screenshots_of_both_seats(
     board = page.locator("#board .informant").first
     expect(board).to_have_attribute("aria-label", re.compile(r"^[A-Z][a-z]+ "))
     shot(page, f"table-{width}-{role}", full_page=False)
+
+
+PIN_MINE = """() => document.body.classList.contains('my-turn')
+  && document.getElementById('decision').dataset.kind === 'pin'"""
+
+
+def play_until(page: Page, done: str) -> None:
+    """Play my decisions until the page condition `done` holds: a card for its value (moving an
+    evidence token when it can), any other decision with its first offer. A deal that ends first
+    is replaced by a new one."""
+    deadline = time.monotonic() + BUDGET_S * 2
+    while not page.evaluate(done):
+        assert time.monotonic() < deadline, f"not reached: {done}"
+        page.wait_for_function(
+            f"() => document.body.classList.contains('my-turn')"
+            f" || !document.getElementById('final').hidden || ({done})()"
+        )
+        if page.evaluate(done):
+            return
+        if page.locator("#final").is_visible():
+            new_match(page, "editor")
+            continue
+        before = page.evaluate(SHOWN)
+        try:
+            if page.evaluate(MY_PLAY):
+                page.locator("#hand .card.is-target").first.click(timeout=CLICK_MS)
+                values = page.locator('#decision .btn[data-kind="play_value"]')
+                evidence = values.and_(page.locator('[data-moves="evidence"]'))
+                (evidence.first if evidence.count() else values.first).click(timeout=CLICK_MS)
+            else:
+                # a space or piece to choose (not the token already picked), else the first offer
+                pieces = page.locator(
+                    "#board .is-target, #track .tk.is-target, #holding .is-target:not(.is-selected)"
+                )
+                options = page.locator("#decision .decision-options .btn")
+                (pieces.first if pieces.count() else options.first).click(timeout=CLICK_MS)
+        except PlaywrightTimeout:
+            continue  # the decision went away meanwhile (auto-pass, or a push): look again
+        page.wait_for_function(f"before => ({SHOWN})() !== before", arg=before)
+
+
+def test_pinning_by_clicking_a_token_then_a_space(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    """R23: a gained token is pinned by clicking it, then one of the highlighted spaces; the
+    fallback is one list of spaces, never a button per token and space; the log names the space
+    as the board does."""
+    page = open_page(prefs={}, **DESKTOP)
+    new_match(page, "editor")
+    play_until(page, PIN_MINE)
+    shot(page, "table-desktop-editor-pinning", full_page=False)
+    held = page.locator("#holding .tk.is-target")
+    assert held.count() >= 1
+    held.first.click()
+    expect(held.first).to_have_class(re.compile(r"\bis-selected\b"))
+    spaces = page.locator("#board .space.is-target")
+    expect(spaces.first).to_be_visible()
+    offered = spaces.count()
+    assert offered >= 1
+    # the accessible fallback: one list with the same spaces, a handful of buttons at most
+    expect(page.locator("#decision select option")).to_have_count(offered)
+    assert page.locator("#decision .btn").count() <= held.count() + 2
+    space_id = spaces.first.get_attribute("data-space")
+    target = page.locator(f'#board .space[data-space="{space_id}"]')  # stays put once pinned
+    name = target.get_attribute("data-name") or ""
+    assert re.search(r"(next to|towards) [A-Z]", name), name  # a human name, not an id
+    expect(target).to_have_attribute("aria-label", re.compile(rf"^{re.escape(name)}: "))
+    before = page.evaluate(LOG_COUNT)
+    target.click()
+    page.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
+    pinned = page.locator("#log li.log-evidence_pinned.by-editor").first
+    expect(pinned).to_contain_text(name)
+    expect(pinned.locator(".chip")).to_have_count(1)
+    expect(target).not_to_have_attribute("aria-label", f"{name}: {EN['ui']['empty']}")
+
+
+def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -> None:
+    """A match played into its second round, then resigned: who won and how, the chart of
+    momentum and evidence per round (a line per seat and measure), the cards each played, and
+    the rematch and public replay links."""
+    page = open_page(prefs={}, **DESKTOP)
+    match_id = new_match(page, "editor")
+    play_until(page, "() => document.getElementById('round').textContent.endsWith(' 2')")
+    match_id = page.url.rsplit("/", 1)[1]  # play_until may have dealt a new match
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#menu summary").click()
+    page.locator("#resign").click()
+    final = page.locator("#final")
+    expect(final).to_be_visible()
+    expect(final.locator("h2")).to_have_text(EN["ui"]["you_lost"])
+    expect(final).to_contain_text(EN["reasons"]["resigned"])
+    chart = final.locator("svg.chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(4)
+    # two rounds began: the start, the end of round 1 and the end (in round 2) are plotted
+    points = chart.locator("polyline").first.get_attribute("points") or ""
+    assert len(points.split()) == 3, points
+    expect(final.locator(".summary-figures")).to_contain_text(
+        EN["ui"]["match_length"]["other"].replace("{count}", "2")
+    )
+    expect(final.get_by_role("link", name=EN["replay"]["public_link"])).to_have_attribute(
+        "href", f"/replay/{match_id}"
+    )
+    expect(final.get_by_role("button", name=EN["ui"]["rematch_offer"])).to_be_visible()
+    shot(page, "table-desktop-editor-end", full_page=False)

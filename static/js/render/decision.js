@@ -27,13 +27,13 @@ export function decisionModel(view, rawPick) {
   const pick = settlePick(view, rawPick);
   learnTokens(view);
   const me = view.role;
-  const model = { prompt: prompt(decision), waiting: !legal.length, options: [], targets, chosen: null };
+  const model = { prompt: prompt(decision), kind: decision.kind, waiting: !legal.length, options: [], targets, chosen: null };
   if (decision.against && decision.against.mode !== "value") model.against = cardText(decision.against.card);  // what the reaction would answer, in full
   if (model.waiting) return model;
   const kind = decision.kind;
   const offer = (a, key, cls = "btn") => {
     const intent = { send: a };
-    model.options.push({ label: kind === "play" ? playLabel(a, me) : actionLabel(a, me), intent, cls, kind: a.type });
+    model.options.push({ label: kind === "play" ? playLabel(a, me) : actionLabel(a, me), intent, cls, kind: a.type, moves: a.target });
     if (key) targets.set(key, intent);
   };
   if (kind === "play") {
@@ -106,6 +106,7 @@ function choiceSelect(spec, dispatch) {  // the accessible fallback for a long l
 export function renderDecision(root, model, settings, dispatch) {
   if (model.hidden) { root.replaceChildren(); root.hidden = true; return; }
   root.hidden = false;
+  root.dataset.kind = model.waiting ? "" : model.kind;  // what this seat is asked now (styles, tests)
   const head = el("p", "decision-prompt", model.prompt);
   const parts = [head];
   if (model.against) parts.push(el("p", "against-text muted", model.against));
@@ -121,6 +122,7 @@ export function renderDecision(root, model, settings, dispatch) {
     const b = el("button", o.cls, o.label);
     b.type = "button";
     if (o.kind) b.dataset.kind = o.kind;
+    if (o.moves) b.dataset.moves = o.moves;  // what a value play moves: evidence, initiative, …
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
   }
