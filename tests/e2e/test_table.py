@@ -109,6 +109,31 @@ def test_a_whole_turn_on_a_phone_without_scrolling(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
+def test_every_choice_of_every_card_fits_a_desktop_screen(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    """At 1280×800 the board, the hand and all the choices of whichever card is chosen are on
+    screen at once, and choosing a card moves nothing else (no layout shift)."""
+    page = open_page(prefs={}, **DESKTOP)
+    new_match(page, "editor")
+    page.wait_for_function(MY_PLAY)
+    cards = page.locator("#hand .card.is-target")
+    board_before = page.locator("#board svg").bounding_box()
+    hand_before = page.locator("#hand").bounding_box()
+    for i in range(cards.count()):
+        cards.nth(i).click()
+        expect(page.locator("#decision .selected-card")).to_have_text(
+            EN["cards"][cards.nth(i).get_attribute("data-card") or ""]["name"]
+        )
+        n = page.locator("#decision .btn").count()
+        shown = ("#hand", "#board svg", *(f"#decision .btn >> nth={k}" for k in range(n)))
+        assert inside_viewport(page, shown) == []
+        assert page.locator("#board svg").bounding_box() == board_before
+        assert page.locator("#hand").bounding_box() == hand_before
+    assert page.evaluate("() => window.scrollY") == 0
+    shot(page, "table-desktop-editor-card-chosen", full_page=False)
+
+
 def test_a_keyboard_only_turn(open_page: Callable[..., Page], shot: Shot) -> None:
     page = open_page(prefs={}, **DESKTOP)
     new_match(page, "editor")
@@ -313,6 +338,14 @@ def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -
     match_id = new_match(page, "editor")
     play_until(page, "() => document.getElementById('round').textContent.endsWith(' 2')")
     match_id = page.url.rsplit("/", 1)[1]  # play_until may have dealt a new match
+    # a round of the log in words: moves say whose side, never the track's end letters; plurals
+    # are chosen, never "(s)"; the round and the evaluation have their headers
+    log = page.locator("#log").inner_text()
+    assert not re.search(r"\b[EN]\d\b|\(s\)", log), log
+    moved = page.locator("#log li.log-token_moved").first
+    expect(moved).to_contain_text(re.compile(r"(your|their) \d"))
+    expect(page.locator("#log li.log-round_started")).to_have_count(2)
+    expect(page.locator("#log li.log-evaluation_started")).to_have_count(1)
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#menu summary").click()
     page.locator("#resign").click()
