@@ -211,6 +211,36 @@ def test_auto_pass_answers_a_pass_only_window(open_page: Callable[..., Page]) ->
     expect(note.first).to_have_text(EN["names"]["auto_passed"])
 
 
+# records whether the opponent's card ever flew in (a child appeared on the fly layer)
+WATCH_FLY = """() => { window.flew = []; new MutationObserver(() => {
+  for (const c of document.getElementById('fly-layer').children) window.flew.push(c.dataset.card);
+}).observe(document.getElementById('fly-layer'), { childList: true }); }"""
+NIXON_PLAYED = "() => document.querySelector('#log li.log-card_played.by-nixon') !== null"
+
+
+def play_a_value(page: Page) -> None:
+    page.locator("#hand .card.is-target").first.click()
+    page.locator('#decision .btn[data-kind="play_value"]').first.click()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_opponents_card_flies_in_unless_motion_is_reduced(
+    open_page: Callable[..., Page], motion: str
+) -> None:
+    page = open_page(prefs={}, reduced_motion=motion, **DESKTOP)
+    new_match(page, "editor")  # the Editor starts: Nixon has played nothing yet
+    page.wait_for_function(MY_PLAY)
+    page.evaluate(WATCH_FLY)
+    play_a_value(page)
+    page.wait_for_function(NIXON_PLAYED)
+    said = " ".join(page.locator("#log li.log-card_played.by-nixon").all_inner_texts())
+    flew = page.evaluate("() => window.flew")
+    if motion == "reduce":
+        assert flew == []
+    else:  # (a card that draws the top card to play it shows both)
+        assert flew and all(EN["cards"][c]["name"] in said for c in flew), (flew, said)
+
+
 def test_animations_skipped_under_reduced_motion(open_page: Callable[..., Page]) -> None:
     page = open_page(prefs={}, reduced_motion="reduce", **DESKTOP)
     new_match(page, "editor")
