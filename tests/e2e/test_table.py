@@ -290,11 +290,17 @@ PIN_MINE = """() => document.body.classList.contains('my-turn')
   && document.getElementById('decision').dataset.kind === 'pin'"""
 
 
-def play_until(page: Page, done: str) -> None:
+def play_until(
+    page: Page,
+    done: str,
+    role: str = "editor",
+    seen: Callable[[Page], None] | None = None,
+    budget_s: float = BUDGET_S * 2,
+) -> None:
     """Play my decisions until the page condition `done` holds: a card for its value (moving an
     evidence token when it can), any other decision with its first offer. A deal that ends first
-    is replaced by a new one."""
-    deadline = time.monotonic() + BUDGET_S * 2
+    is replaced by a new one. `seen(page)` looks at each decision of mine before it is answered."""
+    deadline = time.monotonic() + budget_s
     while not page.evaluate(done):
         assert time.monotonic() < deadline, f"not reached: {done}"
         page.wait_for_function(
@@ -304,8 +310,10 @@ def play_until(page: Page, done: str) -> None:
         if page.evaluate(done):
             return
         if page.locator("#final").is_visible():
-            new_match(page, "editor")
+            new_match(page, role)
             continue
+        if seen:
+            seen(page)
         before = page.evaluate(SHOWN)
         try:
             if page.evaluate(MY_PLAY):
@@ -397,3 +405,37 @@ def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -
     )
     expect(final.get_by_role("button", name=EN["ui"]["rematch_offer"])).to_be_visible()
     shot(page, "table-desktop-editor-end", full_page=False)
+
+
+ROUND_2 = "() => document.getElementById('round').textContent.endsWith(' 2')"
+
+
+@pytest.mark.parametrize("role", ["editor", "nixon"])
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_screenshots_through_a_match(
+    open_page: Callable[..., Page], shot: Shot, role: str, width: str
+) -> None:
+    """Both seats at both widths, every decision answered by clicking what the page offers: the
+    start, the first reaction prompt and the first pin met on the way, the table after the first
+    evaluation, the end screen. Auto-pass is off so that reaction prompts stay on screen."""
+    page = open_page(prefs={"wg.autopass": "0"}, **(DESKTOP if width == "desktop" else PHONE))
+    new_match(page, role)
+    page.wait_for_function("() => document.body.classList.contains('my-turn')")
+    shot(page, f"table-{width}-{role}-start", full_page=False)
+    taken: set[str] = set()
+
+    def seen(page: Page) -> None:
+        kind = page.locator("#decision").get_attribute("data-kind") or ""
+        state = {"react": "reaction", "pin": "pinning"}.get(kind)
+        if state and state not in taken:
+            taken.add(state)
+            shot(page, f"table-{width}-{role}-{state}", full_page=False)
+
+    play_until(page, ROUND_2, role, seen, budget_s=BUDGET_S * 4)  # a slow deal on a busy machine
+    assert inside_viewport(page, ("#hand", "#board svg")) == []
+    shot(page, f"table-{width}-{role}-evaluation", full_page=False)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#menu summary").click()
+    page.locator("#resign").click()
+    expect(page.locator("#final svg.chart")).to_be_visible()
+    shot(page, f"table-{width}-{role}-end", full_page=False)
