@@ -426,6 +426,9 @@ def test_screenshots_through_a_match(
 
     def seen(page: Page) -> None:
         kind = page.locator("#decision").get_attribute("data-kind") or ""
+        first = "#decision .decision-options .btn >> nth=0"
+        if page.locator(first).count():  # whatever is asked, its first choice is on screen
+            assert inside_viewport(page, (first,)) == [], kind
         state = {"react": "reaction", "pin": "pinning"}.get(kind)
         if state and state not in taken:
             taken.add(state)
