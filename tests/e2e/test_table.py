@@ -109,14 +109,15 @@ def test_a_whole_turn_on_a_phone_without_scrolling(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
+@pytest.mark.parametrize("role", ["editor", "nixon"])
 def test_every_choice_of_every_card_fits_a_desktop_screen(
-    open_page: Callable[..., Page], shot: Shot
+    open_page: Callable[..., Page], shot: Shot, role: str
 ) -> None:
     """At 1280×800 the board, the hand and all the choices of whichever card is chosen are on
     screen at once, and choosing a card moves nothing else (no layout shift)."""
     page = open_page(prefs={}, **DESKTOP)
-    new_match(page, "editor")
-    page.wait_for_function(MY_PLAY)
+    new_match(page, role)
+    until_my_play(page)
     cards = page.locator("#hand .card.is-target")
     board_before = page.locator("#board svg").bounding_box()
     hand_before = page.locator("#hand").bounding_box()
@@ -131,7 +132,7 @@ def test_every_choice_of_every_card_fits_a_desktop_screen(
         assert page.locator("#board svg").bounding_box() == board_before
         assert page.locator("#hand").bounding_box() == hand_before
     assert page.evaluate("() => window.scrollY") == 0
-    shot(page, "table-desktop-editor-card-chosen", full_page=False)
+    shot(page, f"table-desktop-{role}-card-chosen", full_page=False)
 
 
 def test_a_keyboard_only_turn(open_page: Callable[..., Page], shot: Shot) -> None:

@@ -43,7 +43,7 @@ export function decisionModel(view, rawPick) {
     else {
       model.title = cardName(pick.card);
       for (const a of legal.filter((x) => x.card === pick.card)) offer(a, a.type === "play_value" ? tokenKey(a) : null, a.type === "play_action" ? "btn btn-primary" : "btn");
-      if (cards.length > 1) model.options.push({ label: t("ui.cancel"), intent: { pick: { card: null } }, cls: "btn btn-quiet" });
+      if (cards.length > 1) model.cancel = { card: null };
       model.chosen = `card:${pick.card}`;
     }
   } else if (kind === "pin") {
@@ -60,7 +60,7 @@ export function decisionModel(view, rawPick) {
       const spaces = legal.filter((x) => x.handle === pick.pin);
       for (const a of spaces) targets.set(`space:${a.space}`, { send: a });
       model.select = { label: t("names.choose_space_for"), button: t("names.pin_to"), choices: spaces.map((a) => ({ label: spaceName(a.space), intent: { send: a } })) };
-      if (handles.length > 1) model.options.push({ label: t("ui.cancel"), intent: { pick: { pin: null } }, cls: "btn btn-quiet" });
+      if (handles.length > 1) model.cancel = { pin: null };
       model.chosen = `token:ev-${pick.pin}`;
     }
   } else {
@@ -116,7 +116,17 @@ export function renderDecision(root, model, settings, dispatch) {
     return;
   }
   if (model.hint) parts.push(el("p", "muted", model.hint));
-  if (model.title) parts.push(el("p", "selected-card", model.title));
+  if (model.title) {
+    const row = el("div", "selected-row");
+    row.append(el("p", "selected-card", model.title));
+    if (model.cancel) {  // beside what it takes back, not one more row of choices
+      const undo = el("button", "btn btn-quiet", t("ui.cancel"));
+      undo.type = "button";
+      undo.addEventListener("click", () => dispatch({ pick: model.cancel }));
+      row.append(undo);
+    }
+    parts.push(row);
+  }
   const list = el("div", "decision-options");
   for (const o of model.options) {
     const b = el("button", o.cls, o.label);
