@@ -303,7 +303,7 @@ def play_until(
     is replaced by a new one. `seen(page)` looks at each decision of mine before it is answered."""
     deadline = time.monotonic() + budget_s
     while not page.evaluate(done):
-        assert time.monotonic() < deadline, f"not reached: {done}"
+        assert time.monotonic() < deadline, f"not reached: {done}; {page.evaluate(SHOWN)}"
         page.wait_for_function(
             f"() => document.body.classList.contains('my-turn')"
             f" || !document.getElementById('final').hidden || ({done})()"
@@ -323,14 +323,26 @@ def play_until(
                 evidence = values.and_(page.locator('[data-moves="evidence"]'))
                 (evidence.first if evidence.count() else values.first).click(timeout=CLICK_MS)
             else:
-                # a space or piece to choose (not the token already picked), else the first offer
-                pieces = page.locator(
-                    "#board .is-target, #track .tk.is-target, #holding .is-target:not(.is-selected)"
-                )
+                # a space on the board first (a held token picked, the board finishes the pin:
+                # the holding row comes first in the page, and clicking its other token would
+                # only switch the pick), then a piece, else the first offer
+                board = page.locator("#board .is-target")
+                pieces = page.locator("#track .tk.is-target, #holding .is-target:not(.is-selected)")
                 options = page.locator("#decision .decision-options .btn")
-                (pieces.first if pieces.count() else options.first).click(timeout=CLICK_MS)
+                offered = [x for x in (board, pieces, options) if x.count()]
+                (offered[0] if offered else options).first.click(timeout=CLICK_MS)
         except PlaywrightTimeout:
-            continue  # the decision went away meanwhile (auto-pass, or a push): look again
+            # the decision went away meanwhile (auto-pass, or a push), or the piece could not
+            # be clicked: answer through the accessible fallback when it is still offered
+            fallback = page.locator(
+                "#decision .choice-select .btn, #decision .decision-options .btn:not(.btn-quiet)"
+            )
+            if page.evaluate(f"before => ({SHOWN})() !== before", before) or not fallback.count():
+                continue
+            try:
+                fallback.first.click(timeout=CLICK_MS)
+            except PlaywrightTimeout:
+                continue
         page.wait_for_function(f"before => ({SHOWN})() !== before", arg=before)
 
 
