@@ -46,3 +46,19 @@ export function watchAutoPass(store, offered, send) {
     if (pass) timer = setTimeout(() => send(pass), 700 + Math.random() * 1100);
   });
 }
+
+const FLY_MS = 1400;  // the opponent's card is gone by then even when no animation runs
+const still = () => document.body.classList.contains("no-anim") || matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** The card the opponent just played flies in from their side of the table and fades (shown on
+ * a layer above the page, so nothing shifts); skipped with the skip-animations setting or under
+ * prefers-reduced-motion (the log says it either way). `make(id)` draws the card. */
+export function flyCard(layer, id, make) {
+  if (still() || !layer) return;
+  const card = make(id);
+  card.classList.add("fly");
+  layer.replaceChildren(card);
+  const done = () => card.remove();
+  card.addEventListener("animationend", done, { once: true });
+  setTimeout(done, FLY_MS);
+}

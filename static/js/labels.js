@@ -1,7 +1,15 @@
 // Words for actions and log entries, in the player's language (no rules here: only wording).
 import { L, META, cardName, colorName, colorsName, personName, roleCap, roleName, t } from "./i18n.js";
 
-export const pos = (p) => (p == null ? "—" : p > 0 ? `E${p}` : p < 0 ? `N${-p}` : "0");
+/** A track position in a few words, as this seat sees it: "your 2", "their 3" ("2 (Nixon)" for
+ * a spectator); never the letters of the track's ends. */
+export function pos(p, me) {
+  if (p == null) return "—";
+  if (p === 0) return "0";
+  const side = p > 0 ? "editor" : "nixon";
+  if (!me) return t("names.pos_role", { n: Math.abs(p), role: roleCap(side) });
+  return t(side === me ? "names.pos_mine" : "names.pos_theirs", { n: Math.abs(p) });
+}
 const value = (card) => META.cards[card]?.value ?? "";
 
 // ---- human names for the board's spaces, derived from the metadata's graph ------------------
@@ -134,7 +142,7 @@ export function logSentence(e, me, seen = new Map(), who = roleCap) {
       return t(e.by === me ? "log.you_token_moved" : "log.token_moved", {
         count: e.steps, by: who(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
         toward_side: !me ? roleName(e.toward) : e.toward === me ? t("ui.your_side") : t("ui.their_side"),
-        from: pos(e.from), to: pos(e.to),
+        from: pos(e.from, me), to: pos(e.to, me),
       });
     case "evidence_gained": return t("log.evidence_gained", { role: who(e.role), count: e.tokens.length });
     case "evidence_pinned": case "token_drawn_from_bag":

@@ -4,13 +4,13 @@
 // to the player.
 import { api } from "./api.js";
 import { mountChat } from "./chat.js";
-import { beep, notify, settleTokens, watchAutoPass } from "./effects.js";
+import { beep, flyCard, notify, settleTokens, watchAutoPass } from "./effects.js";
 import { rememberCommitment } from "./fairness.js";
 import { BOOT, t } from "./i18n.js";
 import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
 import { decisionModel, renderDecision, renderTargets } from "./render/decision.js";
-import { renderHand } from "./render/hand.js";
+import { cardElement, renderHand } from "./render/hand.js";
 import { renderLog } from "./render/log.js";
 import { renderPanels } from "./render/panels.js";
 import { renderChrome, renderClocks, renderStatus } from "./render/status.js";
@@ -138,6 +138,14 @@ function keepSettings(s, prev) {
   }
 }
 
+function showOpponentsCard(s, prev) {  // what the other side just played, in motion
+  if (!s.view || !prev.view || s.view === prev.view || spectator) return;
+  const fresh = s.view.log.slice(prev.view.log.length);
+  const played = fresh.filter((e) => e.type === "card_played" && e.role !== page.role).pop();
+  const draw = (id) => { const c = cardElement(id, { button: false }); delete c.dataset.target; return c; };  // a picture, not a choice
+  if (played && played.card) flyCard($("fly-layer"), played.card, draw);
+}
+
 function announceTurn(s, prev) {  // a sound and a notification when the turn becomes mine
   if (s.view === prev.view || !isMine(s.view) || isMine(prev.view)) return;
   if (s.settings.sound) beep();
@@ -223,6 +231,7 @@ function wire() {
   setting("sound", "sound");
   $("resign").addEventListener("click", async () => {
     if (!window.confirm(t("ui.resign_confirm"))) return;
+    $("menu").open = false;  // the end screen comes next: nothing should cover it
     try { await api(`/api/matches/${matchId}/resign`, { method: "POST", token: seat.token }); } catch (err) { store.set({ error: err.message }); }
   });
   const ask = $("notify");
@@ -233,6 +242,7 @@ function wire() {
 store.subscribe(draw);
 store.subscribe(keepSettings);
 store.subscribe(announceTurn);
+store.subscribe(showOpponentsCard);
 store.subscribe(claimRematch);
 watchAutoPass(store, (s) => (s.settings.autoPass ? decisionModel(s.view, s.pick).autoPass : null), autoPass);
 store.subscribe(moveFocus);

@@ -451,6 +451,9 @@ def test_pages_in_portuguese_and_german(
     ), text
     assert text.startswith(loc["roles_cap"]["nixon"])
     shot(page, f"match-{lang}")
+    page.set_viewport_size({"width": 390, "height": 844})  # the phone layout, same words
+    expect(page.locator(".site-header")).to_be_hidden()
+    shot(page, f"match-{lang}-phone", full_page=False)
 
 
 def test_language_switch_is_remembered(open_page: Callable[..., Page], shot: Shot) -> None:

@@ -109,6 +109,32 @@ def test_a_whole_turn_on_a_phone_without_scrolling(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
 
 
+@pytest.mark.parametrize("role", ["editor", "nixon"])
+def test_every_choice_of_every_card_fits_a_desktop_screen(
+    open_page: Callable[..., Page], shot: Shot, role: str
+) -> None:
+    """At 1280×800 the board, the hand and all the choices of whichever card is chosen are on
+    screen at once, and choosing a card moves nothing else (no layout shift)."""
+    page = open_page(prefs={}, **DESKTOP)
+    new_match(page, role)
+    until_my_play(page)
+    cards = page.locator("#hand .card.is-target")
+    board_before = page.locator("#board svg").bounding_box()
+    hand_before = page.locator("#hand").bounding_box()
+    for i in range(cards.count()):
+        cards.nth(i).click()
+        expect(page.locator("#decision .selected-card")).to_have_text(
+            EN["cards"][cards.nth(i).get_attribute("data-card") or ""]["name"]
+        )
+        n = page.locator("#decision .btn").count()
+        shown = ("#hand", "#board svg", *(f"#decision .btn >> nth={k}" for k in range(n)))
+        assert inside_viewport(page, shown) == []
+        assert page.locator("#board svg").bounding_box() == board_before
+        assert page.locator("#hand").bounding_box() == hand_before
+    assert page.evaluate("() => window.scrollY") == 0
+    shot(page, f"table-desktop-{role}-card-chosen", full_page=False)
+
+
 def test_a_keyboard_only_turn(open_page: Callable[..., Page], shot: Shot) -> None:
     page = open_page(prefs={}, **DESKTOP)
     new_match(page, "editor")
@@ -186,6 +212,36 @@ def test_auto_pass_answers_a_pass_only_window(open_page: Callable[..., Page]) ->
     expect(note.first).to_have_text(EN["names"]["auto_passed"])
 
 
+# records whether the opponent's card ever flew in (a child appeared on the fly layer)
+WATCH_FLY = """() => { window.flew = []; new MutationObserver(() => {
+  for (const c of document.getElementById('fly-layer').children) window.flew.push(c.dataset.card);
+}).observe(document.getElementById('fly-layer'), { childList: true }); }"""
+NIXON_PLAYED = "() => document.querySelector('#log li.log-card_played.by-nixon') !== null"
+
+
+def play_a_value(page: Page) -> None:
+    page.locator("#hand .card.is-target").first.click()
+    page.locator('#decision .btn[data-kind="play_value"]').first.click()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_opponents_card_flies_in_unless_motion_is_reduced(
+    open_page: Callable[..., Page], motion: str
+) -> None:
+    page = open_page(prefs={}, reduced_motion=motion, **DESKTOP)
+    new_match(page, "editor")  # the Editor starts: Nixon has played nothing yet
+    page.wait_for_function(MY_PLAY)
+    page.evaluate(WATCH_FLY)
+    play_a_value(page)
+    page.wait_for_function(NIXON_PLAYED)
+    said = " ".join(page.locator("#log li.log-card_played.by-nixon").all_inner_texts())
+    flew = page.evaluate("() => window.flew")
+    if motion == "reduce":
+        assert flew == []
+    else:  # (a card that draws the top card to play it shows both)
+        assert flew and all(EN["cards"][c]["name"] in said for c in flew), (flew, said)
+
+
 def test_animations_skipped_under_reduced_motion(open_page: Callable[..., Page]) -> None:
     page = open_page(prefs={}, reduced_motion="reduce", **DESKTOP)
     new_match(page, "editor")
@@ -229,3 +285,195 @@ def test_screenshots_of_both_seats(
     board = page.locator("#board .informant").first
     expect(board).to_have_attribute("aria-label", re.compile(r"^[A-Z][a-z]+ "))
     shot(page, f"table-{width}-{role}", full_page=False)
+
+
+PIN_MINE = """() => document.body.classList.contains('my-turn')
+  && document.getElementById('decision').dataset.kind === 'pin'"""
+
+
+def play_until(
+    page: Page,
+    done: str,
+    role: str = "editor",
+    seen: Callable[[Page], None] | None = None,
+    budget_s: float = BUDGET_S * 2,
+) -> None:
+    """Play my decisions until the page condition `done` holds: a card for its value (moving an
+    evidence token when it can), any other decision with its first offer. A deal that ends first
+    is replaced by a new one. `seen(page)` looks at each decision of mine before it is answered."""
+    deadline = time.monotonic() + budget_s
+    while not page.evaluate(done):
+        assert time.monotonic() < deadline, f"not reached: {done}; {page.evaluate(SHOWN)}"
+        page.wait_for_function(
+            f"() => document.body.classList.contains('my-turn')"
+            f" || !document.getElementById('final').hidden || ({done})()"
+        )
+        if page.evaluate(done):
+            return
+        if page.locator("#final").is_visible():
+            new_match(page, role)
+            continue
+        if seen:
+            seen(page)
+        before = page.evaluate(SHOWN)
+        try:
+            if page.evaluate(MY_PLAY):
+                page.locator("#hand .card.is-target").first.click(timeout=CLICK_MS)
+                values = page.locator('#decision .btn[data-kind="play_value"]')
+                evidence = values.and_(page.locator('[data-moves="evidence"]'))
+                (evidence.first if evidence.count() else values.first).click(timeout=CLICK_MS)
+            else:
+                # a space on the board first (a held token picked, the board finishes the pin:
+                # the holding row comes first in the page, and clicking its other token would
+                # only switch the pick), then a piece, else the first offer
+                board = page.locator("#board .is-target")
+                pieces = page.locator("#track .tk.is-target, #holding .is-target:not(.is-selected)")
+                options = page.locator("#decision .decision-options .btn")
+                offered = [x for x in (board, pieces, options) if x.count()]
+                (offered[0] if offered else options).first.click(timeout=CLICK_MS)
+        except PlaywrightTimeout:
+            # the decision went away meanwhile (auto-pass, or a push), or the piece could not
+            # be clicked: answer through the accessible fallback when it is still offered
+            fallback = page.locator(
+                "#decision .choice-select .btn, #decision .decision-options .btn:not(.btn-quiet)"
+            )
+            if page.evaluate(f"before => ({SHOWN})() !== before", before) or not fallback.count():
+                continue
+            try:
+                fallback.first.click(timeout=CLICK_MS)
+            except PlaywrightTimeout:
+                continue
+        page.wait_for_function(f"before => ({SHOWN})() !== before", arg=before)
+
+
+def test_pinning_by_clicking_a_token_then_a_space(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    """R23: a gained token is pinned by clicking it, then one of the highlighted spaces; the
+    fallback is one list of spaces, never a button per token and space; the log names the space
+    as the board does."""
+    page = open_page(prefs={}, **DESKTOP)
+    new_match(page, "editor")
+    play_until(page, PIN_MINE)
+    shot(page, "table-desktop-editor-pinning", full_page=False)
+    held = page.locator("#holding .tk.is-target")
+    assert held.count() >= 1
+    held.first.click()
+    expect(held.first).to_have_class(re.compile(r"\bis-selected\b"))
+    spaces = page.locator("#board .space.is-target")
+    expect(spaces.first).to_be_visible()
+    offered = spaces.count()
+    assert offered >= 1
+    # the accessible fallback: one list with the same spaces, a handful of buttons at most
+    expect(page.locator("#decision select option")).to_have_count(offered)
+    assert page.locator("#decision .btn").count() <= held.count() + 2
+    space_id = spaces.first.get_attribute("data-space")
+    target = page.locator(f'#board .space[data-space="{space_id}"]')  # stays put once pinned
+    name = target.get_attribute("data-name") or ""
+    assert re.search(r"(next to|towards) [A-Z]", name), name  # a human name, not an id
+    expect(target).to_have_attribute("aria-label", re.compile(rf"^{re.escape(name)}: "))
+    before = page.evaluate(LOG_COUNT)
+    target.click()
+    page.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
+    pinned = page.locator("#log li.log-evidence_pinned.by-editor").first
+    expect(pinned).to_contain_text(name)
+    expect(pinned.locator(".chip")).to_have_count(1)
+    expect(target).not_to_have_attribute("aria-label", f"{name}: {EN['ui']['empty']}")
+
+
+def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -> None:
+    """A match played into its second round, then resigned: who won and how, the chart of
+    momentum and evidence per round (a line per seat and measure), the cards each played, and
+    the rematch and public replay links."""
+    page = open_page(prefs={}, **DESKTOP)
+    match_id = new_match(page, "editor")
+    play_until(page, "() => document.getElementById('round').textContent.endsWith(' 2')")
+    match_id = page.url.rsplit("/", 1)[1]  # play_until may have dealt a new match
+    # a round of the log in words: moves say whose side, never the track's end letters; plurals
+    # are chosen, never "(s)"; the round and the evaluation have their headers
+    log = page.locator("#log").inner_text()
+    assert not re.search(r"\b[EN]\d\b|\(s\)", log), log
+    moved = page.locator("#log li.log-token_moved").first
+    expect(moved).to_contain_text(re.compile(r"(your|their) \d"))
+    expect(page.locator("#log li.log-round_started")).to_have_count(2)
+    expect(page.locator("#log li.log-evaluation_started")).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#menu summary").click()
+    page.locator("#resign").click()
+    final = page.locator("#final")
+    expect(final).to_be_visible()
+    expect(final.locator("h2")).to_have_text(EN["ui"]["you_lost"])
+    expect(final).to_contain_text(EN["reasons"]["resigned"])
+    chart = final.locator("svg.chart")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(4)
+    # two rounds began: the start, the end of round 1 and the end (in round 2) are plotted
+    points = chart.locator("polyline").first.get_attribute("points") or ""
+    assert len(points.split()) == 3, points
+    expect(final.locator(".summary-figures")).to_contain_text(
+        EN["ui"]["match_length"]["other"].replace("{count}", "2")
+    )
+    expect(final.get_by_role("link", name=EN["replay"]["public_link"])).to_have_attribute(
+        "href", f"/replay/{match_id}"
+    )
+    expect(final.get_by_role("button", name=EN["ui"]["rematch_offer"])).to_be_visible()
+    shot(page, "table-desktop-editor-end", full_page=False)
+
+
+ROUND_2 = "() => document.getElementById('round').textContent.endsWith(' 2')"
+
+
+@pytest.mark.parametrize("role", ["editor", "nixon"])
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_screenshots_through_a_match(
+    open_page: Callable[..., Page], shot: Shot, role: str, width: str
+) -> None:
+    """Both seats at both widths, every decision answered by clicking what the page offers: the
+    start, the first reaction prompt and the first pin met on the way, the table after the first
+    evaluation, the end screen. Auto-pass is off so that reaction prompts stay on screen."""
+    page = open_page(prefs={"wg.autopass": "0"}, **(DESKTOP if width == "desktop" else PHONE))
+    new_match(page, role)
+    page.wait_for_function("() => document.body.classList.contains('my-turn')")
+    shot(page, f"table-{width}-{role}-start", full_page=False)
+    taken: set[str] = set()
+
+    def seen(page: Page) -> None:
+        kind = page.locator("#decision").get_attribute("data-kind") or ""
+        first = "#decision .decision-options .btn >> nth=0"
+        if page.locator(first).count():  # whatever is asked, its first choice is on screen
+            assert inside_viewport(page, (first,)) == [], kind
+        state = {"react": "reaction", "pin": "pinning"}.get(kind)
+        if state and state not in taken:
+            taken.add(state)
+            shot(page, f"table-{width}-{role}-{state}", full_page=False)
+
+    play_until(page, ROUND_2, role, seen, budget_s=BUDGET_S * 4)  # a slow deal on a busy machine
+    assert inside_viewport(page, ("#hand", "#board svg")) == []
+    shot(page, f"table-{width}-{role}-evaluation", full_page=False)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#menu summary").click()
+    page.locator("#resign").click()
+    expect(page.locator("#final svg.chart")).to_be_visible()
+    shot(page, f"table-{width}-{role}-end", full_page=False)
+
+
+# every layout shift the page makes by itself (not right after the player's input)
+WATCH_SHIFTS = """window.shifts = []; new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) window.shifts.push(e.value);
+}).observe({ type: "layout-shift", buffered: true });"""
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_nothing_shifts_on_load_pick_or_push(open_page: Callable[..., Page], width: str) -> None:
+    """The table reserves the room of every area before the view comes, so loading it, choosing
+    a card and the opponent's pushed move shift the layout by less than 0.05 (Lighthouse's CLS
+    threshold for 'good'; it measured 0.73 on phones before)."""
+    page = open_page(prefs={}, **(DESKTOP if width == "desktop" else PHONE))
+    page.context.add_init_script(WATCH_SHIFTS)
+    new_match(page, "editor")
+    page.wait_for_function(MY_PLAY)
+    play_a_value(page)
+    page.wait_for_function(NIXON_PLAYED)
+    page.wait_for_function(MY_PLAY)
+    total = sum(page.evaluate("() => window.shifts"))
+    assert total < 0.05, total

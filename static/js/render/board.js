@@ -50,7 +50,7 @@ function build(root, me) {
     const name = svg("text", { x, y: y - 6, "text-anchor": "middle", class: "informant-name" }, node);
     const words = personName(inf.person).split(" ");
     const last = words.pop();
-    svg("tspan", { x, dy: 0 }, name).textContent = words.join(" ");
+    svg("tspan", { x, dy: 0 }, name).textContent = `${words.join(" ")} `;  // the space: read as two words
     svg("tspan", { x, dy: 24 }, name).textContent = last;
   }
   root.replaceChildren(s);

@@ -27,13 +27,13 @@ export function decisionModel(view, rawPick) {
   const pick = settlePick(view, rawPick);
   learnTokens(view);
   const me = view.role;
-  const model = { prompt: prompt(decision), waiting: !legal.length, options: [], targets, chosen: null };
+  const model = { prompt: prompt(decision), kind: decision.kind, waiting: !legal.length, options: [], targets, chosen: null };
   if (decision.against && decision.against.mode !== "value") model.against = cardText(decision.against.card);  // what the reaction would answer, in full
   if (model.waiting) return model;
   const kind = decision.kind;
   const offer = (a, key, cls = "btn") => {
     const intent = { send: a };
-    model.options.push({ label: kind === "play" ? playLabel(a, me) : actionLabel(a, me), intent, cls, kind: a.type });
+    model.options.push({ label: kind === "play" ? playLabel(a, me) : actionLabel(a, me), intent, cls, kind: a.type, moves: a.target });
     if (key) targets.set(key, intent);
   };
   if (kind === "play") {
@@ -43,7 +43,7 @@ export function decisionModel(view, rawPick) {
     else {
       model.title = cardName(pick.card);
       for (const a of legal.filter((x) => x.card === pick.card)) offer(a, a.type === "play_value" ? tokenKey(a) : null, a.type === "play_action" ? "btn btn-primary" : "btn");
-      if (cards.length > 1) model.options.push({ label: t("ui.cancel"), intent: { pick: { card: null } }, cls: "btn btn-quiet" });
+      if (cards.length > 1) model.cancel = { card: null };
       model.chosen = `card:${pick.card}`;
     }
   } else if (kind === "pin") {
@@ -60,7 +60,7 @@ export function decisionModel(view, rawPick) {
       const spaces = legal.filter((x) => x.handle === pick.pin);
       for (const a of spaces) targets.set(`space:${a.space}`, { send: a });
       model.select = { label: t("names.choose_space_for"), button: t("names.pin_to"), choices: spaces.map((a) => ({ label: spaceName(a.space), intent: { send: a } })) };
-      if (handles.length > 1) model.options.push({ label: t("ui.cancel"), intent: { pick: { pin: null } }, cls: "btn btn-quiet" });
+      if (handles.length > 1) model.cancel = { pin: null };
       model.chosen = `token:ev-${pick.pin}`;
     }
   } else {
@@ -106,6 +106,7 @@ function choiceSelect(spec, dispatch) {  // the accessible fallback for a long l
 export function renderDecision(root, model, settings, dispatch) {
   if (model.hidden) { root.replaceChildren(); root.hidden = true; return; }
   root.hidden = false;
+  root.dataset.kind = model.waiting ? "" : model.kind;  // what this seat is asked now (styles, tests)
   const head = el("p", "decision-prompt", model.prompt);
   const parts = [head];
   if (model.against) parts.push(el("p", "against-text muted", model.against));
@@ -115,12 +116,23 @@ export function renderDecision(root, model, settings, dispatch) {
     return;
   }
   if (model.hint) parts.push(el("p", "muted", model.hint));
-  if (model.title) parts.push(el("p", "selected-card", model.title));
+  if (model.title) {
+    const row = el("div", "selected-row");
+    row.append(el("p", "selected-card", model.title));
+    if (model.cancel) {  // beside what it takes back, not one more row of choices
+      const undo = el("button", "btn btn-quiet", t("ui.cancel"));
+      undo.type = "button";
+      undo.addEventListener("click", () => dispatch({ pick: model.cancel }));
+      row.append(undo);
+    }
+    parts.push(row);
+  }
   const list = el("div", "decision-options");
   for (const o of model.options) {
     const b = el("button", o.cls, o.label);
     b.type = "button";
     if (o.kind) b.dataset.kind = o.kind;
+    if (o.moves) b.dataset.moves = o.moves;  // what a value play moves: evidence, initiative, …
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
   }

@@ -29,7 +29,7 @@ export function cardElement(id, { button = true } = {}) {
   text.className = "card-text";
   text.textContent = cardText(id);
   el.append(head, name, kind, text);
-  el.setAttribute("aria-label", `${cardName(id)}, ${t("ui.value")} ${info.value}, ${colorName(info.color)}. ${cardText(id)}`);
+  // no aria-label: the card's own words (value, colour, name, kind, text) are its name, as seen
   return el;
 }
 

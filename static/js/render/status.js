@@ -5,6 +5,7 @@ import { BOOT, roleCap, t } from "../i18n.js";
 import { seatLabel, seatName } from "../labels.js";
 import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
+import { renderSummary } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,11 +80,13 @@ function renderFinal(final, state, page, dispatch) {
   if (page.spectator) h.textContent = t("ui.match_ended");
   const shared = el("a", "btn", t("replay.public_link"));  // anyone's, with the deal's check
   shared.href = `/replay/${page.matchId}`;
-  final.append(h, p, again, shared);
+  const links = el("div", "final-links");
+  links.append(again, shared);
+  final.append(h, p, renderSummary(v), links);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
-    final.append(replay);
+    links.append(replay);
     const row = rematchRow(v, page, state.rematch, dispatch);
-    if (row) final.append(row);
+    if (row) links.prepend(row);  // Rematch first: the likeliest next step
   }
   final.className = `final ${won ? "won" : "lost"}`;
 }

@@ -113,7 +113,7 @@ export function renderTrack(root, view, me) {
       el.setAttribute("aria-label", `${describe(token)}, ${placeName(token.position, view.role)}`);
     });
   }
-  const rows = Math.max(3, ...stacks.values());
+  const rows = Math.max(5, ...stacks.values());  // as many as the CSS reserves: a push seldom grows it
   root.style.setProperty("--rows", rows);
   const left = [...existing.values()];
   for (const el of left) {  // on its way out: no longer a piece one can choose
