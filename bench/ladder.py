@@ -63,7 +63,7 @@ def main() -> None:
     if args.anchor not in names:
         parser.error("--anchor must be one of --bots")
     jobs = [
-        (args.game, 2, args.seed * 100_003 + g, first, second, args.budget_ms)
+        (args.game, 2, args.seed * 100_003 + g, first, second, args.budget_ms, None)
         for a, b in itertools.combinations(names, 2)
         for first, second in ((a, b), (b, a))
         for g in range(args.games)
@@ -74,7 +74,7 @@ def main() -> None:
     else:
         results = [play(j) for j in jobs]
     score: dict[tuple[str, str], tuple[float, int]] = {}
-    for (_, _, _, first, second, _), result in zip(jobs, results, strict=True):
+    for (_, _, _, first, second, _, _), result in zip(jobs, results, strict=True):
         winner = result[0]
         for me, them, seat in ((first, second, game.seats[0]), (second, first, game.seats[1])):
             points = 1.0 if winner == seat else 0.5 if winner == "draw" else 0.0

@@ -26,17 +26,18 @@ from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 
 def play(
-    args: tuple[str, int, int, str, str, int],
+    args: tuple[str, int, int, str, str, int, str | None],
 ) -> tuple[str, str, int, int, dict[str, float], dict[str, int]]:
-    """One game: winner, reason, rounds, decisions, seconds thinking and decisions per side."""
-    game_id, players, seed, first_bot, second_bot, budget = args
+    """One game: winner, reason, rounds, decisions, seconds thinking and decisions per side;
+    args: game, players, seed, the first and second seat's bots, budget, rules version."""
+    game_id, players, seed, first_bot, second_bot, budget, rules_version = args
     game = get_game(game_id).with_players(players)
     names = [first_bot, second_bot, *[first_bot] * (players - 2)]
     bots = {
         seat: game.make_bot(name, seed * players + k + 1, budget, time.perf_counter)
         for k, (seat, name) in enumerate(zip(game.seats, names, strict=True))
     }
-    s = game.start(seed).state
+    s = game.start(seed, rules_version).state
     thinking = dict.fromkeys(game.seats, 0.0)
     counts = dict.fromkeys(game.seats, 0)
     decisions = 0
@@ -68,6 +69,7 @@ def main() -> None:
         "--nixon", "--p2", dest="second", default="heuristic", help="the second seat's bot"
     )
     parser.add_argument("--players", type=int, default=2, help="seats (a game of 2 or more)")
+    parser.add_argument("--rules-version", default=None, help="default: today's rules")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)
@@ -80,7 +82,15 @@ def main() -> None:
         if name not in game.bot_names:
             parser.error(f"unknown bot {name!r}; choose from {', '.join(game.bot_names)}")
     jobs = [
-        (args.game, args.players, args.seed * 100_003 + g, args.first, args.second, args.budget_ms)
+        (
+            args.game,
+            args.players,
+            args.seed * 100_003 + g,
+            args.first,
+            args.second,
+            args.budget_ms,
+            args.rules_version,
+        )
         for g in range(args.games)
     ]
     started = time.perf_counter()

@@ -111,7 +111,13 @@ def test_n01_howard_hunt_still_draws_when_momentum_was_already_gained():
 @pytest.mark.ruling("R7")
 def test_n01_howard_hunt_with_an_empty_deck_reshuffles_the_discard_pile():
     rest = [f"N{i:02d}" for i in range(2, 21) if i not in (13, 17)]
-    s = nixon_to_play(nixon_hand=["N01", "N17"], nixon_deck=[], nixon_discard=["N13"], removed=rest)
+    s = nixon_to_play(
+        nixon_hand=["N01", "N17"],
+        nixon_deck=[],
+        nixon_discard=["N13"],
+        removed=rest,
+        rules_version="3",  # N13 moves 3 there (4 from version 4)
+    )
     s = play_action(s, "N01")
     assert s.track_momentum == -1, describe(s)
     assert isinstance(s.decision, PlayD) and s.decision.card == "N13", describe(s)
@@ -148,11 +154,25 @@ def test_n03_chuck_colson_moves_initiative_three():
     assert_discarded(s, "N03")
 
 
+def test_n04_bob_haldeman_turns_up_to_three_face_up_board_tokens_face_down():
+    """Rules version 4 (docs/balance.md, R35's rebalance): up to three, each chosen."""
+    face_up = {"O1": ("T02", True), "I1": ("T03", True), "O2": ("T08", True), "O3": ("T09", True)}
+    s = nixon_to_play(nixon_hand=["N04", "N13"], board=face_up)
+    s = play_action(s, "N04")
+    for chosen in ("I1", "O2", "O3"):
+        assert DONE in acts(s, "nixon"), describe(s)  # R28: "up to 3"
+        s, _ = act(s, "nixon", {"type": "choose_space", "space": chosen})
+    s = settle(s)
+    assert [board(s, sp).up for sp in ("O1", "I1", "O2", "O3")] == [True, False, False, False]
+    assert_discarded(s, "N04")
+
+
 def test_n04_bob_haldeman_turns_two_face_up_board_tokens_face_down():
-    """Tuned in docs/balance.md: it used to turn one."""
+    """Rules versions up to 3 (tuned in docs/balance.md: it used to turn one)."""
     s = nixon_to_play(
         nixon_hand=["N04", "N13"],
         board={"O1": ("T02", True), "I1": ("T03", True), "O2": ("T08", True), "O4": ("T14", False)},
+        rules_version="3",
     )
     s = play_action(s, "N04")
     assert choice_set(s, "nixon", "space") == {"O1", "I1", "O2"}, describe(s)
@@ -359,8 +379,15 @@ def test_n12_saturday_night_massacre_removes_face_up_tokens_then_momentum_to_edi
     assert_removed(s, "N12")
 
 
-def test_n13_i_am_not_a_crook_moves_momentum_three():
+def test_n13_i_am_not_a_crook_moves_momentum_four():
+    """Rules version 4 (docs/balance.md, R35's rebalance)."""
     s = play_action(nixon_to_play(nixon_hand=["N13", "N02"]), "N13")
+    assert s.track_momentum == -4, describe(s)
+    assert_removed(s, "N13")
+
+
+def test_n13_i_am_not_a_crook_moves_momentum_three_up_to_version_3():
+    s = play_action(nixon_to_play(nixon_hand=["N13", "N02"], rules_version="3"), "N13")
     assert s.track_momentum == -3, describe(s)
     assert_removed(s, "N13")
 

@@ -112,7 +112,16 @@ def expected(docs: dict[str, Any]) -> dict[str, list[Row]]:
         for space in momentum[side]["spaces"]
     ]
     out["Later wordings"] = [
-        (side, str(space["space"]), key, ops_text(later["effects"]), later["provenance"])
+        (card["id"], key, ops_text(later["effects"]), later["provenance"])
+        for card in docs["cards"]["cards"]
+        for key, later in sorted(card.get("editions", {}).items())
+    ] + [
+        (
+            f"{side} momentum space {space['space']}",
+            key,
+            ops_text(later["effects"]),
+            later["provenance"],
+        )
         for side in ("nixon", "editor")
         for space in momentum[side]["spaces"]
         for key, later in sorted(space.get("editions", {}).items())
