@@ -61,21 +61,42 @@ def test_no_empty_strings() -> None:
     assert not empty
 
 
-def _nations_own(path: Path) -> bool:
-    """The Nations table's own files (its entry module's folder and stylesheet)."""
-    return STATIC / "js" / "nations" in path.parents or path == STATIC / "css" / "nations.css"
+# `import … from "./x.js"`, `export … from "./x.js"`, `import "./x.js"` and `import("./x.js")`
+IMPORT = re.compile(
+    r"(?:import|export)[^\"';]*?from\s*[\"'](\.{1,2}/[^\"']+)[\"']"
+    r"|import\s*\(?\s*[\"'](\.{1,2}/[^\"']+)[\"']"
+)
+ASSET = re.compile(r'(?:href|src)="/static/([^"]+\.(?:js|css))"')
 
 
-def test_static_js_and_css_stay_small() -> None:
-    """Each game's table stays within the budget: Watergate's is every asset but the Nations
-    table's own files, which a Watergate page never loads; the Nations table's own files are
-    bounded by the same figure."""
-    files = [p for p in STATIC.rglob("*") if p.suffix in (".js", ".css") and p.is_file()]
-    assert any(p.suffix == ".js" for p in files) and any(p.suffix == ".css" for p in files)
-    watergate = sum(p.stat().st_size for p in files if not _nations_own(p))
-    nations = sum(p.stat().st_size for p in files if _nations_own(p))
-    assert watergate < ASSET_BUDGET_BYTES, f"JS + CSS under static/ weigh {watergate} bytes"
-    assert 0 < nations < ASSET_BUDGET_BYTES, f"the Nations table's own files weigh {nations}"
+def loaded_by(*templates: str) -> set[Path]:
+    """Every JS and CSS file a page made of these templates loads: the files they link, and
+    every module those import, followed to the end (no build step: this is what is fetched)."""
+    todo = [
+        STATIC / rel
+        for name in templates
+        for rel in ASSET.findall((ROOT / "templates" / name).read_text(encoding="utf-8"))
+    ]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop().resolve()
+        if path in seen:
+            continue
+        seen.add(path)
+        if path.suffix == ".js":
+            for found in IMPORT.findall(path.read_text(encoding="utf-8")):
+                todo.append(path.parent / (found[0] or found[1]))
+    return seen
+
+
+@pytest.mark.parametrize("page", ["match.html", "nations.html"])
+def test_a_table_page_loads_little_js_and_css(page: str) -> None:
+    """A table loads at most the budget of JS and CSS (uncompressed), all it imports included."""
+    files = loaded_by("base.html", page)
+    assert {p.suffix for p in files} == {".js", ".css"}, files
+    assert all(p.is_file() for p in files), [p for p in files if not p.is_file()]
+    weight = sum(p.stat().st_size for p in files)
+    assert weight < ASSET_BUDGET_BYTES, f"{page} loads {weight} bytes of JS + CSS"
 
 
 def test_every_action_and_log_entry_of_the_engine_has_words() -> None:
