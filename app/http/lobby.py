@@ -16,10 +16,9 @@ from typing import Any
 from fastapi import APIRouter, Response, WebSocket
 from pydantic import BaseModel, ConfigDict
 
-from engine.registry import DEFAULT_GAME
-
 from ..clocks import clock_option
 from ..errors import ApiError
+from ..games import SITES
 from ..outages import ANSWERED, as_api_error
 from ..push.lobby import LobbySocket
 from ..services.context import AppContext
@@ -114,7 +113,7 @@ async def cancel(match_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Response
 
 
 def _games() -> set[str]:
-    return {DEFAULT_GAME}  # what POST /api/matches creates today
+    return set(SITES)  # what POST /api/matches creates: every game with a table
 
 
 def _error(err: Exception) -> str:

@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
 import { problem } from "./people.js";
 import { saveSeat } from "./seats.js";
+import { followGame } from "./gamechoice.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("new-match");
@@ -41,16 +42,7 @@ $("save-name").addEventListener("click", async () => {
 const showLevel = () => { $("level-choice").hidden = new FormData(form).get("opponent") !== "bot"; };
 form.addEventListener("change", showLevel);
 showLevel();
-// the seats offered are the chosen game's: each seat choice names and sends that game's seat
-function showGame() {
-  const game = new FormData(form).get("game");
-  for (const node of form.querySelectorAll("[data-nations]")) {
-    if (node.tagName === "INPUT") node.value = node.dataset[game];
-    else node.textContent = node.dataset[game];
-  }
-}
-$("game-choice").addEventListener("change", showGame);
-showGame();
+followGame(form, $("game-choice"));
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();

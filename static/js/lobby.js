@@ -3,6 +3,7 @@
 // socket says which player this browser is in its first message, so that this player's own
 // challenges stay listed while they look on (and are shown as theirs, with a cancel button).
 import { api } from "./api.js";
+import { followGame } from "./gamechoice.js";
 import { roleName, t } from "./i18n.js";
 import { asPlayer, loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
 import { mountPush } from "./push.js";
@@ -37,9 +38,11 @@ async function sit(call) {
   } catch (err) { refused(err); }
 }
 
+followGame(form, $("game-choice"));
+
 const choice = () => {
   const data = new FormData(form);
-  return { role: data.get("role"), clock: data.get("clock") || "none" };
+  return { game: data.get("game") || "watergate", role: data.get("role"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
 };
 
 form.addEventListener("submit", (event) => {
@@ -60,7 +63,8 @@ function row(c) {
   const who = Object.assign(document.createElement("span"), { className: "who", textContent: c.creator.name });
   const facts = Object.assign(document.createElement("span"), { className: "facts" });
   facts.textContent = [
-    t("lobby.plays_as", { role: roleName(c.open_role) }),
+    t(`games.${c.game}`),
+    t("lobby.plays_as", { role: c.game === "nations" ? t(`nations.seats.${c.open_role}`) : roleName(c.open_role) }),
     t(`ui.clock_${c.clock}`),
     c.rated ? t("lobby.rated") : t("lobby.unrated"),
   ].join(" · ");

@@ -270,3 +270,26 @@ def test_creating_challenges_is_rate_limited(sqlite_url: str) -> None:
         private = c.post("/api/matches", json={}, headers=as_player(ana))
         assert private.status_code == 201  # a private match counts against "create" only
         refused(c.post("/api/lobby/quick", json={}, headers=as_player(ana)), 429, "rate_limited")
+
+
+def test_a_nations_challenge_carries_its_game_and_pairs_only_with_nations(
+    client: TestClient,
+) -> None:
+    """Issue 16: the game is part of a challenge; quick pairing never mixes games."""
+    ana, bea, cid = (new_player(client, n) for n in ("Ana", "Bea", "Cid"))
+    body = {"game": "nations", "role": "p1", "visibility": "public"}
+    made = client.post("/api/matches", json=body, headers=as_player(ana))
+    assert made.status_code == 201, made.text
+    entry = next(c for c in listed(client) if c["match_id"] == made.json()["match_id"])
+    assert (entry["game"], entry["open_role"]) == ("nations", "p2")
+    watergate = quick(client, bea, game="watergate", clock="none")
+    assert watergate["created"] is True, "a Watergate pairing does not take a Nations challenge"
+    paired = quick(client, cid, game="nations", clock="none")
+    assert (paired["created"], paired["match_id"], paired["role"]) == (
+        False,
+        made.json()["match_id"],
+        "p2",
+    )
+    seated = client.get(f"/api/matches/{paired['match_id']}", headers=bearer(paired["seat_token"]))
+    view = seated.json()
+    assert view["status"] == "active" and set(view["players"]) == {"p1", "p2"}, "a Nations table"
