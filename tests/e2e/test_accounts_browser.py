@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from .conftest import LOCALES
-from .test_browser import start_match
+from .test_browser import Table, start_match
 from .test_players_browser import both_widths, menu
 
 try:
@@ -24,7 +25,9 @@ except ImportError:  # pragma: no cover - depends on the machine
         raise
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
-ACCOUNT = LOCALES["en"]["account"]
+EN = LOCALES["en"]
+ACCOUNT = EN["account"]
+Shot = Callable[..., Path]
 PASSWORD = "correct horse battery"
 MATCH_URL = re.compile(r"/match/([^/?#]+)$")
 
@@ -93,3 +96,46 @@ def test_a_rated_match_without_an_account_is_explained(open_page: Callable[..., 
     page.locator("#rated").check()
     page.locator("#start").click()
     expect(page.locator("#form-error")).to_have_text(ACCOUNT["errors"]["account_required"])
+
+
+def test_two_accounts_meet_in_the_lobby_play_rated_with_chat_and_both_ratings_move(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    """Issue 12's whole flow: two accounts meet in the lobby by name (a rated challenge, joined
+    with one click), see each other's names, chat, play, and the match's end moves both
+    ratings."""
+    ana, bea = open_page(), open_page()
+    ana_id, bea_id = sign_up(ana, "ana_lobby"), sign_up(bea, "bea_lobby")
+    bea.goto("/lobby")
+    ana.goto("/lobby")
+    expect(ana.locator("#player-name")).to_have_value("ana_lobby")  # the account's name
+    ana.locator("#challenge-form").get_by_text(EN["ui"]["editor"], exact=True).click()
+    ana.locator("#rated").check()
+    ana.locator("#open-challenge").click()
+    expect(ana).to_have_url(MATCH_URL)
+    match_id = MATCH_URL.search(ana.url).group(1)  # type: ignore[union-attr]
+
+    row = bea.locator(f'.challenge[data-match-id="{match_id}"]')  # pushed to the open lobby
+    expect(row.locator(".who")).to_have_text("ana_lobby")
+    expect(row).to_contain_text(EN["lobby"]["rated"])
+    row.get_by_role("button", name=EN["lobby"]["join"]).click()
+    expect(bea).to_have_url(re.compile(f"/match/{match_id}$"))
+    expect(ana.locator("#side-theirs")).to_contain_text("bea_lobby")
+    expect(bea.locator("#side-theirs")).to_contain_text("ana_lobby")
+
+    ana.locator("#chat-input").fill("Good luck, Bea")
+    ana.locator("#chat-input").press("Enter")
+    expect(bea.locator("#chat-lines li").last.locator(".chat-text")).to_have_text("Good luck, Bea")
+    pages = {"editor": ana, "nixon": bea}
+    table = Table(pages, shot, explore=False)
+    for _ in range(4):
+        role = table.whose_turn()
+        assert role is not None, table.summary()
+        table.act(role)
+    menu(bea)
+    bea.once("dialog", lambda dialog: dialog.accept())
+    bea.locator("#resign").click()
+    expect(ana.locator("#final")).to_be_visible()
+
+    won, lost = shown_rating(ana, ana_id), shown_rating(bea, bea_id)
+    assert won > 1500 > lost, (won, lost)
