@@ -145,6 +145,7 @@ def frame(
     view_json, legal_json = entry.part(viewer)
     head: JSONObj = {} if message_type is None else {"type": message_type}
     head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
+    head["rules_version"] = info.rules_version  # the browser words cards as this version does
     legal = legal_json if status == "active" and viewer else "[]"
     ended = status == "finished"
     fair = fairness(entry.game, info.rules_version, info.commitment, info.seed, ended)

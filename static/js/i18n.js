@@ -24,7 +24,12 @@ export function t(path, params) {
 export const roleName = (role) => L.roles[role] ?? role;
 export const roleCap = (role) => L.roles_cap[role] ?? role;
 export const cardName = (id) => L.cards[id]?.name ?? id;
-export const cardText = (id) => L.cards[id]?.text ?? "";
+// A later rules version words a few cards and momentum spaces anew (the locale's "editions",
+// by rules version): a table words them as its match's version plays them.
+let edition = {};
+export function useRulesVersion(version) { edition = L.editions?.[version] ?? {}; }
+export const cardText = (id) => edition.cards?.[id]?.text ?? L.cards[id]?.text ?? "";
+export const momentumText = (space) => edition.momentum_spaces?.[space] ?? L.momentum_spaces?.[space] ?? "";
 export const colorName = (c) => L.colors[c] ?? c;
 export const personName = (p) => L.people[p] ?? p;
 export const colorsName = (cs) => (cs || []).map(colorName).join("/");

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { mountChat } from "./chat.js";
 import { beep, flyCard, notify, settleTokens, watchAutoPass } from "./effects.js";
 import { rememberCommitment } from "./fairness.js";
-import { BOOT, t } from "./i18n.js";
+import { BOOT, t, useRulesVersion } from "./i18n.js";
 import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
 import { decisionModel, renderDecision, renderTargets } from "./render/decision.js";
@@ -96,6 +96,7 @@ function draw(s, prev) {
   const now = Date.now();
   const fresh = s.view !== prev.view;
   if (s.view && fresh) {
+    useRulesVersion(s.view.rules_version);  // before any card or space is worded
     root.dataset.role = me;
     settleTokens(renderTrack($("track"), s.view, me));
     renderHolding($("holding"), s.view);

@@ -3,7 +3,7 @@
 // step shown; render() draws a step; verify() runs the browser's check and asks the server's.
 import { api } from "./api.js";
 import { settleTokens } from "./effects.js";
-import { roleCap, t } from "./i18n.js";
+import { roleCap, t, useRulesVersion } from "./i18n.js";
 import { actionLabel } from "./labels.js";
 import { SEATS, other } from "./meta.js";
 import { recompute, seenCommitment } from "./fairness.js";
@@ -133,6 +133,7 @@ document.addEventListener("keydown", (event) => {
 (async () => {
   try {
     const replay = await api(`/api/replays/${encodeURIComponent(matchId)}`);
+    useRulesVersion(replay.rules_version);  // its cards worded as its version played them
     store.set({ replay, k: 0 });
   } catch (err) {
     if (err.status === 404) $("replay-missing").hidden = false;

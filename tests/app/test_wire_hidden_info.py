@@ -53,8 +53,10 @@ from engine.watergate.views import view_for
 from .conftest import ADMIN_TOKEN
 
 # (k, match seed): random matches that, between them, reach peeks at the track and hidden Howard
-# Hunt draws; 53-bit seeds like the server's own, so that finding one in a text means it was sent
-MATCHES = [(k, random.Random(f"watergate-{k}").getrandbits(53)) for k in (8, 17, 50, 58)]
+# Hunt draws under today's rules (version 4's cards play differently: the deals that reached them
+# under version 3 were 8, 17, 50, 58); 53-bit seeds like the server's own, so that finding one in
+# a text means it was sent
+MATCHES = [(k, random.Random(f"watergate-{k}").getrandbits(53)) for k in (13, 30, 50, 58)]
 CARD_ID = re.compile(r"^[EN]\d\d$")
 TOKEN_IDS = frozenset(TOKENS)
 FACE_DOWN_SECRETS = ("colors", "momentum_symbol", "id", "peeked")

@@ -1,6 +1,6 @@
 // Counts and public piles: the opponent's hand, decks, bag, discard piles, removed cards,
 // both momentum cards (with the Editor's instructions), the initiative card, this round's limits.
-import { L, cardName, roleCap, t } from "../i18n.js";
+import { L, cardName, momentumText, roleCap, t } from "../i18n.js";
 import { EDITOR_MOMENTUM, MOMENTUM_SPACES, SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 
@@ -21,7 +21,7 @@ function momentumCard(role, count) {
   for (let k = 1; k <= MOMENTUM_SPACES; k++) {
     const li = el("li", k <= count ? "mc-space filled" : "mc-space");
     li.append(el("span", "mc-num", String(k)));
-    const text = role === "editor" && EDITOR_MOMENTUM.has(String(k)) ? L.momentum_spaces[String(k)] : "";  // the Editor's instructions
+    const text = role === "editor" && EDITOR_MOMENTUM.has(String(k)) ? momentumText(String(k)) : "";  // the Editor's instructions
     if (text) li.append(el("span", "mc-text", text));
     li.setAttribute("aria-label", `${k}: ${k <= count ? "●" : "○"}${text ? ` ${text}` : ""}`);
     row.append(li);
