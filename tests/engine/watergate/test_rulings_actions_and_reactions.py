@@ -374,8 +374,9 @@ def test_r18_nixons_view_of_the_window_is_the_same_whatever_the_editor_holds() -
 
 @pytest.mark.ruling("R19")
 def test_r19_howard_hunt_moves_momentum_then_plays_the_top_card() -> None:
-    """R19: momentum first, then the top card is drawn and played at once (hidden from Editor)."""
-    s = nx(["N01", "N09"], nixon_deck=["N10", "N13"])
+    """R19: momentum first, then the top card is drawn and played at once (hidden from Editor).
+    Rules version 3, where N13 moves momentum 3 (4 from version 4)."""
+    s = nx(["N01", "N09"], nixon_deck=["N10", "N13"], rules_version="3")
     s, _ = do(s, "nixon", action("N01"))
     s, _ = pass_window(s)
     assert s.track_momentum == -1 and s.decision == PlayD("nixon", "N13", 1), describe(s)
