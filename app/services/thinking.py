@@ -42,8 +42,7 @@ def choose_move(
     # every choice were visible would tell nothing about the deal's seed
     seed = int.from_bytes(hashlib.sha256(f"bot/{seed}/{version}".encode()).digest()[:8]) >> 1
     names = game.bot_names
-    # BOT_KIND names a bot of some game; a game without it plays its strongest (Nations has no
-    # search bot: its heuristic plays where Watergate's search would)
+    # BOT_KIND names a bot of some game; a game without it plays its strongest
     chain = names[names.index(kind) :] if kind in names else names
     for name in chain:
         bot = game.make_bot(name, seed, budget_ms, clock)

@@ -12,6 +12,7 @@ from ..core.rng import ALGORITHMS
 from . import flow, views
 from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot, SearchBot
+from .bots.levels import LEVELS, level_bot
 from .catalog import DIFFICULTIES, Difficulty
 from .describe import describe as _describe
 from .events import Event, events_to_json
@@ -28,7 +29,8 @@ class NationsGame:
 
     id: Final = "nations"
     rules_version: Final = RULES_VERSION
-    bot_names: Final[tuple[str, ...]] = ("heuristic", "random", "search")
+    # the levels (bots/levels.py) and the bots they are made of, strongest first
+    bot_names: Final[tuple[str, ...]] = ("hard", "search", "normal", "heuristic", "easy", "random")
     difficulties: Final[tuple[Difficulty, ...]] = DIFFICULTIES  # easiest first (NR6)
 
     def __init__(
@@ -125,6 +127,8 @@ class NationsGame:
             return cast(Bot[MatchState, Action], RandomBot(seed))
         if name == "search":
             return cast(Bot[MatchState, Action], SearchBot(seed, budget_ms, clock))
+        if name in LEVELS:
+            return cast(Bot[MatchState, Action], level_bot(name, seed, budget_ms, clock))
         raise KeyError(f"unknown Nations bot {name!r}")
 
     def metadata(self) -> JSONObject:

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 
 from app.services import thinking
 from engine.watergate.bots.levels import LEVELS
 
 from .test_bad_input import assert_refused
-from .test_thinking import my_turn
-from .test_ws import socket
+from .test_ws import receive_view, send_action, socket
 
 MakeClient = Callable[..., TestClient]
 
@@ -60,12 +60,21 @@ def test_a_match_against_the_computer_is_normal_unless_asked(client: TestClient)
     assert "level" not in players(client, against_a_friend)["editor"]
 
 
+# the human's seat, so that the computer moves first: the Editor (R5), Nations' first player
+SECOND_SEAT = {"watergate": "nixon", "nations": "p2"}
+
+
+@pytest.mark.parametrize("game", SECOND_SEAT)
 @pytest.mark.parametrize("level", ["easy", "hard"])
 def test_the_computer_plays_the_recipe_of_its_match_level(
-    sqlite_url: str, make_client: MakeClient, monkeypatch: pytest.MonkeyPatch, level: str
+    sqlite_url: str,
+    make_client: MakeClient,
+    monkeypatch: pytest.MonkeyPatch,
+    level: str,
+    game: str,
 ) -> None:
-    """The computer (the Editor, who moves first) answers with the bot of the level it was
-    created at, not the server's default."""
+    """The computer (moving first) answers with the bot of the level it was created at, not the
+    server's default, in every game that offers levels."""
     asked: list[str] = []
     real = thinking.choose_move
 
@@ -75,7 +84,17 @@ def test_the_computer_plays_the_recipe_of_its_match_level(
 
     monkeypatch.setattr(thinking, "choose_move", spy)
     client = make_client(sqlite_url, bot_kind="level", bot_processes=0, bot_budget_ms=20)
-    made = create(client, opponent="bot", level=level)
+    made = create(client, game=game, role=SECOND_SEAT[game], opponent="bot", level=level)
     with socket(client, made["match_id"], made["seat_token"]) as ws:
-        assert my_turn(ws)["version"] >= 1
+        computer_moved(ws)
     assert asked and set(asked) == {level}
+
+
+def computer_moved(ws: WebSocketTestSession) -> None:
+    """Play the first offered action whenever asked, until a view shows a move of the other
+    seat (Nations draws who starts: the human may be first)."""
+    mine: set[int] = {0}
+    while (view := receive_view(ws))["version"] in mine:
+        if view["legal_actions"] and view["version"] + 1 not in mine:  # (a view may come twice)
+            send_action(ws, view["legal_actions"][0], view["version"])
+            mine.add(view["version"] + 1)

@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from ...core.game import Seat
 from ...core.rng import below, seed_state
+from ..actions import Action
 from ..flow import apply, legal_actions
 from ..observation import determinize
 from ..state import MatchState, player_of
@@ -16,6 +17,17 @@ from .evaluate import evaluate
 from .pick import as_given
 
 T = TypeVar("T")
+
+
+def look_ahead(
+    observation: MatchState, seat: Seat, rng: int
+) -> tuple[Sequence[Action], list[float], int]:
+    """Every legal action of the seat on one arrangement of the decks drawn from `rng`, with the
+    evaluation of its result for the seat's nation; and the generator's next state."""
+    me = player_of(seat)
+    sample, rng = determinize(observation, rng)
+    offered = legal_actions(sample, me)
+    return offered, [evaluate(apply(sample, me, a).state, me) for a in offered], rng
 
 
 class HeuristicBot:
@@ -27,10 +39,7 @@ class HeuristicBot:
     def decide(self, observation: MatchState, seat: Seat, legal: Sequence[T]) -> T:
         if len(legal) == 1:
             return legal[0]
-        me = player_of(seat)
-        sample, self._rng = determinize(observation, self._rng)
-        offered = legal_actions(sample, me)
-        scores = [evaluate(apply(sample, me, a).state, me) for a in offered]
+        offered, scores, self._rng = look_ahead(observation, seat, self._rng)
         best = max(scores)
         top = [a for a, v in zip(offered, scores, strict=True) if v >= best - 1e-9]
         self._rng, i = below(self._rng, len(top))
