@@ -13,7 +13,13 @@ async function show() {
     item.textContent = `${when} ${line.role} (${line.name}): ${line.text}`;  // never HTML
     return item;
   }));
-  if (!list.children.length) list.textContent = "No chat.";
+  if (!list.children.length) say("No chat.");
 }
 
-show().catch((err) => { if (list) list.textContent = err.message; });
+function say(text) {  // a list holds only items
+  const item = document.createElement("li");
+  item.textContent = text;
+  list.replaceChildren(item);
+}
+
+show().catch((err) => { if (list) say(err.message); });

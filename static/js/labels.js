@@ -1,5 +1,5 @@
 // Words for actions and log entries, in the player's language (no rules here: only wording).
-import { L, META, cardName, colorName, colorsName, personName, roleCap, roleName, t } from "./i18n.js";
+import { L, META, cardName, colorLetter, colorName, colorsName, personName, roleCap, roleName, t } from "./i18n.js";
 
 /** A track position in a few words, as this seat sees it: "your 2", "their 3" ("2 (Nixon)" for
  * a spectator); never the letters of the track's ends. */
@@ -40,6 +40,13 @@ export function spaceName(id) {
 export function tokenName(token) {
   if (!token || !token.colors || !token.colors.length) return t("names.token_hidden");
   return t("names.token", { colors: colorsName(token.colors) });
+}
+
+/** The token's name followed by the letters it prints ("green/blue token GB"): a control that
+ * shows a token is named with the words it shows (WCAG 2.5.3). */
+export function letteredName(token) {
+  if (!token || !token.colors || !token.colors.length) return tokenName(token);
+  return `${tokenName(token)} ${token.colors.map(colorLetter).join("")}`;
 }
 
 /** Where a track position is, as this seat sees it: "space 2 on your side". */

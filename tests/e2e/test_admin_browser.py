@@ -28,6 +28,7 @@ import pytest
 from engine.watergate.bots import RandomBot
 
 from .conftest import LOCALES, ROOT, START_TIMEOUT_S, _free_port, _healthy
+from .test_axe import violations
 
 try:
     from playwright.sync_api import Page, expect
@@ -158,9 +159,11 @@ def test_sign_in_and_find_a_match(open_page: Any, shot: Any, matches: dict[str, 
     page.locator("#q").fill("")
     expect(page.locator("#rows tr")).to_have_count(2)
     shot(page, "admin-list")
+    assert violations(page) == [], "the admin's match list"
     link.click()
     expect(page).to_have_url(re.compile(rf"/admin/matches/{done}$"))
     expect(page.locator("#step-info")).to_have_text(f"Step {matches['n']} of {matches['n']}")
+    assert violations(page) == [], "the admin's match page"
     assert not [u for u in urls if ADMIN_TOKEN in u], "the token never travels in a URL"
     assert ADMIN_TOKEN not in LOGS["server"].read_text(errors="replace"), "nor in a log line"
 

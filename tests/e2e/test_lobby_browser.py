@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import LOCALES
+from .test_axe import violations
 from .test_browser import Table
 
 try:
@@ -66,6 +67,7 @@ def test_two_players_meet_in_the_lobby_chat_and_play(
     expect(row.locator(".who")).to_have_text("Ana")
     expect(row).to_contain_text(EN["roles_cap"]["nixon"])
     snap(bea, "lobby")
+    assert violations(bea) == [], "the lobby with a challenge"
     row.get_by_role("button", name=LOBBY["join"]).click()
     expect(bea).to_have_url(re.compile(f"/match/{match_id}$"))
 

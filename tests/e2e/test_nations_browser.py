@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import LOCALES, serving
+from .test_axe import violations
 
 Shot = Callable[..., Path]
 ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
@@ -195,9 +196,11 @@ def test_a_whole_nations_match_against_the_computer_by_clicks(
 ) -> None:
     page = open_page(prefs={})
     match_id = start_from_home(page, "bot")
+    assert violations(page) == [], "a live Nations table"
     clicks = play_by_clicks({"p1": page}, random.Random(match_id))
     assert clicks > 10
     check_final(page)
+    assert violations(page) == [], "a finished Nations table"
     log = page.locator("#n-log li").all_inner_texts()
     assert any(EN["nations"]["seats"]["p2"] in line for line in log)  # the computer played
     # the public replay of the same match, on the same boards
@@ -205,6 +208,7 @@ def test_a_whole_nations_match_against_the_computer_by_clicks(
     expect(page).to_have_url(re.compile(f"/nations/replay/{match_id}$"))
     expect(page.locator("#n-steps")).to_be_visible()
     expect(page.locator("#n-final .n-sheet")).to_be_visible()  # it opens at the end
+    assert violations(page) == [], "a Nations replay"
     page.locator("#n-first").click()
     expect(page.locator("#n-step-info")).to_contain_text("0")
     expect(page.locator("#n-final")).to_be_hidden()
@@ -230,6 +234,7 @@ def test_the_admin_steps_through_a_nations_match(
     admin.goto(f"/admin/matches/{match_id}")
     expect(admin.locator("#nations")).to_have_attribute("data-version", "0")
     expect(admin.locator("#n-decks")).to_be_visible()  # everything shown: the decks too
+    assert violations(admin) == [], "the admin's Nations match"
     expect(admin.locator("#n-export")).to_have_attribute(
         "href", f"/api/admin/matches/{match_id}/export"
     )
@@ -254,6 +259,7 @@ def test_the_nations_table_on_a_phone_in_portuguese(
     for area in (".n-area-progress", ".n-area-mine", ".n-prompt-area"):
         expect(page.locator(area)).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert violations(page) == [], "a Nations table on a phone"
     page.locator('.n-tab[data-tab="nations"]').click()
     expect(page.locator(".n-area-scoring")).to_be_visible()
     expect(page.locator(".n-area-progress")).to_be_hidden()

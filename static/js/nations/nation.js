@@ -17,10 +17,12 @@ function owned(id, mine, extra) {
   return cardFace(id, { key: mine ? `owned:${id}` : undefined, extra });
 }
 
-function workers(count, label) {
+function workers(count) {
   const dots = el("span", "n-workers", "");
-  dots.setAttribute("aria-label", `${count} ${label}`);
-  dots.title = `${count} ${label}`;
+  const label = nt("workers_count", { count });
+  dots.setAttribute("role", "img");  // (a bare span may not carry a label)
+  dots.setAttribute("aria-label", label);
+  dots.title = label;
   for (let i = 0; i < count; i++) dots.append(el("span", "n-worker", ""));
   if (!count) dots.append(el("span", "muted", "0"));
   return dots;
@@ -59,7 +61,7 @@ export function renderNation(root, view, seat, me) {
   const people = el("div", "n-people");
   const idle = el(mine ? "button" : "div", "n-idle");
   if (mine) { idle.type = "button"; idle.dataset.key = "idle"; }
-  idle.append(el("span", "n-res-name", term("resource_area")), workers(n.idle_workers, term("workers")));
+  idle.append(el("span", "n-res-name", term("resource_area")), workers(n.idle_workers));
   const track = el(mine ? "button" : "div", "n-population");
   if (mine) { track.type = "button"; track.dataset.key = "population"; }
   track.append(el("span", "n-res-name", term("population_track")), el("span", "n-res-value", nt("population", { count: n.population })));
@@ -75,7 +77,7 @@ export function renderNation(root, view, seat, me) {
   row.append(n.advisor ? owned(n.advisor, mine) : el("div", "n-card n-card-empty", `${term("advisor")}: ${nt("empty")}`));
   for (const slot of n.slots) {
     const extra = el("span", "n-slot-extra");
-    const dots = workers(slot.workers, term("workers"));
+    const dots = workers(slot.workers);
     if (mine && slot.workers) {
       const pickUp = el("span", "n-pickup", "");
       pickUp.dataset.key = `worker:${slot.card}`;
@@ -93,7 +95,15 @@ export function renderNation(root, view, seat, me) {
       extra.append(off);
     } else extra.append(dots);
     const face = cardFace(slot.card, { key: mine ? `slot:${slot.card}` : undefined, extra, tag: "div" });
-    if (mine) { face.setAttribute("role", "button"); face.tabIndex = 0; face.dataset.owned = `owned:${slot.card}`; }
+    if (mine) {
+      // the card's name is its button (the worker controls beside it are buttons of their own,
+      // and a button may not hold buttons); a click anywhere on the card still counts
+      face.dataset.owned = `owned:${slot.card}`;
+      const name = face.querySelector(".n-card-name");
+      name.setAttribute("role", "button");
+      name.tabIndex = 0;
+      name.setAttribute("aria-label", nt("deploy_here", { card: cardName(slot.card) }));
+    }
     row.append(face);
   }
   cards.append(row);

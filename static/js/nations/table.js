@@ -163,7 +163,9 @@ function drawChoices(s) {
     const why = model.why.get(node.dataset.key);
     node.classList.toggle("is-blocked", Boolean(why));
     if (why) node.title = why; else node.removeAttribute("title");
-    node.setAttribute("aria-disabled", key ? "false" : "true");
+    // on the control itself: a card whose name is its button is a plain box around it
+    const control = node.matches('button, [role="button"]') ? node : node.querySelector(':scope > [role="button"]');
+    if (control) control.setAttribute("aria-disabled", key ? "false" : "true");
   }
   $("n-prompt").textContent = model.prompt;
   root.dataset.pick = s.pick.worker || s.pick.buying ? `${s.pick.worker || ""}|${s.pick.buying || ""}` : "";
@@ -238,7 +240,9 @@ function wire() {
     if (node) { event.preventDefault(); activate(node); }
   });
   root.addEventListener("keydown", (event) => {
-    const node = event.target.closest && event.target.closest('[data-key][role="button"]');
+    // a piece's own button, or the name button of a card whose piece holds other buttons
+    const button = event.target.closest && event.target.closest('[role="button"]');
+    const node = button && button.closest("[data-key]");
     if (node && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); activate(node); }
   });
   root.addEventListener("pointerover", explain);

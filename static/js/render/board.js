@@ -2,7 +2,7 @@
 // Nixon sees it from the other side of the table: every position is turned half a turn about the
 // drawing's middle, the letters are not (they stay upright).
 import { META, colorLetter, personName, t } from "../i18n.js";
-import { spaceName, tokenName } from "../labels.js";
+import { letteredName, spaceName } from "../labels.js";
 import { CENTRE, POINTS } from "../meta.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -26,6 +26,11 @@ function build(root, me) {
   const hatch = svg("pattern", { id: "hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
   svg("rect", { width: 8, height: 8, fill: "#3b362f" }, hatch);
   svg("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#8a8273", "stroke-width": 3 }, hatch);
+  // each colour's letter is drawn once here and shown on its spaces by <use>: a space is a button
+  // named in words, and letters inside it would be visible words its name lacks (WCAG 2.5.3)
+  for (const color of new Set(META.spaces.map((space) => space.color))) {
+    svg("text", { id: `slip-letter-${color}`, "text-anchor": "middle", class: "slip-letter" }, defs).textContent = colorLetter(color);
+  }
   const g = svg("g", { class: "board-root" }, s);
   const threads = svg("g", { class: "threads" }, g);
   for (const [a, b] of META.edges) {
@@ -39,8 +44,8 @@ function build(root, me) {
     const [x, y] = pts[space.id];
     const node = svg("g", { class: `space space-${space.color}`, "data-space": space.id, "data-target": `space:${space.id}`, "data-name": spaceName(space.id), tabindex: "-1", role: "button" }, g);
     svg("circle", { cx: x, cy: y, r: 44, class: "slip" }, node);
-    const letter = svg("text", { x, y: y + 16, "text-anchor": "middle", class: "slip-letter", "aria-hidden": "true" }, node);
-    letter.textContent = colorLetter(space.color);  // colour told by letter too (colour-blind players)
+    // colour told by letter too (colour-blind players)
+    svg("use", { href: `#slip-letter-${space.color}`, x, y: y + 16, "aria-hidden": "true" }, node);
     svg("g", { class: "piece" }, node);
   }
   for (const inf of META.informants) {
@@ -88,7 +93,7 @@ export function renderBoard(root, view, me) {
       if (now) { node.classList.remove("pop"); void node.getBBox; node.classList.add("pop"); }
     }
     node.classList.toggle("lit", lit.has(id));
-    const desc = token ? `${tokenName(token)}, ${token.face === "up" ? t("ui.face_up") : t("ui.face_down")}` : t("ui.empty");
+    const desc = token ? `${letteredName(token)}, ${token.face === "up" ? t("ui.face_up") : t("ui.face_down")}` : t("ui.empty");
     node.setAttribute("aria-label", `${node.dataset.name}: ${desc}`);
   }
   for (const node of s.querySelectorAll(".informant")) {

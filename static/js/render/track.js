@@ -1,7 +1,7 @@
 // The research track: its spaces (as many as the game's metadata says), your own side on the
 // right; tokens keyed so moves slide. Pure: what enters and leaves is returned for effects.js.
 import { colorLetter, t } from "../i18n.js";
-import { placeName, tokenName } from "../labels.js";
+import { letteredName, placeName } from "../labels.js";
 import { SEATS, TRACK_CELLS, TRACK_REACH, TRACK_SIDES } from "../meta.js";
 
 // Positions run from -reach to +reach; the metadata says whose end is which (+1: positive). Each
@@ -35,17 +35,12 @@ export function evidenceFace(el, token) {
   letters.setAttribute("aria-hidden", "true");  // the accessible name says the colours in words
   letters.textContent = colors.length ? colors.map(colorLetter).join("") : "?";
   el.append(letters);
-  if (token.momentum_symbol) {
-    const sym = document.createElement("span");
-    sym.className = "tk-sym";
-    sym.setAttribute("aria-hidden", "true");
-    sym.textContent = "▲";
-    el.append(sym);
-  }
+  // the momentum symbol's ▲ is drawn by the stylesheet (.tk-symbol::after): as text it would
+  // be a visible word missing from the accessible name, which says "momentum symbol"
 }
 
 function describe(token) {
-  const parts = [tokenName(token)];
+  const parts = [letteredName(token)];
   if (token.colors) parts.push(token.face === "up" ? t("ui.face_up") : t("ui.face_down"));
   if (token.peeked) parts.push(t("ui.peeked"));
   if (token.momentum_symbol) parts.push(t("ui.momentum_symbol"));
