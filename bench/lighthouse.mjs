@@ -3,7 +3,7 @@
 // `lighthouse_<form>_<figure> value` lines for the mobile (default) and desktop configurations.
 //
 //   npm install --prefix /tmp/lh lighthouse@12       # once, outside the project
-//   LIGHTHOUSE_DIR=/tmp/lh CHROME_PATH=/usr/bin/chromium node bench/lighthouse.mjs http://127.0.0.1:8000
+//   LIGHTHOUSE_DIR=/tmp/lh CHROME_PATH=/usr/bin/chromium node bench/lighthouse.mjs http://127.0.0.1:8000 [nations]
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,8 +17,10 @@ const { launch } = await import(pathToFileURL(need.resolve("chrome-launcher")).h
 const puppeteer = await load("puppeteer-core");
 
 const base = process.argv[2] || "http://127.0.0.1:8000";
+const game = process.argv[3] || "watergate";  // each game's table has its own page
+const [role, page_] = game === "nations" ? ["p1", "/nations/match"] : ["editor", "/match"];
 const made = await (await fetch(`${base}/api/matches`, {
-  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role: "editor", opponent: "bot" }),
+  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game, role, opponent: "bot" }),
 })).json();
 const chrome = await launch({ chromePath: process.env.CHROME_PATH || "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
 try {
@@ -29,7 +31,7 @@ try {
   await page.close();
   const flags = { port: chrome.port, output: "json", disableStorageReset: true, onlyCategories: ["performance", "accessibility"] };
   for (const [form, config] of [["mobile", undefined], ["desktop", desktopConfig]]) {
-    const { lhr } = await lighthouse(`${base}/match/${made.match_id}`, flags, config);
+    const { lhr } = await lighthouse(`${base}${page_}/${made.match_id}`, flags, config);
     if (lhr.runtimeError) { console.error(form, lhr.runtimeError.message); continue; }
     console.log(`lighthouse_${form}_performance ${Math.round(lhr.categories.performance.score * 100)}`);
     console.log(`lighthouse_${form}_accessibility ${Math.round(lhr.categories.accessibility.score * 100)}`);

@@ -37,12 +37,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def start_from_home(page: Page, opponent: str) -> str:
+def start_from_home(page: Page, opponent: str, clock: str = "none") -> str:
     """Choose Nations on the home page and start; the match id of the table it opens."""
     page.goto("/")
     page.get_by_label(EN["games"]["nations"]).check()
     page.locator('input[name="role"][value="p1"]').check()  # the seats follow the game
     page.locator(f'input[name="opponent"][value="{opponent}"]').check()
+    page.locator("#clock").select_option(clock)
     page.locator("#start").click()
     expect(page).to_have_url(re.compile(r"/nations/match/[A-Za-z0-9_-]+$"))
     expect(page).to_have_title(re.compile("^Nations"))
@@ -271,3 +272,16 @@ def start_from_home_pt(page: Page) -> None:
     page.locator('input[name="opponent"][value="bot"]').check()
     page.locator("#start").click()
     expect(page).to_have_url(re.compile(r"/nations/match/"))
+
+
+def test_a_clocked_nations_match_shows_minutes_and_seconds_and_the_running_clock_counts_down(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(prefs={})
+    start_from_home(page, "bot", clock="realtime-15")
+    clocks = page.locator("#n-clocks")
+    # the first player's clock runs from the start (15 minutes); the other's stands at 15:00
+    shown = r"^(▶ )?Nation 1 1[45]:\d\d · (▶ )?Nation 2 1[45]:\d\d$"
+    expect(clocks).to_have_text(re.compile(shown))
+    first = clocks.inner_text()
+    expect(clocks).not_to_have_text(first, timeout=5000)  # a second later it reads otherwise

@@ -5,6 +5,7 @@
 // same boards show each step of an ended match.
 import { api } from "../api.js";
 import { rememberCommitment } from "../fairness.js";
+import { clockText } from "../clock.js";
 import { BOOT, t } from "../i18n.js";
 import { loadSeat, saveSeat } from "../seats.js";
 import { connect } from "../socket.js";
@@ -18,6 +19,7 @@ import { cardLines, cardName, nationName, nt } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("nations");
+let shownClocks = null;  // the newest view's clocks and when it came (drawClocks)
 const matchId = root.dataset.matchId;
 const mode = root.dataset.mode;  // table | replay | admin
 const replayMode = mode === "replay" || mode === "admin";
@@ -137,9 +139,21 @@ function drawTable(v) {
   $("n-invite").hidden = !(v.status === "waiting" && seat?.inviteUrl);
   if (seat?.inviteUrl) $("n-invite-url").value = seat.inviteUrl;
   finalBox(v);
-  const c = v.clocks;
-  $("n-clocks").textContent = c ? SEATS.map((s) => `${nt(`seats.${s}`)} ${Math.max(0, Math.round(c[s].remaining_ms / 60000))} min`).join(" · ") : "";
+  shownClocks = v.clocks ? { clocks: v.clocks, at: performance.now() } : null;
+  drawClocks();
 }
+
+// the running clock counts down between views, a second at a time, from when its view came
+function drawClocks() {
+  if (!shownClocks) { $("n-clocks").textContent = ""; return; }
+  const { clocks, at } = shownClocks;
+  const spent = performance.now() - at;
+  $("n-clocks").textContent = SEATS.map((s) => {
+    const c = clocks[s];
+    return `${c.running ? "▶ " : ""}${nt(`seats.${s}`)} ${clockText(c.remaining_ms - (c.running ? spent : 0))}`;
+  }).join(" · ");
+}
+setInterval(drawClocks, 1000);
 
 /** The boards: drawn again only when the match moved on, not for a refresh of the same version
  * (presence, a rematch offer), so a click under way never loses the piece it began on. */

@@ -1,6 +1,7 @@
 // The match page around the table: status bar, presence, clocks, invite and spectator links,
 // the final screen with its rematch row. Pure: state in, DOM patched; buttons hand their intent
 // to `dispatch`.
+import { clockText } from "../clock.js";
 import { BOOT, roleCap, t } from "../i18n.js";
 import { seatLabel, seatName } from "../labels.js";
 import { SEATS, other } from "../meta.js";
@@ -26,13 +27,6 @@ function renderPresence(box, v, page, now) {
   box.className = `presence ${bot || who.every((r) => v.presence?.[r]?.online) ? "on" : "off"}`;
 }
 
-function fmt(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
 /** The clocks as they stand `now`: the running one has lost the time since the view came. */
 export function renderClocks(box, state, now) {
   const c = state.view?.clocks;
@@ -41,7 +35,7 @@ export function renderClocks(box, state, now) {
   const spent = now - state.receivedAt;
   box.textContent = SEATS.map((r) => {
     const left = c[r].remaining_ms - (c[r].running ? spent : 0);
-    return `${c[r].running ? "▶ " : ""}${roleCap(r)} ${fmt(left)}`;
+    return `${c[r].running ? "▶ " : ""}${roleCap(r)} ${clockText(left)}`;
   }).join(" · ");
 }
 
