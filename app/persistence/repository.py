@@ -20,6 +20,7 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.orm import Session
@@ -456,8 +457,10 @@ class Totals:
     reasons: dict[str, int]
 
 
-def totals(db: Session, sqlite: bool, seats: Sequence[str]) -> Totals:
-    """Aggregates over every stored match, computed by the database (UTC days on both)."""
+def totals(db: Session, sqlite: bool, seats: Sequence[str], game: str | None = None) -> Totals:
+    """Aggregates over every stored match of `game` (of every game when None), computed by the
+    database (UTC days on both); `wins` counts each of `seats`."""
+    of_game = Match.game == game if game is not None else true()
     day = (
         func.date(Match.created_at) if sqlite else func.date(func.timezone("UTC", Match.created_at))
     )
@@ -466,9 +469,13 @@ def totals(db: Session, sqlite: bool, seats: Sequence[str]) -> Totals:
         if sqlite
         else func.extract("epoch", Match.updated_at - Match.created_at)
     )
-    per_day = db.execute(select(day.label("day"), func.count()).group_by("day").order_by("day"))
-    by_status = db.execute(select(Match.status, func.count()).group_by(Match.status)).all()
-    finished = Match.status == "finished"
+    per_day = db.execute(
+        select(day.label("day"), func.count()).where(of_game).group_by("day").order_by("day")
+    )
+    by_status = db.execute(
+        select(Match.status, func.count()).where(of_game).group_by(Match.status)
+    ).all()
+    finished = and_(Match.status == "finished", of_game)
     row = db.execute(
         select(
             func.count(),

@@ -8,7 +8,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from engine.registry import DEFAULT_GAME, get_game
+from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import repository as repo
@@ -138,26 +138,33 @@ class Admin:
         return await run_in_threadpool(exports.verify, data)
 
     async def stats(self) -> dict[str, Any]:
-        """Aggregates over every stored match, computed by the database."""
-        seats = get_game(DEFAULT_GAME).seats
+        """Aggregates computed by the database: matches per day and by status over every game;
+        the outcomes (v1's fields, named after Watergate's sides) over Watergate's matches; and
+        the same per game under "games" (v1.1: a win rate mixing two games' seats means nothing).
+        """
+        sqlite = is_sqlite(self.db.url)
 
-        def run() -> repo.Totals:
+        def run() -> tuple[repo.Totals, dict[str, repo.Totals]]:
             with self.db.reader() as db:
-                return repo.totals(db, is_sqlite(self.db.url), seats)
+                every = repo.totals(db, sqlite, ())
+                per_game = {g: repo.totals(db, sqlite, get_game(g).seats, g) for g in game_ids()}
+                return every, per_game
 
-        t = await run_in_threadpool(run)
-        first, second = seats[0], seats[1]
+        every, per_game = await run_in_threadpool(run)
+        main = per_game[DEFAULT_GAME]
+        first, second = get_game(DEFAULT_GAME).seats[:2]
         return {
-            "matches_per_day": [{"day": day, "count": n} for day, n in t.per_day],
-            "by_status": {status: t.by_status.get(status, 0) for status in STATUSES},
-            "decided": t.decided,
-            f"{first}_wins": t.wins[first],
-            f"{second}_wins": t.wins[second],
-            f"{first}_win_rate": (t.wins[first] / t.decided) if t.decided else None,
-            "avg_rounds": t.avg_rounds,
-            "avg_duration_seconds": t.avg_seconds,
-            "end_reasons": t.reasons,
-        }
+            "matches_per_day": _per_day(every),
+            "by_status": _by_status(every),
+            f"{first}_wins": main.wins[first],
+            f"{second}_wins": main.wins[second],
+            **_outcomes(main),
+            "games": {
+                g: {"matches_per_day": _per_day(t), "by_status": _by_status(t), "wins": t.wins,
+                    **_outcomes(t)}
+                for g, t in per_game.items()
+            },
+        }  # fmt: skip
 
     async def abort(self, match_id: str) -> None:
         """End a waiting or active match; both seats see that the host ended it."""
@@ -209,3 +216,23 @@ class Admin:
                 ]
 
         return await run_in_threadpool(run)
+
+
+def _per_day(t: repo.Totals) -> list[dict[str, Any]]:
+    return [{"day": day, "count": n} for day, n in t.per_day]
+
+
+def _by_status(t: repo.Totals) -> dict[str, int]:
+    return {status: t.by_status.get(status, 0) for status in STATUSES}
+
+
+def _outcomes(t: repo.Totals) -> dict[str, Any]:
+    """How the decided matches ended; the first seat's win rate is the balance figure."""
+    first = next(iter(t.wins))
+    return {
+        "decided": t.decided,
+        f"{first}_win_rate": (t.wins[first] / t.decided) if t.decided else None,
+        "avg_rounds": t.avg_rounds,
+        "avg_duration_seconds": t.avg_seconds,
+        "end_reasons": t.reasons,
+    }

@@ -87,13 +87,27 @@ async function refreshHealth() {
 refreshHealth();
 setInterval(refreshHealth, HEALTH_EVERY_MS);
 
+const seatName = (game, seat) => (game === "nations" ? t(`nations.seats.${seat}`) : t(`roles_cap.${seat}`));
+
+/** One game's outcomes: each seat's wins, the first seat's win rate (the balance figure). */
+function outcomes(id, g) {
+  const seats = Object.keys(g.wins);
+  return [
+    table(`${t(`games.${id}`)}: outcomes`, [
+      ["decided matches", g.decided],
+      ...seats.map((seat) => [`${seatName(id, seat)} wins`, g.wins[seat]]),
+      [`${seatName(id, seats[0])} win rate`, pct(g[`${seats[0]}_win_rate`])],
+      ["average rounds", g.avg_rounds?.toFixed(2) ?? "—"],
+      ["average duration", g.avg_duration_seconds == null ? "—" : `${(g.avg_duration_seconds / 60).toFixed(1)} min`],
+    ]),
+    table(`${t(`games.${id}`)}: end reasons`, Object.entries(g.end_reasons)),
+  ];
+}
+
 api("/api/admin/stats").then((s) => {
   root.replaceChildren(
-    table("Outcomes", [["decided matches", s.decided], ["Editor wins", s.editor_wins], ["Nixon wins", s.nixon_wins],
-      ["Editor win rate", pct(s.editor_win_rate)], ["average rounds", s.avg_rounds?.toFixed(2) ?? "—"],
-      ["average duration", s.avg_duration_seconds == null ? "—" : `${(s.avg_duration_seconds / 60).toFixed(1)} min`]]),
-    table("By status", Object.entries(s.by_status)),
-    table("End reasons", Object.entries(s.end_reasons)),
-    table("Matches per day", s.matches_per_day.map((d) => [d.day, d.count])),
+    ...Object.entries(s.games).flatMap(([id, g]) => outcomes(id, g)),
+    table("By status (every game)", Object.entries(s.by_status)),
+    table("Matches per day (every game)", s.matches_per_day.map((d) => [d.day, d.count])),
   );
 }).catch((err) => { root.textContent = failed(err); });

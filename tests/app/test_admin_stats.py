@@ -195,14 +195,18 @@ def insert_rows(url: str, rows: list[dict[str, Any]]) -> None:
         seats = [
             {"match_id": row["id"], "name": name, "kind": "human", "created_at": row["created_at"]}
             for row in rows
-            for name in ("editor", "nixon")
+            for name in SEATS_OF[row["game"]]
         ]
         session.execute(insert(Seat), seats)
     db.dispose()
 
 
+SEATS_OF = {"watergate": ("editor", "nixon"), "nations": ("p1", "p2")}
+
+
 def match_row(i: int, status: str, winner: str | None, reason: str | None, rounds: int,
-              created: datetime, seconds: float | None) -> dict[str, Any]:  # fmt: skip
+              created: datetime, seconds: float | None,
+              game: str = "watergate") -> dict[str, Any]:  # fmt: skip
     return {
         "id": f"hand{i:04d}",
         "seed": 1000 + i,
@@ -214,7 +218,7 @@ def match_row(i: int, status: str, winner: str | None, reason: str | None, round
         "winner": winner,
         "win_reason": reason,
         "ended_by": "host" if status == "finished" and winner is None else None,
-        "game": "watergate",
+        "game": game,
         "created_at": created,
         # a waiting or active match was touched just now (an old one would be marked abandoned)
         "updated_at": datetime.now(UTC)
@@ -244,17 +248,73 @@ def test_stats_match_a_hand_built_set_of_matches(
     assert_figures(stats(make_client(any_db_url)), EXPECTED)
 
 
+# Nations matches beside them (seats p1, p2), worked out by hand below
+NATIONS_ROWS: list[tuple[str, str | None, str | None, int, datetime, float | None]] = [
+    ("finished", "p1", "score", 8, at(1, 11), 3000),
+    ("finished", "p2", "score", 8, at(5, 10), 2400),
+    ("finished", "p2", "resigned", 3, at(5, 11), 900),
+    ("active", None, None, 4, at(5, 12), None),
+]
+
+
+def test_stats_keep_each_game_to_itself(
+    any_db_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """v1's outcome figures stay Watergate's (a Nations winner is no side of Watergate's); every
+    game has its own under "games"; days and statuses count every game's matches."""
+    rows = [match_row(i, *row) for i, row in enumerate(HAND_BUILT)]
+    rows += [match_row(100 + i, *row, game="nations") for i, row in enumerate(NATIONS_ROWS)]
+    insert_rows(any_db_url, rows)
+    got = stats(make_client(any_db_url))
+    outcomes = ("decided", "editor_wins", "nixon_wins", "editor_win_rate", "avg_rounds",
+                "avg_duration_seconds", "end_reasons")  # fmt: skip
+    assert_figures(got, {key: EXPECTED[key] for key in outcomes})
+    assert got["matches_per_day"] == [
+        {"day": "2024-03-01", "count": 4},
+        {"day": "2024-03-02", "count": 4},
+        {"day": "2024-03-05", "count": 6},
+    ]
+    assert got["by_status"] == {"waiting": 1, "active": 2, "finished": 9, "abandoned": 2}
+    watergate = {k: v for k, v in EXPECTED.items() if k in outcomes and not k.endswith("_wins")}
+    assert_figures(got["games"]["watergate"], {**watergate, "wins": {"editor": 2, "nixon": 3}})
+    assert_figures(
+        got["games"]["nations"],
+        {
+            "decided": 3,
+            "wins": {"p1": 1, "p2": 2},
+            "p1_win_rate": 1 / 3,
+            "avg_rounds": 19 / 3,
+            "avg_duration_seconds": 2100.0,  # (3000 + 2400 + 900) / 3
+            "end_reasons": {"score": 2, "resigned": 1},
+            "by_status": {"waiting": 0, "active": 1, "finished": 3, "abandoned": 0},
+        },
+    )
+
+
+NO_OUTCOMES: dict[str, Any] = {
+    "matches_per_day": [],
+    "by_status": {"waiting": 0, "active": 0, "finished": 0, "abandoned": 0},
+    "decided": 0,
+    "avg_rounds": None,
+    "avg_duration_seconds": None,
+    "end_reasons": {},
+}
+
+
 def test_stats_of_no_matches(any_db_url: str, make_client: Callable[..., TestClient]) -> None:
     assert stats(make_client(any_db_url)) == {
-        "matches_per_day": [],
-        "by_status": {"waiting": 0, "active": 0, "finished": 0, "abandoned": 0},
-        "decided": 0,
+        **NO_OUTCOMES,
         "editor_wins": 0,
         "nixon_wins": 0,
         "editor_win_rate": None,
-        "avg_rounds": None,
-        "avg_duration_seconds": None,
-        "end_reasons": {},
+        "games": {
+            "watergate": {
+                **NO_OUTCOMES,
+                "wins": {"editor": 0, "nixon": 0},
+                "editor_win_rate": None,
+            },
+            "nations": {**NO_OUTCOMES, "wins": {"p1": 0, "p2": 0}, "p1_win_rate": None},
+        },
     }
 
 

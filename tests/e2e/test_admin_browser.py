@@ -272,7 +272,10 @@ def test_abort_stats_and_sign_out(open_page: Any, shot: Any, matches: dict[str, 
     page.get_by_role("link", name="Statistics").click()
     expect(page).to_have_url(re.compile(r"/admin/stats$"))
     stats = page.locator("#stats")
-    expect(stats.locator("tr", has_text="decided matches")).to_contain_text("1")
+    watergate = stats.locator("section", has_text="Watergate: outcomes")
+    expect(watergate.locator("tr", has_text="decided matches")).to_contain_text("1")
+    nations = stats.locator("section", has_text="Nations: outcomes")
+    expect(nations.locator("tr", has_text="decided matches")).to_contain_text("0")
     expect(stats.locator("tr", has_text="finished")).to_contain_text("2")
     health = page.locator("#health-table")
     expect(health.locator("tr", has_text="Readiness").locator("td")).to_have_text("ready")
@@ -281,6 +284,7 @@ def test_abort_stats_and_sign_out(open_page: Any, shot: Any, matches: dict[str, 
     expect(health.locator("tr", has_text="Match cache")).to_contain_text(" of 512 MB, ")
     expect(health.locator("tr", has_text="Action → push latency")).to_contain_text("p99")
     shot(page, "admin-stats")
+    assert violations(page) == [], "the admin's statistics"
 
     [session] = [c["value"] for c in page.context.cookies() if c["name"] == "wg_admin"]
     page.get_by_role("button", name="Sign out", exact=True).click()  # the form posts, Origin ours
