@@ -49,10 +49,29 @@ def test_nr6_the_level_sets_the_starting_goods_and_prince_is_the_default() -> No
     s = new()
     assert [(n.level, n.gold, n.stone, n.food) for n in s.nations] == [("prince", 6, 5, 6)] * 2
     hand = GAME.with_levels(("chieftain", "emperor")).start(1).state
-    assert [(n.level, n.gold, n.stone, n.food) for n in hand.nations] == [
-        ("chieftain", 7, 6, 7),
-        ("emperor", 4, 3, 4),
+    assert [(n.level, (n.gold, n.stone, n.food)) for n in hand.nations] == [
+        ("chieftain", RULES.levels["chieftain"].start),
+        ("emperor", RULES.levels["emperor"].start),
     ]
+
+
+def test_nr6_nr20_each_seat_takes_its_own_levels_bonus_at_every_growth() -> None:
+    """A handicap applies seat by seat, at set-up and at each round's growth, whichever seat is
+    first in player order (the levels follow the seats, not the order)."""
+    for seed in range(6):
+        s = GAME.with_levels(("chieftain", "emperor")).start(seed).state
+        for _ in range(3):  # three rounds of growth, passing in between
+            while isinstance(s.decision, GrowthD):
+                p = s.decision.player
+                before = s.nations[p].gold
+                s, events = act(s, f"p{p + 1}", {"type": "bonus", "resource": "gold"})
+                want = RULES.levels[s.nations[p].level].bonus[0]  # gold, stone, food
+                assert s.nations[p].gold == before + want
+                assert of_type(events, "bonus_taken")[0]["amount"] == want
+            assert [n.level for n in s.nations] == ["chieftain", "emperor"]
+            while isinstance(s.decision, ActD):
+                seat = f"p{s.decision.player + 1}"
+                s, _ = act(s, seat, {"type": "pass"})
 
 
 def test_nr6_nr21_levels_are_match_options_checked_at_start() -> None:
@@ -190,8 +209,9 @@ def test_the_bonus_is_the_levels_amount_of_the_chosen_good() -> None:
     s = GAME.with_levels(("king", "king")).start(8).state
     p = s.decision.player  # type: ignore[union-attr]
     s2, events = act(s, f"p{p + 1}", {"type": "bonus", "resource": "stone"})
-    assert s2.nations[p].stone == s.nations[p].stone + 2  # King: 2 stone (difficulties.json)
-    assert of_type(events, "bonus_taken")[0]["amount"] == 2
+    king = RULES.levels["king"].bonus[1]  # gold, stone, food (difficulties.json)
+    assert s2.nations[p].stone == s.nations[p].stone + king
+    assert of_type(events, "bonus_taken")[0]["amount"] == king
 
 
 def test_growing_moves_a_worker_and_its_space_costs_food_or_stability() -> None:
