@@ -140,6 +140,12 @@ async def nations_replay(request: Request, match_id: str) -> Response:
     return await _table_page(request, "replay", match_id, "/nations")
 
 
+@router.get("/nations/cards", response_class=HTMLResponse)
+async def nations_cards(request: Request) -> HTMLResponse:
+    """Every Nations card, filterable, drawn from the engine's data in the page's language."""
+    return _page(request, "nations_cards.html", game="nations", page="nations-cards")
+
+
 @router.get("/how-we-deal", response_class=HTMLResponse)
 async def how_we_deal(request: Request) -> HTMLResponse:
     """How the cards are dealt and how anyone can check a deal afterwards, in plain words."""

@@ -21,6 +21,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from engine.registry import get_game
+
 from .conftest import LOCALES, serving
 from .test_axe import violations
 
@@ -285,3 +287,48 @@ def test_a_clocked_nations_match_shows_minutes_and_seconds_and_the_running_clock
     expect(clocks).to_have_text(re.compile(shown))
     first = clocks.inner_text()
     expect(clocks).not_to_have_text(first, timeout=5000)  # a second later it reads otherwise
+
+
+def all_cards() -> list[dict[str, Any]]:
+    """Every card of Nations' data files: side A's printed cards, each age's progress and events."""
+    meta = get_game("nations").metadata()
+    ages = [meta[f"age{n}"] for n in (1, 2, 3, 4)]
+    board = meta["board"]
+    assert isinstance(board, dict)
+    return [*board["starting_cards"], *(c for a in ages for c in [*a["progress"], *a["events"]])]
+
+
+def test_the_card_gallery_shows_every_card_of_the_data_and_filters_them(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    cards = all_cards()
+    page = open_page(prefs={})
+    page.goto("/rules")
+    page.get_by_role("link", name=EN["nations"]["gallery"]["link"]).click()
+    expect(page).to_have_url(re.compile(r"/nations/cards$"))
+    items = page.locator("#n-gallery > li")
+    expect(items).to_have_count(len(cards))
+    shown = {c["id"] for c in cards}
+    assert {i.get_attribute("data-card") for i in page.locator("#n-gallery .n-card").all()} == shown
+    assert violations(page) == [], "the card gallery"
+    shot(page, "nations-gallery", full_page=False)
+
+    page.locator("#n-gallery-age").select_option("2")
+    age2 = get_game("nations").metadata()["age2"]
+    assert isinstance(age2, dict)
+    expect(page.locator("#n-gallery > li:visible")).to_have_count(
+        len(age2["progress"]) + len(age2["events"])
+    )
+    page.locator("#n-gallery-age").select_option("")
+    page.locator("#n-gallery-search").fill("pyramids")  # a card's name, in any case
+    expect(page.locator("#n-gallery > li:visible")).to_have_count(1)
+    expect(page.locator("#n-gallery > li:visible .n-card-name")).to_have_text("Pyramids of Giza")
+    expect(page.locator("#n-gallery-count")).to_have_text("1 card")
+
+
+def test_the_card_gallery_speaks_portuguese(open_page: Callable[..., Page]) -> None:
+    page = open_page(prefs={}, locale="pt-BR")
+    page.goto("/nations/cards?lang=pt-BR")
+    gallery = LOCALES["pt-BR"]["nations"]["gallery"]
+    expect(page.locator("h1")).to_have_text(gallery["title"])
+    expect(page.locator("#n-gallery-count")).to_have_text(f"{len(all_cards())} cartas")
