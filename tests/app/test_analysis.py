@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from app.persistence.models import MatchAnalysis
 from engine.watergate import GAME
 from engine.watergate.bots import RandomBot
+from tests.app.nations_play import play_to_the_end, started
 from tests.app.test_persistence import ADMIN, Duel, bearer
 
 URL = "/api/matches/{}/analysis"
@@ -100,3 +101,10 @@ def test_one_analysis_at_a_time_the_second_waits(
         time.sleep(0.05)
     for duel in duels:
         assert analysed(client, duel, "nixon", seen)["moves"]
+
+
+def test_a_nations_match_has_no_analysis_and_says_so(client: TestClient) -> None:
+    match_id, tokens = started(client)
+    play_to_the_end(client, match_id, tokens, seed=5)
+    r = client.get(URL.format(match_id), headers=bearer(tokens["p1"]))
+    assert (r.status_code, r.json()["code"]) == (409, "analysis_unavailable")
