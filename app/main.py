@@ -17,6 +17,7 @@ from .http import (
     accounts,
     admin,
     admin_pages,
+    analysis,
     api,
     docs,
     hardening,
@@ -129,7 +130,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        docs, accounts, account_pages, lobby, push,
+        docs, accounts, account_pages, lobby, push, analysis,
     ):  # fmt: skip
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

@@ -287,3 +287,16 @@ class PushKey(Base):
     private_pem: Mapped[str] = mapped_column(String(512))
     public_key: Mapped[str] = mapped_column(String(128))  # uncompressed point, base64url
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class MatchAnalysis(Base):
+    """A finished match's post-game analysis: every judged decision, both seats' (each seat is
+    answered only its own)."""
+
+    __tablename__ = "match_analyses"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    moves: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

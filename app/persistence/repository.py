@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter
 
-from .models import AdminAudit, Match, MatchAction, Rematch, Seat, utcnow
+from .models import AdminAudit, Match, MatchAction, MatchAnalysis, Rematch, Seat, utcnow
 from .records import Ending, InviteRow, MatchRow, PlayerRow, SeatRow
 
 SORTS = {"created": Match.created_at, "activity": Match.updated_at}
@@ -141,6 +141,8 @@ def activate(db: Session, match_id: str, when: datetime) -> None:
 
 def delete_match(db: Session, match: Match) -> None:
     db.execute(delete(MatchAction).where(MatchAction.match_id == match.id))
+    # SQLite enforces no foreign keys here: the analysis goes explicitly, as the actions do
+    db.execute(delete(MatchAnalysis).where(MatchAnalysis.match_id == match.id))
     db.delete(match)
 
 

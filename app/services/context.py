@@ -22,6 +22,7 @@ from ..push.presence import Presence
 from ..push.render import Renderer
 from .accounts import Accounts
 from .admin import Admin
+from .analysis import Analyses
 from .bots import BotRunner
 from .chat import Chat
 from .core import Core
@@ -64,6 +65,7 @@ class AppContext:
     lobby_room: LobbyRoom
     chat: Chat
     turns: TurnNotices
+    analyses: Analyses
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -102,9 +104,11 @@ class AppContext:
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
-            TurnNotices(core),
+            TurnNotices(core), Analyses(core),
         )  # fmt: skip
         core.listeners.append(ctx.turns.on_change)
+        core.listeners.append(ctx.analyses.on_change)
+        ctx.analyses.start()
         await ctx.turns.start()
         await bots.resume_all()
         return ctx
@@ -119,6 +123,7 @@ class AppContext:
             await asyncio.sleep(0.05)  # each handler leaves as soon as its socket is closed
 
     async def close(self) -> None:
+        await self.analyses.close()
         await self.bots.close()
         await self.turns.close()
         await self.lifecycle.notices.close()

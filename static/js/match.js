@@ -24,7 +24,7 @@ const root = $("match");
 const matchId = root.dataset.matchId;
 const spectator = root.dataset.spectator === "yes";
 const seat = spectator ? { role: null, token: null } : loadSeat(matchId);
-const page = { matchId, spectator, role: seat?.role ?? null, inviteUrl: seat?.inviteUrl };
+const page = { matchId, spectator, role: seat?.role ?? null, inviteUrl: seat?.inviteUrl, token: seat?.token };
 const me = page.role || SEATS[0];  // a spectator sees the table from the first seat's side
 const watchKey = encodeURIComponent(BOOT.spectator_key || "");
 const viewPath = spectator ? `/api/matches/${matchId}/spectate?key=${watchKey}` : `/api/matches/${matchId}`;

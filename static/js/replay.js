@@ -10,8 +10,10 @@ import { recompute, seenCommitment } from "./fairness.js";
 import { renderBoard } from "./render/board.js";
 import { el } from "./render/dom.js";
 import { renderLog } from "./render/log.js";
+import { analysisBox } from "./render/analysis.js";
 import { renderPanels } from "./render/panels.js";
 import { renderHolding, renderTrack } from "./render/track.js";
+import { loadSeat } from "./seats.js";
 import { createStore } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
@@ -49,6 +51,12 @@ function start(r) {
   $("fair-seed").textContent = r.fairness.seed;
   $("fair-algorithm").textContent = r.fairness.algorithm;
   $("replay-body").hidden = false;
+  // a seat of the match, in the browser it played in, may see its own analysis here as well
+  const seat = loadSeat(matchId);
+  if (seat?.token && r.winner && r.ended_by !== "abandoned") {
+    $("replay-analysis").replaceChildren(analysisBox({ matchId, token: seat.token, role: seat.role }));
+    $("replay-analysis").hidden = false;
+  }
 }
 
 store.subscribe((s, prev) => {

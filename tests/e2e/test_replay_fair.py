@@ -155,6 +155,14 @@ def test_the_public_replay_steps_through_the_match_and_verifies_its_deal(
     expect(page.locator("#fair-seed")).to_have_text(replay["fairness"]["seed"])
     verify_ok(page, EN["fair"], moves)
     keep(shot, page, "replay-verify-desktop")
+    # the seat's browser may see its own analysis on the replay page; a stranger is offered none
+    analysis = page.locator("#replay-analysis")
+    analysis.get_by_role("button", name=EN["ui"]["analyse"]).click()
+    expect(analysis.locator("svg.chart polyline.analysis-line")).to_have_count(1, timeout=60_000)
+    stranger = open_page(viewport=DESKTOP)
+    stranger.goto(f"/replay/{match_id}")
+    expect(stranger.locator("#step-info")).to_be_visible()
+    expect(stranger.locator("#replay-analysis")).to_be_hidden()
 
     phone = seat_page(
         open_page,

@@ -383,8 +383,8 @@ def test_pinning_by_clicking_a_token_then_a_space(
 
 def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -> None:
     """A match played into its second round, then resigned: who won and how, the chart of
-    momentum and evidence per round (a line per seat and measure), the cards each played, and
-    the rematch and public replay links."""
+    momentum and evidence per round (a line per seat and measure), the cards each played, the
+    rematch and public replay links, and the seat's analysis drawn on request."""
     page = open_page(prefs={}, **DESKTOP)
     match_id = new_match(page, "editor")
     play_until(page, "() => document.getElementById('round').textContent.endsWith(' 2')")
@@ -418,6 +418,14 @@ def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -
     )
     expect(final.get_by_role("button", name=EN["ui"]["rematch_offer"])).to_be_visible()
     shot(page, "table-desktop-editor-end", full_page=False)
+    # the seat's own analysis, asked for and polled until the server has made it: the chance
+    # after each real decision of the Editor, drawn with the end screen's chart code
+    final.get_by_role("button", name=EN["ui"]["analyse"]).click()
+    line = final.locator(".analysis svg.chart polyline.analysis-line")
+    expect(line).to_have_count(1, timeout=60_000)
+    assert len((line.get_attribute("points") or "").split()) >= 2
+    expect(final.locator(".analysis")).to_contain_text(EN["ui"]["analysis_title"])
+    shot(page, "table-desktop-editor-analysis", full_page=True)
 
 
 ROUND_2 = "() => document.getElementById('round').textContent.endsWith(' 2')"

@@ -6,6 +6,7 @@ import { BOOT, roleCap, t } from "../i18n.js";
 import { seatLabel, seatName } from "../labels.js";
 import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
+import { analysisBox } from "./analysis.js";
 import { renderSummary } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
@@ -79,6 +80,8 @@ function renderFinal(final, state, page, dispatch) {
   final.append(h, p, renderSummary(v), links);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
     links.append(replay);
+    // a seat's own analysis: a token proves the seat (spectators get none)
+    if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page), links);
     const row = rematchRow(v, page, state.rematch, dispatch);
     if (row) links.prepend(row);  // Rematch first: the likeliest next step
   }

@@ -26,7 +26,7 @@ export function matchSeries(log) {
   return { points, cards, rounds: round };
 }
 
-function svg(tag, attrs, parent) {
+export function svg(tag, attrs, parent) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (parent) parent.append(node);
@@ -37,27 +37,37 @@ const W = 320;
 const H = 140;
 const PAD = 24;
 
+/** A small line chart: `lines` [{values, attrs}] over `n` points, y from 0 to `top` (its axis
+ * labelled `topLabel`), x labelled by `xLabel(i)` (empty: none); the end screen's and the
+ * analysis' charts alike. `at(i, v)` places a point, for marks drawn over it. */
+export function lineChart(lines, { n, top, topLabel = String(top), xLabel, label }) {
+  const x = (i) => PAD + (i * (W - 2 * PAD)) / Math.max(1, n - 1);
+  const y = (v) => H - PAD - (v * (H - 2 * PAD)) / top;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label });
+  const axes = svg("g", { class: "chart-axes", "aria-hidden": "true" }, chart);
+  svg("line", { x1: PAD, y1: H - PAD, x2: W - PAD, y2: H - PAD }, axes);
+  svg("line", { x1: PAD, y1: PAD, x2: PAD, y2: H - PAD }, axes);
+  for (const [v, text] of [[0, "0"], [top, topLabel]]) svg("text", { x: PAD - 6, y: y(v) + 4, "text-anchor": "end" }, axes).textContent = text;
+  for (let i = 0; i < n; i += 1) {
+    const text = xLabel(i);
+    if (text) svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }, axes).textContent = text;
+  }
+  for (const { values, attrs } of lines) svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), ...attrs }, chart);
+  return { chart, at: (i, v) => ({ cx: x(i), cy: y(v) }) };
+}
+
 /** The chart: a line per seat and measure (momentum solid, evidence dashed), rounds across. */
 export function seriesChart(series) {
   const { points } = series;
   const top = Math.max(5, ...points.flatMap((p) => SEATS.flatMap((r) => [p.momentum[r], p.evidence[r]])));
-  const x = (i) => PAD + (i * (W - 2 * PAD)) / Math.max(1, points.length - 1);
-  const y = (v) => H - PAD - (v * (H - 2 * PAD)) / top;
   const last = points[points.length - 1];
   const said = SEATS.map((r) => `${roleCap(r)}: ${t("ui.chart_momentum")} ${last.momentum[r]}, ${t("ui.chart_evidence")} ${last.evidence[r]}`).join("; ");
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": `${t("ui.chart_title")}. ${said}` });
-  const axes = svg("g", { class: "chart-axes", "aria-hidden": "true" }, chart);
-  svg("line", { x1: PAD, y1: H - PAD, x2: W - PAD, y2: H - PAD }, axes);
-  svg("line", { x1: PAD, y1: PAD, x2: PAD, y2: H - PAD }, axes);
-  for (const v of [0, top]) svg("text", { x: PAD - 6, y: y(v) + 4, "text-anchor": "end" }, axes).textContent = String(v);
-  points.forEach((p, i) => { if (i > 0) svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }, axes).textContent = String(p.round); });
-  for (const r of SEATS) {
-    for (const measure of ["momentum", "evidence"]) {
-      const line = points.map((p, i) => `${x(i)},${y(p[measure][r])}`).join(" ");
-      svg("polyline", { points: line, class: `chart-line line-${r} line-${measure}`, "data-role": r, "data-measure": measure }, chart);
-    }
-  }
-  return chart;
+  const lines = SEATS.flatMap((r) => ["momentum", "evidence"].map((measure) => ({
+    values: points.map((p) => p[measure][r]),
+    attrs: { class: `chart-line line-${r} line-${measure}`, "data-role": r, "data-measure": measure },
+  })));
+  const xLabel = (i) => (i > 0 ? String(points[i].round) : "");
+  return lineChart(lines, { n: points.length, top, xLabel, label: `${t("ui.chart_title")}. ${said}` }).chart;
 }
 
 /** The summary block: chart, legend and the match's figures in words. */

@@ -1,0 +1,174 @@
+"""Post-game analysis (contract v1.1): computed once per finished match, off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, Final, cast
+
+from starlette.concurrency import run_in_threadpool
+
+from engine.watergate import GAME
+from engine.watergate.bots.analysis import analyse
+from engine.watergate.catalog import Role
+
+from .. import logs
+from ..errors import ApiError
+from ..persistence.analyses import JudgedMove, get_analysis, put_analysis
+from ..push.changes import Change, MatchChanged, Moved
+from ..supervise import supervise
+from . import exports
+from .access import seat_for
+from .core import Core
+
+log = logging.getLogger("watergate.analysis")
+QUEUED_MAX: Final = 64  # matches waiting; beyond, a request is told to come back (503)
+FINISHED: Final = "finished"  # ended by the rules: an abandoned match was not played out
+
+
+def analyse_match(
+    game_id: str, seed: int, rules_version: str, actions: Sequence[tuple[Any, ...]]
+) -> list[JudgedMove]:
+    """The whole match's judged decisions (run in a worker): the match is replayed from its seed
+    and each decision judged from its mover's observation only."""
+    if game_id != GAME.id:
+        raise ValueError(f"no analysis for {game_id}")
+    start = GAME.start(seed, rules_version).state
+    typed = [
+        (seq, cast(Role, role), GAME.parse_action(action)) for seq, role, action, *_ in actions
+    ]
+    return [
+        JudgedMove(seq, role, j.before, j.after, GAME.action_to_json(j.best))
+        for seq, role, j in analyse(start, typed, seed)
+    ]
+
+
+class Analyses:
+    """One analysis at a time per process, in a worker process of its own (BOT_PROCESSES=0: a
+    thread), so a long analysis never delays the computer's paced moves in the bots' pool."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self._queue: asyncio.Queue[str] = asyncio.Queue(QUEUED_MAX)
+        self._waiting: set[str] = set()
+        self.running: str | None = None
+        self._stop = asyncio.Event()
+        self._pool: Executor | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = supervise("analysis worker", self._work, stop=self._stop)
+
+    def on_change(self, change: Change) -> None:
+        """A listener of this process's changes: a match just finished is analysed at once."""
+        if isinstance(change, Moved | MatchChanged):
+            info = self.core.cache.info(change.match_id)
+            if info is not None and info.status == FINISHED and info.game == "watergate":
+                self._enqueue(change.match_id)
+
+    def status(self, match_id: str) -> str | None:
+        if match_id == self.running:
+            return "running"
+        return "queued" if match_id in self._waiting else None
+
+    def _enqueue(self, match_id: str) -> bool:
+        if match_id == self.running or match_id in self._waiting:
+            return True
+        try:
+            self._queue.put_nowait(match_id)
+        except asyncio.QueueFull:
+            return False
+        self._waiting.add(match_id)
+        return True
+
+    async def analysis(self, token: str | None, match_id: str) -> tuple[int, dict[str, Any]]:
+        """200 and the seat's own judged moves, or 202 while they are being computed."""
+
+        def read() -> tuple[str, list[JudgedMove] | None]:
+            seat = seat_for(self.core, token, match_id)
+            match = exports.stored(self.core.db, match_id, ended=True)
+            if match.status != FINISHED:
+                raise ApiError(409, "analysis_unavailable", "Only a match played out is analysed.")
+            if match.game != "watergate":
+                raise ApiError(409, "analysis_unavailable", "This game has no analysis yet.")
+            with self.core.db.reader() as db:
+                return seat, get_analysis(db, match_id)
+
+        seat, moves = await run_in_threadpool(read)
+        if moves is not None:
+            return 200, {
+                "role": seat,
+                "information": "observation",
+                "moves": [m.wire() for m in moves if m.role == seat],
+            }
+        if not self._enqueue(match_id):
+            raise ApiError(503, "busy", "Too many analyses are waiting; try again shortly.")
+        return 202, {"status": self.status(match_id) or "queued"}
+
+    async def _work(self) -> None:
+        while not self._stop.is_set():
+            match_id = await self._queue.get()
+            self._waiting.discard(match_id)
+            self.running = match_id
+            try:
+                await self._one(match_id)
+            finally:
+                self.running = None
+
+    async def _one(self, match_id: str) -> None:
+        match = await run_in_threadpool(self._unanalysed, match_id)
+        if match is None:
+            return
+        args = (match.game, match.seed, match.rules_version, list(match.actions))
+        loop = asyncio.get_running_loop()
+        try:
+            moves = await loop.run_in_executor(self._executor(), analyse_match, *args)
+        except Exception:
+            log.exception("analysis of %s failed; it is tried again on the next request", match_id)
+            self._drop()
+            return
+        await run_in_threadpool(self._save, match_id, moves)
+        log.info("analysed %s: %d decisions", match_id, len(moves))
+
+    def _unanalysed(self, match_id: str) -> exports.Stored | None:
+        with self.core.db.reader() as db:
+            if get_analysis(db, match_id) is not None:
+                return None
+        return exports.stored(self.core.db, match_id, ended=True)
+
+    def _save(self, match_id: str, moves: list[JudgedMove]) -> None:
+        with self.core.db.write() as db:
+            put_analysis(db, match_id, moves)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.core.settings.bot_processes <= 0:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="analysis")
+            else:  # spawn, not fork: this process has threads and an event loop
+                self._pool = ProcessPoolExecutor(
+                    1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=logs.configure,
+                    initargs=(logging.INFO, self.core.settings.log_format == "json"),
+                )
+        return self._pool
+
+    def _drop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def close(self) -> None:
+        """Stop: the job under way is abandoned (its worker ended), computed again on request."""
+        self._stop.set()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        pool = self._pool
+        if isinstance(pool, ProcessPoolExecutor):
+            for process in list(pool._processes.values()):
+                process.terminate()  # a job under way cannot be cancelled otherwise
+        self._drop()

@@ -1,0 +1,61 @@
+// The post-game analysis on a finished table: asked for on a click (it costs the server a few
+// seconds), polled politely while the server computes it, drawn as the seat's chance to win after
+// each of its decisions with the biggest drops marked and the computer's choice for each worded.
+import { api } from "../api.js";
+import { t } from "../i18n.js";
+import { actionLabel } from "../labels.js";
+import { el } from "./dom.js";
+import { lineChart, svg } from "./summary.js";
+
+const POLL_MS = 1500;
+const MARKED = 3;  // the biggest swings shown in words
+const MIN_SWING = 0.02;  // a smaller drop is the estimate's noise, not a mistake
+const boxes = new Map();  // the end screen is drawn again on every change: one box per match
+const pct = (v) => `${Math.round(v * 100)}%`;
+
+function draw(box, moves, me) {
+  const values = moves.map((m) => m.after);
+  const swings = moves.map((m, i) => ({ m, i, drop: m.before - m.after }))
+    .filter((s) => s.drop >= MIN_SWING).sort((a, b) => b.drop - a.drop).slice(0, MARKED);
+  const label = `${t("ui.analysis_title")}. ${t("ui.analysis_summary", { start: pct(values[0] ?? 0.5), end: pct(values[values.length - 1] ?? 0.5) })}`;
+  const { chart, at } = lineChart(
+    [{ values, attrs: { class: `chart-line line-${me} analysis-line` } }],
+    { n: values.length, top: 1, topLabel: "100", xLabel: () => "", label },
+  );
+  const list = el("ol", "analysis-swings");
+  for (const { m, i } of swings) {
+    svg("circle", { ...at(i, m.after), r: 4, class: "analysis-mark" }, chart);
+    list.append(el("li", null, t("ui.analysis_swing", { seq: m.seq, before: pct(m.before), after: pct(m.after), action: actionLabel(m.best, me) })));
+  }
+  box.replaceChildren(el("h3", "summary-title", t("ui.analysis_title")), chart);
+  box.append(swings.length ? list : el("p", null, t("ui.analysis_no_swings")), el("p", "muted", t("ui.analysis_note")));
+}
+
+async function fetchAnalysis(box, page) {
+  const status = box.querySelector(".analysis-status");
+  try {
+    for (;;) {
+      const data = await api(`/api/matches/${page.matchId}/analysis`, { token: page.token });
+      if (data.moves) return draw(box, data.moves, page.role);
+      status.textContent = t("ui.analysis_running");
+      await new Promise((done) => setTimeout(done, POLL_MS));
+    }
+  } catch (err) {
+    status.textContent = err.code === "analysis_unavailable" ? t("ui.analysis_unavailable") : err.message;
+    box.querySelector("button").disabled = false;
+  }
+}
+
+/** The analysis section of a seat's end screen (the same node across redraws). */
+export function analysisBox(page) {
+  let box = boxes.get(page.matchId);
+  if (box) return box;
+  box = el("div", "analysis");
+  const button = el("button", "btn", t("ui.analyse"));
+  button.type = "button";
+  button.id = "analyse";
+  button.addEventListener("click", () => { button.disabled = true; fetchAnalysis(box, page); });
+  box.append(button, el("p", "analysis-status"));
+  boxes.set(page.matchId, box);
+  return box;
+}
