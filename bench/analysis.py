@@ -12,21 +12,21 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import cast
 
 from app.services.analysis import analyse_match
 from engine.core.game import JSONObject
-from engine.watergate import GAME
-from engine.watergate.bots import Bot, HeuristicBot, RandomBot
-from engine.watergate.catalog import Role
+from engine.registry import get_game
+
+GAME = get_game("watergate")
 
 
 def played(seed: int) -> list[tuple[int, str, JSONObject]]:
     state = GAME.start(seed).state
     actions: list[tuple[int, str, JSONObject]] = []
-    bots: dict[str, Bot] = {"editor": HeuristicBot(seed), "nixon": RandomBot(seed + 1)}
+    bots = {"editor": GAME.make_bot("heuristic", seed, 0, None),
+            "nixon": GAME.make_bot("random", seed + 1, 0, None)}  # fmt: skip
     while seats := GAME.to_move(state):
-        seat = cast(Role, seats[0])
+        seat = seats[0]
         action = bots[seat].decide(
             GAME.observation_for(state, seat), seat, GAME.legal_actions(state, seat)
         )

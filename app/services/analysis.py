@@ -7,13 +7,12 @@ import logging
 import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
 
-from engine.watergate import GAME
-from engine.watergate.bots.analysis import analyse
-from engine.watergate.catalog import Role
+from engine.core.game import Analysable
+from engine.registry import get_game
 
 from .. import logs
 from ..errors import ApiError
@@ -29,20 +28,23 @@ QUEUED_MAX: Final = 64  # matches waiting; beyond, a request is told to come bac
 FINISHED: Final = "finished"  # ended by the rules: an abandoned match was not played out
 
 
+def analysable(game_id: str) -> bool:
+    """Whether the game offers post-game analysis (engine.core.game.Analysable)."""
+    return isinstance(get_game(game_id), Analysable)
+
+
 def analyse_match(
     game_id: str, seed: int, rules_version: str, actions: Sequence[tuple[Any, ...]]
 ) -> list[JudgedMove]:
     """The whole match's judged decisions (run in a worker): the match is replayed from its seed
     and each decision judged from its mover's observation only."""
-    if game_id != GAME.id:
+    game = get_game(game_id)
+    if not isinstance(game, Analysable):  # (requests for such a game were refused already)
         raise ValueError(f"no analysis for {game_id}")
-    start = GAME.start(seed, rules_version).state
-    typed = [
-        (seq, cast(Role, role), GAME.parse_action(action)) for seq, role, action, *_ in actions
-    ]
+    moves = [(seq, role, action) for seq, role, action, *_ in actions]
     return [
-        JudgedMove(seq, role, j.before, j.after, GAME.action_to_json(j.best))
-        for seq, role, j in analyse(start, typed, seed)
+        JudgedMove(j.seq, j.seat, j.before, j.after, j.best)
+        for j in game.analyse(seed, rules_version, moves)
     ]
 
 
@@ -66,7 +68,7 @@ class Analyses:
         """A listener of this process's changes: a match just finished is analysed at once."""
         if isinstance(change, Moved | MatchChanged):
             info = self.core.cache.info(change.match_id)
-            if info is not None and info.status == FINISHED and info.game == "watergate":
+            if info is not None and info.status == FINISHED and analysable(info.game):
                 self._enqueue(change.match_id)
 
     def status(self, match_id: str) -> str | None:
@@ -92,7 +94,7 @@ class Analyses:
             match = exports.stored(self.core.db, match_id, ended=True)
             if match.status != FINISHED:
                 raise ApiError(409, "analysis_unavailable", "Only a match played out is analysed.")
-            if match.game != "watergate":
+            if not analysable(match.game):
                 raise ApiError(409, "analysis_unavailable", "This game has no analysis yet.")
             with self.core.db.reader() as db:
                 return seat, get_analysis(db, match_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
 JSONObject = dict[str, JSON]
@@ -170,3 +170,26 @@ def replay(
     for seat, action in actions:
         state = game.apply(state, seat, action).state
     return state
+
+
+class Judged(NamedTuple):
+    """One decision of a finished match, judged (post-game analysis): its mover's estimated
+    chance to win when playing `best` (`before`) and with the action it played (`after`)."""
+
+    seq: int
+    seat: Seat
+    before: float
+    after: float
+    best: JSONObject  # the action the strongest bot prefers, as JSON
+
+
+@runtime_checkable
+class Analysable(Protocol):
+    """A game whose finished matches can be analysed (Watergate); the app asks through this."""
+
+    def analyse(
+        self, seed: int, rules_version: str, actions: Sequence[tuple[int, Seat, object]]
+    ) -> list[Judged]:
+        """Every real decision of the match replayed from `seed` and its (seq, seat, action
+        JSON) list, each judged from its mover's observation only."""
+        ...

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, cast
 
-from ..core.game import JSON, Bot, JSONObject, Outcome, Seat, Step, Viewer
+from ..core.game import JSON, Bot, JSONObject, Judged, Outcome, Seat, Step, Viewer
 from ..core.rng import ALGORITHMS
 from . import flow, serialize, views
 from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot
+from .bots.analysis import analyse
 from .bots.levels import LEVELS, level_bot
 from .bots.search import SearchBot
 from .catalog import ROLES, Role
@@ -138,6 +139,17 @@ class WatergateGame:
         if name == "random":
             return cast(Bot[MatchState, Action], RandomBot(seed))
         raise KeyError(f"unknown Watergate bot {name!r}")
+
+    def analyse(
+        self, seed: int, rules_version: str, actions: Sequence[tuple[int, Seat, object]]
+    ) -> list[Judged]:
+        """Post-game analysis (core.game.Analysable; bots/analysis.py)."""
+        start = self.start(seed, rules_version).state
+        typed = [(seq, cast(Role, seat), self.parse_action(a)) for seq, seat, a in actions]
+        return [
+            Judged(seq, role, j.before, j.after, self.action_to_json(j.best))
+            for seq, role, j in analyse(start, typed, seed)
+        ]
 
     def metadata(self) -> JSONObject:
         """The board map (and its centre), its drawing layout, the card list, the track's sizes
