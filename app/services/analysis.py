@@ -11,12 +11,12 @@ from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
 
-from engine.core.game import Analysable
+from engine.core.game import Analysable, Judged
 from engine.registry import get_game
 
 from .. import logs
 from ..errors import ApiError
-from ..persistence.analyses import JudgedMove, get_analysis, put_analysis
+from ..persistence.analyses import get_analysis, put_analysis, wire
 from ..push.changes import Change, MatchChanged, Moved
 from ..supervise import supervise
 from . import exports
@@ -35,17 +35,13 @@ def analysable(game_id: str) -> bool:
 
 def analyse_match(
     game_id: str, seed: int, rules_version: str, actions: Sequence[tuple[Any, ...]]
-) -> list[JudgedMove]:
+) -> list[Judged]:
     """The whole match's judged decisions (run in a worker): the match is replayed from its seed
     and each decision judged from its mover's observation only."""
     game = get_game(game_id)
     if not isinstance(game, Analysable):  # (requests for such a game were refused already)
         raise ValueError(f"no analysis for {game_id}")
-    moves = [(seq, role, action) for seq, role, action, *_ in actions]
-    return [
-        JudgedMove(j.seq, j.seat, j.before, j.after, j.best)
-        for j in game.analyse(seed, rules_version, moves)
-    ]
+    return game.analyse(seed, rules_version, [(seq, role, a) for seq, role, a, *_ in actions])
 
 
 class Analyses:
@@ -89,7 +85,7 @@ class Analyses:
     async def analysis(self, token: str | None, match_id: str) -> tuple[int, dict[str, Any]]:
         """200 and the seat's own judged moves, or 202 while they are being computed."""
 
-        def read() -> tuple[str, list[JudgedMove] | None]:
+        def read() -> tuple[str, list[Judged] | None]:
             seat = seat_for(self.core, token, match_id)
             match = exports.stored(self.core.db, match_id, ended=True)
             if match.status != FINISHED:
@@ -104,7 +100,7 @@ class Analyses:
             return 200, {
                 "role": seat,
                 "information": "observation",
-                "moves": [m.wire() for m in moves if m.role == seat],
+                "moves": [wire(m) for m in moves if m.seat == seat],
             }
         if not self._enqueue(match_id):
             raise ApiError(503, "busy", "Too many analyses are waiting; try again shortly.")
@@ -141,7 +137,7 @@ class Analyses:
                 return None
         return exports.stored(self.core.db, match_id, ended=True)
 
-    def _save(self, match_id: str, moves: list[JudgedMove]) -> None:
+    def _save(self, match_id: str, moves: list[Judged]) -> None:
         with self.core.db.write() as db:
             put_analysis(db, match_id, moves)
 
