@@ -22,6 +22,7 @@ from .http import (
     docs,
     hardening,
     health,
+    lessons,
     lifecycle,
     lobby,
     pages,
@@ -130,7 +131,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        docs, accounts, account_pages, lobby, push, analysis,
+        docs, accounts, account_pages, lobby, push, analysis, lessons,
     ):  # fmt: skip
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

@@ -33,6 +33,7 @@ log = logging.getLogger("watergate.ratelimit")
 ROUTES: Final = {
     ("POST", "/api/matches"): "create",
     ("POST", "/api/matches/{match_id}/rematch"): "create",  # against the computer: a new match
+    ("POST", "/api/lessons/{game}/{lesson}/start"): "create",
     ("POST", "/api/invites/{code}/claim"): "join",
     ("POST", "/api/lobby/{match_id}/join"): "join",
     ("POST", "/api/lobby/quick"): "challenge",  # may open a challenge

@@ -14,6 +14,7 @@ from engine.registry import get_game
 from ..clocks import clocks_view
 from ..games import outcome_json, site
 from ..jsontext import dumps
+from ..lessons import tutorial_facts
 from ..persistence.cache import Entry
 from ..persistence.chat import ChatLine
 from ..persistence.records import MatchInfo
@@ -81,6 +82,9 @@ def _facts(
         facts["outcome"] = outcome_json(entry.game, entry.state, outcome)
     elif info.ended_by:  # resigned, out of time, aborted: no score was reached
         facts["outcome"] = {"winner": winner, "reason": win_reason or info.ended_by}
+    tutorial = tutorial_facts(entry.game, info.options, entry.state, viewer)
+    if tutorial is not None:  # contract v1.1 Tutorials: the learner's coach follows the path
+        facts["tutorial"] = tutorial
     if viewer is not None:
         facts["rematch"] = info.rematch.wire() if info.rematch else None
         if info.spectator_key:

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from engine.registry import AnyGame, get_game
 
 from ..errors import ApiError
+from ..lessons import lesson_of, lesson_path
 from ..logs import REQUEST_ID, new_request_id
 from ..persistence import repository as repo
 from ..push.changes import Change, MatchChanged, Moved
@@ -27,6 +28,16 @@ from .play import Play
 from .thinking import Thinking
 
 log = logging.getLogger("watergate.bots")
+
+
+async def _known(action: Any, budget: int) -> Any:
+    return action
+
+
+def scripted_move(game_id: str, options: dict[str, Any], state: Any, seat: str) -> Any:
+    """The lesson's move for the computer's seat while a tutorial match is on its path."""
+    lesson = lesson_of(options)
+    return None if lesson is None else lesson_path(game_id, lesson).next_move(state, seat)
 
 
 class BotRunner:
@@ -91,11 +102,14 @@ class BotRunner:
                     continue
                 self._tasks.pop(match_id, None)
                 return
+            scripted = scripted_move(entry.game, info.options, entry.state, seat)
             kind = self.kind
             if kind == "level":  # a game without levels plays its strongest bot
                 level = info.bot_level()
                 kind = level if level in game.bot_names else game.bot_names[0]
             think = partial(self._think, game, entry.state, seat, info.seed, kind)
+            if scripted is not None:  # a tutorial on its path: the lesson's move, same pace
+                think = partial(_known, game.parse_action(scripted))
             # the same pause for every answer, a lone pass included (R18)
             action, late = await paced(self.pace, started, self.clock, self.sleep, think)
             if late > 0 and self.pace.delay > 0:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.fairness import commitment
+from engine.core.lessons import Lesson
 from engine.registry import get_game
 
 from ..auth import new_invite_code, new_match_id, new_seed, new_token, token_hash
@@ -64,18 +65,26 @@ def player_required() -> ApiError:
     return ApiError(401, "player_required", "This needs a player (X-Player-Token): a name.")
 
 
-def new_row(core: Core, game_id: str, options: dict[str, Any], kinds: dict[str, str]) -> Match:
+def new_row(
+    core: Core,
+    game_id: str,
+    options: dict[str, Any],
+    kinds: dict[str, str],
+    lesson: Lesson | None = None,
+) -> Match:
     """A fresh match row: new id, seed (with its commitment) and spectator key; active at once
-    against a bot, waiting for the second person otherwise."""
+    against a bot, waiting for the second person otherwise. A tutorial's deal is its lesson's
+    (public anyway: the lesson is in the source), under the rules the lesson was written for."""
     vs_bot = "bot" in kinds.values()
     game = get_game(game_id)
-    match_id, seed = new_match_id(), new_seed()
+    match_id = new_match_id()
+    seed = new_seed() if lesson is None else lesson.seed
     return Match(
         id=match_id,
         game=game.id,
         seed=seed,
         commitment=commitment(match_id, seed),  # published from the first view, never changed
-        rules_version=game.rules_version,
+        rules_version=game.rules_version if lesson is None else lesson.rules_version,
         options=options,
         spectator_key=new_invite_code(),
         activated_at=core.stamp() if vs_bot else None,
@@ -100,16 +109,18 @@ class Matches:
         level: str = DEFAULT_LEVEL,
         rated: bool = False,
         public: str | None = None,
+        lesson: Lesson | None = None,
     ) -> SeatTaken:
         """Create a match of `game_id` and take a seat in it (as the player whose token is
         `player`); against the computer, `level` says how well it plays; a rated one only
         between accounts (422 against the computer, 403 without an account). With `public` (the
-        clock's name, as the lobby shows it) it is a challenge in the lobby."""
+        clock's name, as the lobby shows it) it is a challenge in the lobby. With `lesson`, a
+        tutorial: its deal, its seat, against the computer (which plays the lesson's path)."""
         mine = choose_seat(game_id, role)  # before any write: a bad role costs nothing
         if rated and opponent == "bot":
             raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
         made = await run_in_threadpool(
-            self._create, game_id, mine, opponent, clock, player, level, rated, public
+            self._create, game_id, mine, opponent, clock, player, level, rated, public, lesson
         )
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         if made.listed:
@@ -130,6 +141,7 @@ class Matches:
         level: str,
         rated: bool,
         public: str | None,
+        lesson: Lesson | None,
     ) -> SeatTaken:
         game = get_game(game_id)
         theirs = next(s for s in game.seats if s != mine)
@@ -140,11 +152,13 @@ class Matches:
             options["level"] = level
         if rated:
             options["rated"] = True
+        if lesson is not None:
+            options["tutorial"] = lesson.id
         if public is not None:
             if opponent != "human":
                 raise ApiError(422, "invalid_request", "Only a match against a person is public.")
             options["visibility"] = "public"
-        match = new_row(self.core, game.id, options, kinds)
+        match = new_row(self.core, game.id, options, kinds, lesson)
         with self.core.db.write() as db:
             me = player_of(db, player)
             check_may_sit(options, me)

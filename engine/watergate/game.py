@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cached_property
 from typing import Final, cast
 
 from ..core.game import JSON, Bot, JSONObject, Judged, Outcome, Seat, Step, Viewer
+from ..core.lessons import Lesson, lesson_from_json
 from ..core.rng import ALGORITHMS
 from . import flow, serialize, views
 from .actions import Action, action_to_json, parse_action
@@ -17,7 +19,7 @@ from .catalog import ROLES, Role
 from .describe import describe as _describe
 from .events import Event, events_to_json
 from .observation import observation_for as _observation_for
-from .ruleset import Ruleset, edition, load_ruleset
+from .ruleset import Ruleset, edition, load_ruleset, read_data
 from .state import JSON as StateJSON
 from .state import MatchState
 from .versions import RULES_VERSION, VERSIONS, rules_version
@@ -150,6 +152,17 @@ class WatergateGame:
             Judged(seq, role, j.before, j.after, self.action_to_json(j.best))
             for seq, role, j in analyse(start, typed, seed)
         ]
+
+    @cached_property
+    def _lessons(self) -> Mapping[str, Lesson]:
+        entries = read_data("lessons")["lessons"]
+        assert isinstance(entries, list)
+        made = (lesson_from_json(e) for e in entries if isinstance(e, dict))
+        return {lesson.id: lesson for lesson in made}
+
+    def lessons(self) -> Mapping[str, Lesson]:
+        """The tutorial lessons (core.lessons.Teachable): one per seat, from data/lessons.json."""
+        return self._lessons
 
     def metadata(self) -> JSONObject:
         """The board map (and its centre), its drawing layout, the card list, the track's sizes

@@ -62,3 +62,19 @@ form.addEventListener("submit", async (event) => {
     button.disabled = false;
   }
 });
+
+// a tutorial: a match of its own against the computer, from the lesson's deal
+document.querySelectorAll("[data-lesson]").forEach((button) => button.addEventListener("click", async () => {
+  const fail = $("learn-error");
+  fail.hidden = true;
+  button.disabled = true;
+  try {
+    const made = await withPlayer(nameInput.value, (headers) => api(`/api/lessons/${button.dataset.lesson}/start`, { method: "POST", headers }));
+    saveSeat(made.match_id, made.role, made.seat_token, null);
+    window.location.assign(`/match/${made.match_id}`);
+  } catch (err) {
+    if (err.code === "invalid_name") refused(err);
+    else { fail.textContent = problem(err); fail.hidden = false; }
+    button.disabled = false;
+  }
+}));

@@ -4,6 +4,7 @@
 // to the player.
 import { api } from "./api.js";
 import { mountChat } from "./chat.js";
+import { coachModel, holdsAutoPass, offered, renderCoach, renderPointer } from "./coach.js";
 import { beep, flyCard, notify, settleTokens, watchAutoPass } from "./effects.js";
 import { rememberCommitment } from "./fairness.js";
 import { BOOT, t, useRulesVersion } from "./i18n.js";
@@ -17,7 +18,7 @@ import { renderChrome, renderClocks, renderStatus } from "./render/status.js";
 import { renderHolding, renderTrack } from "./render/track.js";
 import { loadSeat, saveSeat } from "./seats.js";
 import { connect } from "./socket.js";
-import { SETTING_KEYS, acceptView, createStore, loadSettings } from "./store.js";
+import { SETTING_KEYS, acceptView, createStore, loadSettings, settlePick } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("match");
@@ -41,7 +42,15 @@ const store = createStore({
   error: "",
   conn: "",
   rematch: { claiming: false, error: "" },
+  coach: null,  // a tutorial's coach (GET /api/lessons/…), once the view says it is one
+  coachLeft: localStorage.getItem(`wg.lesson-left.${matchId}`) === "1",
+  coachDone: localStorage.getItem(`wg.lesson-done.${matchId}`) === "1",  // the end, once seen
+  coachHidden: false,
+  coachPage: 0,  // which of the step's explanations is shown
 });
+// what the table offers: the view's choices, narrowed to the taught move on a lesson's step
+const lessonOf = (s) => coachModel(s.coach, s.view, s.coachLeft, s.settings.autoPass, s.coachDone);
+const shown = (s) => offered(lessonOf(s), s.view);
 const isMine = (view) => Boolean(view && view.legal_actions.length > 0);
 
 // ---- intents: what the player asked for -------------------------------------------------------
@@ -49,6 +58,7 @@ const isMine = (view) => Boolean(view && view.legal_actions.length > 0);
 function receive(next) {
   rememberCommitment(matchId, next.fairness?.commitment);  // to compare once the seed is out
   const patch = acceptView(store.get(), next, Date.now());
+  if (patch && store.get().view?.version !== next.version) patch.coachPage = 0;  // a new step's words
   if (patch) store.set(patch);
 }
 
@@ -98,6 +108,7 @@ function draw(s, prev) {
   if (s.view && fresh) {
     useRulesVersion(s.view.rules_version);  // before any card or space is worded
     root.dataset.role = me;
+    root.dataset.version = String(s.view.version);  // which position is drawn (tests wait on it)
     settleTokens(renderTrack($("track"), s.view, me));
     renderHolding($("holding"), s.view);
     renderBoard($("board"), s.view, me);
@@ -107,10 +118,24 @@ function draw(s, prev) {
     renderLog($("log"), s.view, page.role, autoPassNotes(s.view));
   }
   if (s.view && (fresh || s.rematch !== prev.rematch)) renderStatus(s, page, now, dispatch);
-  if (s.view && (fresh || s.pick !== prev.pick || s.settings !== prev.settings)) {
-    const model = decisionModel(s.view, s.pick);
+  const coached = s.coach !== prev.coach || s.coachLeft !== prev.coachLeft || s.coachHidden !== prev.coachHidden || s.coachPage !== prev.coachPage || s.coachDone !== prev.coachDone;
+  if (s.view && (fresh || coached || s.pick !== prev.pick || s.settings !== prev.settings)) {
+    const model = decisionModel(shown(s), s.pick);
     renderDecision($("decision"), model, s.settings, dispatch);
     renderTargets(model);
+  }
+  if (s.view && (fresh || coached || s.pick !== prev.pick)) {
+    const lesson = lessonOf(s);
+    renderCoach($("coach"), lesson, me, s.coachHidden, s.coachPage, {
+      leave: () => { localStorage.setItem(`wg.lesson-left.${matchId}`, "1"); store.set({ coachLeft: true }); },
+      toggle: () => store.set({ coachHidden: !s.coachHidden }),
+      next: () => { store.set({ coachPage: s.coachPage + 1 }); $("coach").querySelector(".coach-next, .coach-move")?.focus?.(); },
+    });
+    renderPointer(lesson, settlePick(shown(s), s.pick));
+    if (lesson?.done && !s.coachDone && !lesson.left) {  // the lesson's end stays, whatever comes next
+      localStorage.setItem(`wg.lesson-done.${matchId}`, "1");
+      queueMicrotask(() => store.set({ coachDone: true }));
+    }
   }
   renderChrome(s, root);
 }
@@ -167,7 +192,7 @@ function claimRematch(s, prev) {  // the opponent accepted: this seat's place in
 
 function activate(event, el) {  // a click (or key) on a highlighted piece of the table
   const s = store.get();
-  const intent = el && el.classList.contains("is-target") && decisionModel(s.view, s.pick).targets.get(el.dataset.target);
+  const intent = el && el.classList.contains("is-target") && decisionModel(shown(s), s.pick).targets.get(el.dataset.target);
   if (!intent) return;
   event.preventDefault();
   dispatch(intent);
@@ -245,7 +270,12 @@ store.subscribe(keepSettings);
 store.subscribe(announceTurn);
 store.subscribe(showOpponentsCard);
 store.subscribe(claimRematch);
-watchAutoPass(store, (s) => (s.settings.autoPass ? decisionModel(s.view, s.pick).autoPass : null), autoPass);
+watchAutoPass(store, (s) => (s.settings.autoPass && !holdsAutoPass(lessonOf(s)) ? decisionModel(shown(s), s.pick).autoPass : null), autoPass);
+store.subscribe((s, prev) => {  // a tutorial: fetch its coach once the view names the lesson
+  const lesson = s.view?.tutorial?.lesson;
+  if (!lesson || s.coach || (prev.view && prev.view.tutorial)) return;
+  api(`/api/lessons/watergate/${encodeURIComponent(lesson)}`).then((coach) => store.set({ coach })).catch(() => {});
+});
 store.subscribe(moveFocus);
 setInterval(() => renderClocks($("clocks"), store.get(), Date.now()), 1000);
 draw(store.get(), { ...store.get(), view: null });

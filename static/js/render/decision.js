@@ -133,6 +133,7 @@ export function renderDecision(root, model, settings, dispatch) {
     b.type = "button";
     if (o.kind) b.dataset.kind = o.kind;
     if (o.moves) b.dataset.moves = o.moves;  // what a value play moves: evidence, initiative, …
+    if (o.intent.send) b.dataset.action = JSON.stringify(o.intent.send);  // the offer it sends (the coach points at one)
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
   }

@@ -1,0 +1,109 @@
+"""Tutorial matches over HTTP and websockets (contract v1.1 Tutorials): a lesson starts an
+unrated match against the computer from the lesson's deal at the lesson's seat; the coach tells
+the learner only the learner's own moves; while the learner keeps to the path the computer
+answers with the lesson's moves, and once the learner chooses freely it plays as in any match.
+
+Synchronisation is by blocking receives only (tests.app.test_ws.receive has a deadline)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from app.lessons import lesson_path
+
+from .test_bad_input import assert_refused
+from .test_ws import receive_view, send_action, socket
+
+
+def start(client: TestClient, lesson: str) -> dict[str, Any]:
+    response = client.post(f"/api/lessons/watergate/{lesson}/start")
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def view_of(client: TestClient, made: dict[str, Any]) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {made['seat_token']}"}
+    response = client.get(f"/api/matches/{made['match_id']}", headers=headers)
+    assert response.status_code == 200, response.text
+    view: dict[str, Any] = response.json()
+    return view
+
+
+def test_the_lessons_on_offer_name_their_game_and_seat(client: TestClient) -> None:
+    listed = client.get("/api/lessons").json()
+    watergate = {(x["lesson"], x["seat"]) for x in listed if x["game"] == "watergate"}
+    assert watergate == {("editor", "editor"), ("nixon", "nixon")}
+
+
+@pytest.mark.parametrize("path", ["chess/editor", "watergate/bishop", "nations/nixon"])
+def test_an_unknown_lesson_is_404(client: TestClient, path: str) -> None:
+    assert_refused(client.get(f"/api/lessons/{path}"), 404)
+    assert_refused(client.post(f"/api/lessons/{path}/start"), 404)
+
+
+def test_the_coach_gives_only_the_learners_own_moves(client: TestClient) -> None:
+    coach = client.get("/api/lessons/watergate/editor").json()
+    script = lesson_path("watergate", "editor").lesson.script
+    mine = {v: a for v, (seat, a) in enumerate(script) if seat == "editor"}
+    assert {s["version"]: s["action"] for s in coach["steps"]} == mine
+    assert coach["seat"] == "editor" and coach["length"] == len(script)
+
+
+@pytest.mark.parametrize("lesson", ["editor", "nixon"])
+def test_a_lesson_starts_unrated_against_the_computer_at_its_seat(
+    client: TestClient, lesson: str
+) -> None:
+    made = start(client, lesson)
+    assert made["role"] == lesson
+    view = view_of(client, made)
+    assert view["tutorial"] == {"lesson": lesson, "on_path": True}
+    other = "nixon" if lesson == "editor" else "editor"
+    assert view["players"][other]["kind"] == "bot"
+    assert view["status"] == "active"
+
+
+def follow(ws: WebSocketTestSession, script: list[tuple[str, Any]], upto: int) -> dict[str, Any]:
+    """Play the learner's scripted moves until the match reaches version `upto`; the computer's
+    moves in between must be the script's."""
+    view = receive_view(ws)
+    while view["version"] < upto:
+        seat, action = script[view["version"]]
+        if view["legal_actions"] and seat == view["role"]:
+            assert action in view["legal_actions"]
+            send_action(ws, action, view["version"])
+        next_view = receive_view(ws)
+        while next_view["version"] == view["version"]:
+            next_view = receive_view(ws)
+        view = next_view
+    return view
+
+
+def test_the_computer_follows_the_lesson_while_the_learner_does(client: TestClient) -> None:
+    made = start(client, "editor")
+    script = list(lesson_path("watergate", "editor").lesson.script)
+    with socket(client, made["match_id"], made["seat_token"]) as ws:
+        view = follow(ws, script, len(script))
+    # on the path at its end: the state is the script's own, so the computer played its moves
+    assert view["version"] == len(script) and view["tutorial"]["on_path"] is True
+
+
+def test_a_free_choice_leaves_the_path_and_the_computer_plays_on(client: TestClient) -> None:
+    made = start(client, "editor")
+    script = list(lesson_path("watergate", "editor").lesson.script)
+    with socket(client, made["match_id"], made["seat_token"]) as ws:
+        view = receive_view(ws)
+        _, taught = script[0]
+        other = next(a for a in view["legal_actions"] if a != taught)
+        send_action(ws, other, view["version"])
+        view = receive_view(ws)
+        while view["version"] < 1:
+            view = receive_view(ws)
+        assert view["tutorial"]["on_path"] is False
+        while not view["legal_actions"] and view["status"] == "active":
+            view = receive_view(ws)  # the computer answered by itself, off the script
+    assert view["version"] > 1

@@ -1,0 +1,134 @@
+"""Tutorials in a real browser (contract v1.1 Tutorials): from the home page, each lesson is
+played to its end by doing only what the coach says and clicking only what it points at; the
+coach explains every topic of the lesson on the way, allows only the taught move where the
+lesson needs it, and can be left at any time. Screenshots: tests/e2e/output/lesson-*.png."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import LOCALES, fill
+
+EN = LOCALES["en"]
+Shot = Callable[..., Path]
+POINTED = "#match .coach-point.is-target, #decision .btn.coach-point"
+
+
+def lesson_texts(loc: dict[str, Any], lesson: str) -> dict[str, str]:
+    texts: dict[str, str] = loc["lessons"]["watergate"][lesson]
+    return texts
+
+
+def start_lesson(page: Page, server: str, lesson: str, loc: dict[str, Any] = EN) -> None:
+    page.goto(server + "/")
+    page.get_by_role("button", name=lesson_texts(loc, lesson)["title"]).click()
+    page.wait_for_url("**/match/*")
+    expect(page.locator("#coach")).to_be_visible()
+
+
+def follow_the_coach(page: Page, loc: dict[str, Any], lesson: str, shot: Shot) -> list[str]:
+    """Do what the coach says until the lesson ends; the coach's explanations, in order."""
+    done = loc["lessons"]["ui"]["done"]
+    coach = page.locator("#coach")
+    read: list[str] = []
+    moves = 0
+    while True:
+        speaking = coach.locator(".coach-move, .coach-next").or_(coach.get_by_text(done))
+        expect(speaking).to_be_visible()
+        while coach.locator(".coach-next").is_visible():  # one explanation at a time
+            read.append((coach.locator(".coach-text").text_content() or "").strip())
+            coach.locator(".coach-next").click()
+        read.extend(t.strip() for t in coach.locator(".coach-text").all_text_contents())
+        if coach.get_by_text(done).is_visible():
+            break
+        expect(coach.locator(".coach-move")).to_be_visible()
+        version = page.locator("#match").get_attribute("data-version")
+        if moves in (0, 2):
+            shot(page, f"lesson-{lesson}-step{moves}", full_page=False)
+        # click what the coach points at, until the match moves on (a card, then its option;
+        # a token, then its space)
+        clicks = 0
+        while page.locator("#match").get_attribute("data-version") == version:
+            target = page.locator(POINTED).first
+            expect(target).to_be_visible()
+            pointed = target.evaluate("(x) => x.dataset.target || x.dataset.action")
+            target.click()
+            clicks += 1
+            assert clicks <= 3, "the coach points at a move of at most three clicks"
+            page.wait_for_function(
+                """([v, p]) => document.querySelector('#match').dataset.version !== v
+                   || ![...document.querySelectorAll('.coach-point')].some(
+                        (x) => (x.dataset.target || x.dataset.action) === p)""",
+                arg=[version, pointed],
+            )
+        moves += 1
+    return read
+
+
+@pytest.mark.parametrize("lesson", ["editor", "nixon"])
+def test_a_lesson_followed_by_clicks_teaches_every_topic_to_its_end(
+    open_page: Callable[..., Page], server: str, shot: Shot, lesson: str
+) -> None:
+    page = open_page(viewport={"width": 1280, "height": 800})
+    start_lesson(page, server, lesson)
+    topics = {k: v for k, v in lesson_texts(EN, lesson).items() if k != "title"}
+    read = follow_the_coach(page, EN, lesson, shot)
+    assert set(topics.values()) <= set(read), set(topics.values()) - set(read)
+    shot(page, f"lesson-{lesson}-done", full_page=False)
+    # past the lesson the match goes on against the computer, as any match
+    expect(page.locator("#turn-indicator")).not_to_be_empty()
+
+
+def test_a_taught_step_offers_only_the_taught_move(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    page = open_page(viewport={"width": 1280, "height": 800})
+    start_lesson(page, server, "editor")
+    coach = json.loads(page.evaluate("fetch('/api/lessons/watergate/editor').then(r => r.text())"))
+    first = coach["steps"][0]
+    assert first["version"] == 0 and first["only"]
+    expect(page.locator("#coach .coach-next")).to_be_visible()  # two topics: one page each
+    page.locator("#coach .coach-next").click()
+    expect(page.locator("#coach .coach-move")).to_be_visible()
+    # the Editor starts with a full hand, but only the taught card can be chosen
+    expect(page.locator("#hand .card")).not_to_have_count(1)
+    expect(page.locator("#hand .card.is-target")).to_have_count(1)
+    card = page.locator("#hand .card.is-target")
+    expect(card).to_have_attribute("data-card", first["action"]["card"])
+    card.click()
+    expect(page.locator("#decision .decision-options .btn")).to_have_count(1)
+
+
+def test_leaving_the_lesson_keeps_the_match_and_every_choice(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    page = open_page(viewport={"width": 390, "height": 844})
+    start_lesson(page, server, "editor")
+    expect(page.locator("#hand .card.is-target")).to_have_count(1)
+    page.locator("#coach").get_by_role("button", name=EN["lessons"]["ui"]["leave"]).click()
+    expect(page.locator("#coach")).to_contain_text(EN["lessons"]["ui"]["left"])
+    expect(page.locator("#hand .card.is-target")).not_to_have_count(1)  # every legal card again
+    page.reload()  # leaving is kept in this browser
+    expect(page.locator("#coach")).to_contain_text(EN["lessons"]["ui"]["left"])
+
+
+def test_the_lesson_speaks_german(open_page: Callable[..., Page], server: str, shot: Shot) -> None:
+    de = LOCALES["de"]
+    page = open_page(viewport={"width": 390, "height": 844}, locale="de-DE")
+    start_lesson(page, server, "editor", de)
+    coach = page.locator("#coach")
+    expect(coach).to_contain_text(lesson_texts(de, "editor")["value"])
+    progress = fill(de["lessons"]["ui"]["progress"], n=1, total=coach_steps(page))
+    expect(coach).to_contain_text(progress)
+    shot(page, "lesson-editor-phone-de", full_page=False)
+
+
+def coach_steps(page: Page) -> int:
+    coach = json.loads(page.evaluate("fetch('/api/lessons/watergate/editor').then(r => r.text())"))
+    return len(coach["steps"])
