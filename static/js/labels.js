@@ -1,7 +1,8 @@
 // Words for actions and log entries, in the player's language (no rules here: only wording).
+import { playerName } from "./people.js";
 import { L, META, cardName, colorLetter, colorName, colorsName, personName, roleCap, roleLabel, roleName, t } from "./i18n.js";
 
-/** A track position in a few words, as this seat sees it: "your 2", "their 3" ("2 (Nixon)" for
+/** A track position in a few words, as this seat sees it: "your 2", "their 3" ("Nixon 2" for
  * a spectator); never the letters of the track's ends. */
 export function pos(p, me) {
   if (p == null) return "—";
@@ -117,17 +118,8 @@ export function playLabel(a, me) {
 
 // ---- who sits where (the view's "players") ---------------------------------------------------
 
-const DELETED = "Deleted player";  // the wire's name for a player who deleted itself
-
-/** What the table calls whoever sits in `role`: the player's name, the computer, a guest; null
- * while nobody has taken the seat (and from a server that does not name players). */
-export function seatName(view, role) {
-  const p = view.players?.[role];
-  if (!p || (p.kind === "human" && p.name == null)) return null;
-  if (p.kind === "bot") return p.level ? t("names.computer_level", { level: t(`ui.level_${p.level}`) }) : t("names.computer");
-  if (p.player_id) return p.name;
-  return p.name === DELETED ? t("names.deleted_player") : t("names.guest");
-}
+/** What the table calls whoever sits in `role` (people.js: playerName). */
+export const seatName = (view, role) => playerName(view.players?.[role]);
 
 /** "Nixon (Bob)"; the role alone while the seat is free. */
 export function seatLabel(view, role) {

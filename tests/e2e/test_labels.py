@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LOCALES, ROOT
+from .conftest import LOCALES, ROOT, fill
 
 try:
     from playwright.sync_api import Page
@@ -199,3 +199,31 @@ def test_de_the_bag_line_has_its_article(open_page: Callable[..., Page]) -> None
         for t in shown
         if not re.fullmatch(r"Das Plättchen \(\w+(/\w+)?\) kommt zurück in den Beutel\.", t)
     ] == []
+
+
+NATION_NAMES = """async (p2) => {
+  const { nationName } = await import("/static/js/nations/text.js");
+  const players = { p1: { kind: "human", name: "Ana", player_id: "a1" }, p2 };
+  return [nationName({ players }, "p1", "p1"), nationName({ players }, "p2", "p1")];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_a_nation_names_the_computer_and_a_guest_in_the_readers_language(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    """The wire names the computer "Computer" and a guest "Guest"; a Nations table says them in
+    the reader's language ("Nação 2 (Computador)"), as the Watergate table does, and names the
+    viewer's own seat "(você)"."""
+    page = open_page()
+    page.goto(f"/nations/cards?lang={lang}")  # a page with the Nations data
+    loc = LOCALES[lang]
+    nation_of, seats = loc["nations"]["nation_of"], loc["nations"]["seats"]
+    you = fill(nation_of, seat=seats["p1"], name=loc["nations"]["you"])
+    for wire, word in (
+        ({"kind": "bot", "name": "Computer", "level": "normal"}, loc["names"]["computer"]),
+        ({"kind": "human", "name": "Guest"}, loc["names"]["guest"]),
+        ({"kind": "human", "name": "Bob", "player_id": "b2"}, "Bob"),
+    ):
+        named = page.evaluate(NATION_NAMES, wire)
+        assert named == [you, fill(nation_of, seat=seats["p2"], name=word)]
