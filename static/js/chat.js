@@ -2,7 +2,7 @@
 // frames), a box to write in for the seats, preset quick phrases, and a mute toggle kept per
 // browser. Every line is shown as text, never as HTML. A preset phrase travels as its key, so
 // each reader sees it in their own language (its English text is there for other clients).
-import { roleName, t } from "./i18n.js";
+import { roleLabel, t } from "./i18n.js";
 
 const MUTE_KEY = "wg.chat.muted";
 const PHRASES = ["good_game", "good_luck", "thinking", "thanks"];
@@ -62,7 +62,7 @@ export function mountChat(root, { spectator, send }) {
     if (muted) { note.textContent = t("chat.muted"); return; }
     note.textContent = spectator ? t("chat.spectator") : lines.length ? "" : t("chat.none");
     list.replaceChildren(...lines.map((line) => el("li", { className: `chat-line chat-${line.role}` },
-      el("strong", { className: "chat-name", textContent: `${line.name} (${roleName(line.role)})` }),
+      el("strong", { className: "chat-name", textContent: `${line.name} (${roleLabel(line.role)})` }),
       " ",
       el("span", { className: "chat-text", textContent: shown(line) }))));
     list.scrollTop = list.scrollHeight;

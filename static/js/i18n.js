@@ -23,6 +23,9 @@ export function t(path, params) {
 
 export const roleName = (role) => L.roles[role] ?? role;
 export const roleCap = (role) => L.roles_cap[role] ?? role;
+/** The role as a bare label, without an article ("Editor", "Redaktion"): the role picker's word,
+ * for brackets and tags, where neither the sentence form nor the capitalised one reads right. */
+export const roleLabel = (role) => L.ui[role] ?? role;
 export const cardName = (id) => L.cards[id]?.name ?? id;
 // A later rules version words a few cards and momentum spaces anew (the locale's "editions",
 // by rules version): a table words them as its match's version plays them.

@@ -1,15 +1,21 @@
 // Words for actions and log entries, in the player's language (no rules here: only wording).
-import { L, META, cardName, colorLetter, colorName, colorsName, personName, roleCap, roleName, t } from "./i18n.js";
+import { playerName } from "./people.js";
+import { L, META, cardName, colorLetter, colorName, colorsName, personName, roleCap, roleLabel, roleName, t } from "./i18n.js";
 
-/** A track position in a few words, as this seat sees it: "your 2", "their 3" ("2 (Nixon)" for
+/** A track position in a few words, as this seat sees it: "your 2", "their 3" ("Nixon 2" for
  * a spectator); never the letters of the track's ends. */
 export function pos(p, me) {
   if (p == null) return "—";
   if (p === 0) return "0";
   const side = p > 0 ? "editor" : "nixon";
-  if (!me) return t("names.pos_role", { n: Math.abs(p), role: roleCap(side) });
+  if (!me) return t("names.pos_role", { n: Math.abs(p), role: roleLabel(side) });
   return t(side === me ? "names.pos_mine" : "names.pos_theirs", { n: Math.abs(p) });
 }
+
+/** Whose a side of the track is, as `me` sees it: "mine", "theirs", or (a spectator, who has
+ * neither) the role's own name. The locale words each case in full ("names.side_at.theirs"),
+ * since the languages inflect them differently (pt "o lado do oponente", de "der Redaktion"). */
+const sideKey = (side, me) => (!me ? side : side === me ? "mine" : "theirs");
 const value = (card) => META.cards[card]?.value ?? "";
 
 // ---- human names for the board's spaces, derived from the metadata's graph ------------------
@@ -49,12 +55,19 @@ export function letteredName(token) {
   return `${tokenName(token)} ${token.colors.map(colorLetter).join("")}`;
 }
 
-/** Where a track position is, as this seat sees it: "space 2 on your side". */
+/** Where a track position is, as this seat sees it: "space 2 on your side" ("on the Editor's
+ * side" for a spectator). */
 export function placeName(p, me) {
   if (p === 0) return t("names.track_zero");
   const side = p > 0 ? "editor" : "nixon";
-  const whose = !me ? t("names.side_theirs", { role: roleCap(side) }) : side === me ? t("ui.your_side") : t("ui.their_side");
-  return t("names.track_space", { n: Math.abs(p), side: whose });
+  return t("names.track_space", { n: Math.abs(p), side: t(`names.side_at.${sideKey(side, me)}`) });
+}
+
+/** The heading over a half of the table: "Your side · Nixon", "The Editor's side"; a spectator
+ * sees only the role's name. */
+export function sideTitle(side, me) {
+  if (!me) return roleCap(side);
+  return side === me ? t("names.side_mine", { role: roleCap(side) }) : t(`names.side_of.${side}`);
 }
 
 // The tokens the view shows, by handle (so an action naming a handle can name the token).
@@ -105,17 +118,8 @@ export function playLabel(a, me) {
 
 // ---- who sits where (the view's "players") ---------------------------------------------------
 
-const DELETED = "Deleted player";  // the wire's name for a player who deleted itself
-
-/** What the table calls whoever sits in `role`: the player's name, the computer, a guest; null
- * while nobody has taken the seat (and from a server that does not name players). */
-export function seatName(view, role) {
-  const p = view.players?.[role];
-  if (!p || (p.kind === "human" && p.name == null)) return null;
-  if (p.kind === "bot") return p.level ? t("names.computer_level", { level: t(`ui.level_${p.level}`) }) : t("names.computer");
-  if (p.player_id) return p.name;
-  return p.name === DELETED ? t("names.deleted_player") : t("names.guest");
-}
+/** What the table calls whoever sits in `role` (people.js: playerName). */
+export const seatName = (view, role) => playerName(view.players?.[role]);
 
 /** "Nixon (Bob)"; the role alone while the seat is free. */
 export function seatLabel(view, role) {
@@ -148,13 +152,14 @@ export function logSentence(e, me, seen = new Map(), who = roleCap) {
     case "token_moved":
       return t(e.by === me ? "log.you_token_moved" : "log.token_moved", {
         count: e.steps, by: who(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
-        toward_side: !me ? roleName(e.toward) : e.toward === me ? t("ui.your_side") : t("ui.their_side"),
+        toward_side: t(`names.side_toward.${sideKey(e.toward, me)}`),
         from: pos(e.from, me), to: pos(e.to, me),
       });
     case "evidence_gained": return t("log.evidence_gained", { role: who(e.role), count: e.tokens.length });
     case "evidence_pinned": case "token_drawn_from_bag":
       return t(`log.${e.type}`, { role: who(e.role), colors: colorsName(e.token.colors), space: spaceName(e.space) });
-    case "token_returned_to_bag": return t("log.token_returned_to_bag", { token: tokenName(e.token) });
+    case "token_returned_to_bag":  // de inflects "verdeckt" after the article: its own sentence
+      return e.token?.colors?.length ? t("log.token_returned_to_bag", { token: tokenName(e.token) }) : t("log.token_returned_to_bag_hidden");
     case "picture_pinned": case "picture_flipped":
       return t(`log.${e.type}`, { role: who(e.role), person: personName(e.person), face: t(`ui.face_${e.face}`) });
     case "board_evidence_flipped": return t("log.board_evidence_flipped", { space: spaceName(e.space), face: t(`ui.face_${e.token.face}`) });

@@ -1,10 +1,22 @@
 // What the pages about players share: a player's shown name (translated for the computer, a
 // guest, a deleted player), a rating as text, and a refusal in the reader's language.
 import { t } from "./i18n.js";
-import { seatName } from "./labels.js";
 
-/** The name of a view-style player entry ({kind, name, player_id?}). */
-export const personName = (p) => seatName({ players: { x: p } }, "x") ?? t("account.mine.nobody_yet");
+const DELETED = "Deleted player";  // the wire's name for a player who deleted itself
+
+/** What a table calls the player of a view's "players" entry ({kind, name, player_id?, level?}):
+ * the player's name; the computer, at its level if `withLevel`; a guest; null while nobody has
+ * taken the seat (and from a server that does not name players). The wire's own words
+ * ("Computer", "Guest") are English: every game's table says them in the reader's language. */
+export function playerName(p, withLevel = true) {
+  if (!p || (p.kind === "human" && p.name == null)) return null;
+  if (p.kind === "bot") return withLevel && p.level ? t("names.computer_level", { level: t(`ui.level_${p.level}`) }) : t("names.computer");
+  if (p.player_id) return p.name;
+  return p.name === DELETED ? t("names.deleted_player") : t("names.guest");
+}
+
+/** The name of a view-style player entry, or "nobody yet". */
+export const personName = (p) => playerName(p) ?? t("account.mine.nobody_yet");
 
 /** "1523" or "1523?" with a provisional marker element; `r`: {rating, provisional}. */
 export function ratingNode(r) {

@@ -37,7 +37,7 @@ function render(r, k) {
   renderBoard($("board"), view, side);
   renderPanels($("panels"), view, side);
   renderLog($("log"), view, null);
-  $("step-action").textContent = step.action ? `${step.action.seq}. ${roleCap(step.action.role)}: ${actionLabel(step.action.action, side)}` : t("replay.setup");
+  $("step-action").textContent = step.action ? `${step.action.seq}. ${roleCap(step.action.role)}: ${actionLabel(step.action.action, null)}` : t("replay.setup");  // worded as a spectator reads it (nobody's "your side")
   $("step-info").textContent = t("replay.step", { k, n: r.steps.length - 1 });
   $("slider").value = String(k);
 }

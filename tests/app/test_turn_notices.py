@@ -207,8 +207,8 @@ def test_a_player_away_from_the_table_gets_an_encrypted_signed_turn_notice(
     assert notice == {
         "type": "turn",
         "match_id": match_id,
-        "title": "Du bist am Zug in Watergate",  # the language Ana's browser subscribed in
-        "body": "Bea hat gezogen: du bist am Zug.",
+        "title": "Du bist in Watergate am Zug",  # the language Ana's browser subscribed in
+        "body": "Bea hat gezogen: Du bist am Zug.",
         "url": f"/match/{match_id}",
     }
     assert service.received.empty()  # one turn, one notice

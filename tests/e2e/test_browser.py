@@ -307,7 +307,8 @@ def test_two_friends_play_the_first_rounds(open_page: Callable[..., Page], shot:
     join_invite(nixon, link)
     expect(nixon).to_have_url(re.compile(rf"/match/{re.escape(match_id)}$"))
     expect(nixon.locator("#whoami")).to_contain_text(f"{EN['ui']['you_are']}: Nixon")
-    waiting = fill(EN["ui"]["waiting_for"], role=EN["roles_cap"]["editor"])
+    # mid-sentence, the role's sentence form: "Waiting for the Editor…"
+    waiting = fill(EN["ui"]["waiting_for"], role=EN["roles"]["editor"])
     expect(nixon.locator("#turn-indicator")).to_have_text(waiting)
     # the Editor's page must learn by itself that the friend arrived (a push, no reload)
     try:

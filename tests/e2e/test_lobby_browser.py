@@ -80,7 +80,8 @@ def test_two_players_meet_in_the_lobby_chat_and_play(
     for page in pages.values():
         line = page.locator("#chat-lines li").last
         expect(line.locator(".chat-text")).to_have_text("<b>hi</b> Bea")  # as text
-        expect(line.locator(".chat-name")).to_have_text(f"Ana ({EN['roles']['editor']})")
+        # the role as a bare label in brackets: "Ana (Editor)", "Ana (Redaktion)"
+        expect(line.locator(".chat-name")).to_have_text(f"Ana ({EN['ui']['editor']})")
         assert page.locator("#chat-lines b").count() == 0  # never as HTML
     bea.locator('[data-phrase="good_game"]').click()
     for page in pages.values():

@@ -2,6 +2,7 @@
 // engine's own data (META: the cards as lists of operations, and their translations), and the
 // table's phrases (the locale's "nations" section). Nothing here is hard-coded per card.
 import { BOOT, META, fill, t } from "../i18n.js";
+import { playerName } from "../people.js";
 
 const lang = (BOOT.lang || "en").replace("-", "_");
 const words = META[`i18n_${lang}`] || META.i18n_en || {};
@@ -73,6 +74,6 @@ export function cardLines(id) {
 export function nationName(view, seat, me) {
   const base = nt(`seats.${seat}`);
   const player = view?.players?.[seat];
-  const who = seat === me ? nt("you") : player?.name;
+  const who = seat === me ? nt("you") : playerName(player, false);  // the level: beside the board
   return who ? nt("nation_of", { seat: base, name: who }) : base;
 }

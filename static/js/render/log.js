@@ -3,7 +3,8 @@ import { actorLabel, logSentence } from "../labels.js";
 
 const seenBy = new WeakMap();  // root -> handle -> the token as the log last showed it
 
-function learn(seen, e) {
+/** Records in `seen` the tokens entry `e` shows, so later entries naming them by handle can. */
+export function learn(seen, e) {
   for (const tk of [e.token, ...(e.tokens || [])]) if (tk && tk.handle !== undefined) seen.set(tk.handle, { ...seen.get(tk.handle), ...tk });
 }
 

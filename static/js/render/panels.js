@@ -43,7 +43,7 @@ export function renderPanels(root, view, me) {
   const seats = view.role ? [opp] : SEATS;  // a spectator counts both hands
   counts.append(
     ...seats.map((r) => stat(`${roleCap(r)} — ${t("ui.cards")}`, held(r))),
-    ...SEATS.map((r) => stat(`${t("ui.deck")} ${roleCap(r)}`, s.decks[r])),
+    ...SEATS.map((r) => stat(`${t("ui.deck")} — ${roleCap(r)}`, s.decks[r])),
     stat(t("ui.bag"), s.bag),
     stat(t("ui.supply"), s.momentum.supply),
     stat(t("ui.initiative"), roleCap(s.initiative)),

@@ -2,8 +2,8 @@
 // the final screen with its rematch row. Pure: state in, DOM patched; buttons hand their intent
 // to `dispatch`.
 import { clockText } from "../clock.js";
-import { BOOT, roleCap, t } from "../i18n.js";
-import { seatLabel, seatName } from "../labels.js";
+import { BOOT, roleCap, roleName, t } from "../i18n.js";
+import { seatLabel, seatName, sideTitle } from "../labels.js";
 import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 import { analysisBox } from "./analysis.js";
@@ -108,10 +108,11 @@ export function renderStatus(state, page, now, dispatch) {
   $("fingerprint").textContent = v.fairness ? v.fairness.commitment : "";
   const mine = page.role || SEATS[0];
   const named = (text, role) => (seatName(v, role) ? `${text} · ${seatName(v, role)}` : text);  // the seat labels
-  $("side-mine").textContent = named(page.spectator ? roleCap(mine) : t("names.side_mine", { role: roleCap(mine) }), mine);
-  $("side-theirs").textContent = named(page.spectator ? roleCap(other(mine)) : t("names.side_theirs", { role: roleCap(other(mine)) }), other(mine));
+  const viewer = page.spectator ? null : mine;
+  $("side-mine").textContent = named(sideTitle(mine, viewer), mine);
+  $("side-theirs").textContent = named(sideTitle(other(mine), viewer), other(mine));
   const turn = $("turn-indicator");
-  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleCap(d ? d.role : "") });
+  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleName(d ? d.role : "") });
   turn.className = `turn-indicator ${myMove ? "mine" : "theirs"}`;
   turn.hidden = !turn.textContent;
   document.body.classList.toggle("my-turn", myMove);

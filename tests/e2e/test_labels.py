@@ -1,0 +1,229 @@
+"""The table's composed sentences in each language, from static/js/labels.js itself: the log of
+real matches (the golden playthroughs' events, as each seat and a spectator read them), every
+decision prompt, and the names of track places and table halves. A sentence opens with a
+capital, a role's capitalised form only opens a sentence, and the four phrasings a native review
+found the code composing wrongly stay mended."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import pytest
+
+from .conftest import LOCALES, ROOT, fill
+
+try:
+    from playwright.sync_api import Page
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("Playwright for Python is not installed", allow_module_level=True)
+
+GOLDEN = ROOT / "tests" / "engine" / "watergate" / "golden"
+# Entries no golden playthrough happens to hold, in the shape the engine sends them.
+RARE = [
+    {"type": "card_removed", "card": "E06"},
+    {"type": "card_replayed", "card": "E12"},
+    {"type": "instruction_stopped", "role": "editor", "source": "E01"},
+    {"type": "instruction_stopped", "role": "nixon", "source": "N02"},
+    {"type": "momentum_removed"},
+    {"type": "momentum_returned"},
+    {"type": "match_ended", "reason": "resigned", "role": "editor"},
+    {"type": "match_ended", "reason": "timeout", "role": "nixon"},
+]
+SEATS = ("editor", "nixon")
+
+# Each seat's log, and a spectator's (the Editor's entries without the Editor's own cards).
+READ = """async ({ logs, decisions }) => {
+  const labels = await import("/static/js/labels.js");
+  const { learn } = await import("/static/js/render/log.js");
+  const { decisionModel } = await import("/static/js/render/decision.js");
+  const lines = [];
+  for (const [me, entries] of logs) {
+    const seen = new Map();
+    for (const e of entries) {
+      learn(seen, e);
+      if (e.type !== "match_started") lines.push({ me, e, text: labels.logSentence(e, me, seen) });
+    }
+  }
+  const prompts = decisions.map((decision) => {
+    const state = { track: { evidence: [] }, holding: {}, board: { spaces: {} }, decision };
+    return decisionModel({ status: "active", role: null, legal_actions: [], state }, null).prompt;
+  });
+  const places = {}, titles = {};
+  for (const me of ["editor", "nixon", null]) {
+    places[me] = { "2": labels.placeName(2, me), "-3": labels.placeName(-3, me) };
+    titles[me] = { editor: labels.sideTitle("editor", me), nixon: labels.sideTitle("nixon", me) };
+  }
+  return { lines, prompts, places, titles };
+}"""
+
+
+@cache
+def golden_logs() -> tuple[tuple[str | None, tuple[dict[str, Any], ...]], ...]:
+    """Every golden playthrough's log as the Editor, Nixon and a spectator read it."""
+    logs: list[tuple[str | None, tuple[dict[str, Any], ...]]] = []
+    for path in sorted(GOLDEN.glob("playthrough_seed*.txt")):
+        by_seat: dict[str, list[dict[str, Any]]] = {seat: [] for seat in SEATS}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for seat in SEATS:
+                if line.startswith(f"events {seat}: "):
+                    by_seat[seat] += json.loads(line.split(": ", 1)[1])
+        public = copy.deepcopy(by_seat["editor"])
+        for e in public:
+            e.pop("cards", None)  # a spectator is not told the Editor's cards
+        logs += [("editor", (*by_seat["editor"], *RARE)), ("nixon", (*by_seat["nixon"], *RARE))]
+        logs.append((None, (*public, *RARE)))
+    assert len(logs) >= 3 and all(len(entries) > 50 for _, entries in logs)
+    return tuple(logs)
+
+
+def read(open_page: Callable[..., Page], lang: str) -> dict[str, Any]:
+    page = open_page()
+    page.goto(f"/?lang={lang}")
+    kinds = LOCALES[lang]["decision"]
+    decisions = [
+        {
+            "kind": kind,
+            "role": role,
+            "card": "E01",
+            "color": "blue",
+            "against": {"card": "N06", "mode": "action"},
+        }
+        for kind in kinds
+        for role in SEATS
+    ]
+    found: dict[str, Any] = page.evaluate(READ, {"logs": golden_logs(), "decisions": decisions})
+    return found
+
+
+def first_letter(text: str) -> str:
+    return next(c for c in text if c.isalpha())
+
+
+def misplaced_capital_roles(lang: str, text: str) -> list[str]:
+    """Where `text` names a role in its capitalised form anywhere but at a sentence's start."""
+    loc = LOCALES[lang]
+    bad = []
+    for role in SEATS:
+        cap, lower = loc["roles_cap"][role], loc["roles"][role]
+        if cap == lower:
+            continue
+        for m in re.finditer(re.escape(cap), text):
+            if m.start() and not re.search(r"[.!?]\s+$", text[: m.start()]):
+                bad.append(f"{cap!r} at {m.start()} in {text!r}")
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_sentences_open_with_a_capital_and_name_a_role_in_its_place(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    """Every log line and decision prompt starts with a capital letter ("O Editor joga…", not
+    "o Editor joga…"), and a role's capitalised form appears only where a sentence starts
+    ("Warten auf die Redaktion…", "1 (Redaktion)", never "… Die Redaktion …" mid-sentence)."""
+    found = read(open_page, lang)
+    texts = [line["text"] for line in found["lines"]] + found["prompts"]
+    assert len(found["prompts"]) == 2 * len(LOCALES[lang]["decision"])
+    assert [t for t in texts if "{" in t] == [], "a sentence lacks its words"
+    assert [t for t in texts if not first_letter(t).isupper()] == []
+    assert [bad for t in texts for bad in misplaced_capital_roles(lang, t)] == []
+
+
+def test_pt_a_token_moves_towards_a_side_with_its_article(
+    open_page: Callable[..., Page],
+) -> None:
+    """pt-BR: "move … para o lado do oponente", "para o seu lado", and a spectator's "para o
+    lado do Editor" — never "para lado do oponente"."""
+    found = read(open_page, "pt-BR")
+    moved = [line for line in found["lines"] if line["e"]["type"] == "token_moved"]
+    assert {line["me"] for line in moved} == {"editor", "nixon", None}
+    for line in moved:
+        me, toward = line["me"], line["e"]["toward"]
+        side = (
+            {"editor": "o lado do Editor", "nixon": "o lado de Nixon"}[toward]
+            if me is None
+            else "o seu lado"
+            if toward == me
+            else "o lado do oponente"
+        )
+        assert f" para {side} (" in line["text"], line
+    assert found["places"]["editor"]["-3"] == "espaço 3 do lado do oponente"
+
+
+@pytest.mark.parametrize(
+    ("lang", "place", "heading"),
+    [
+        ("en", "space 2 on the Editor's side", "The Editor's side"),
+        ("de", "Feld 2 auf der Seite der Redaktion", "Seite der Redaktion"),
+        ("pt-BR", "espaço 2 do lado do Editor", "Lado do Editor"),
+    ],
+)
+def test_a_spectator_reads_whose_side_it_is(
+    open_page: Callable[..., Page], lang: str, place: str, heading: str
+) -> None:
+    """A spectator has no "your" or "their" side: a track place names the role's side ("Feld 2
+    auf der Seite der Redaktion", not "Feld 2, Seite: Die Redaktion"), and so do a spectator's
+    log lines; the heading over the opponent's half names it likewise for a player."""
+    found = read(open_page, lang)
+    assert found["places"]["null"]["2"] == place
+    assert found["titles"]["nixon"]["editor"] == heading
+    assert found["titles"]["null"]["editor"] == LOCALES[lang]["roles_cap"]["editor"]
+    names = LOCALES[lang]["names"]
+    moved = [
+        line for line in found["lines"] if line["me"] is None and line["e"]["type"] == "token_moved"
+    ]
+    assert moved
+    for line in moved:
+        assert names["side_toward"][line["e"]["toward"]] in line["text"], line
+        assert names["side_toward"]["theirs"] not in line["text"], line
+
+
+def test_de_the_bag_line_has_its_article(open_page: Callable[..., Page]) -> None:
+    """de: "Das verdeckte Plättchen kommt zurück in den Beutel." / "Das Plättchen (Grün) kommt
+    zurück …" — not "verdecktes Plättchen kommt …" or "Plättchen (Grün) kommt …"."""
+    found = read(open_page, "de")
+    back = [line for line in found["lines"] if line["e"]["type"] == "token_returned_to_bag"]
+    hidden = [line["text"] for line in back if not line["e"]["token"].get("colors")]
+    shown = [line["text"] for line in back if line["e"]["token"].get("colors")]
+    assert hidden and shown
+    assert set(hidden) == {"Das verdeckte Plättchen kommt zurück in den Beutel."}
+    assert [
+        t
+        for t in shown
+        if not re.fullmatch(r"Das Plättchen \(\w+(/\w+)?\) kommt zurück in den Beutel\.", t)
+    ] == []
+
+
+NATION_NAMES = """async (p2) => {
+  const { nationName } = await import("/static/js/nations/text.js");
+  const players = { p1: { kind: "human", name: "Ana", player_id: "a1" }, p2 };
+  return [nationName({ players }, "p1", "p1"), nationName({ players }, "p2", "p1")];
+}"""
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_a_nation_names_the_computer_and_a_guest_in_the_readers_language(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    """The wire names the computer "Computer" and a guest "Guest"; a Nations table says them in
+    the reader's language ("Nação 2 (Computador)"), as the Watergate table does, and names the
+    viewer's own seat "(você)"."""
+    page = open_page()
+    page.goto(f"/nations/cards?lang={lang}")  # a page with the Nations data
+    loc = LOCALES[lang]
+    nation_of, seats = loc["nations"]["nation_of"], loc["nations"]["seats"]
+    you = fill(nation_of, seat=seats["p1"], name=loc["nations"]["you"])
+    for wire, word in (
+        ({"kind": "bot", "name": "Computer", "level": "normal"}, loc["names"]["computer"]),
+        ({"kind": "human", "name": "Guest"}, loc["names"]["guest"]),
+        ({"kind": "human", "name": "Bob", "player_id": "b2"}, "Bob"),
+    ):
+        named = page.evaluate(NATION_NAMES, wire)
+        assert named == [you, fill(nation_of, seat=seats["p2"], name=word)]
