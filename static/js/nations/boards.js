@@ -2,7 +2,7 @@
 // order, and each nation's books, strength, stability and VP) and the progress board (three rows
 // of cards priced by row). Clickable pieces carry data-key; the controller wires them.
 import { el } from "../render/dom.js";
-import { ageName, cardLines, cardName, nationName, nt, term, typeName, CARDS } from "./text.js";
+import { ageName, cardLines, cardName, nationName, nt, term, typeLabel, CARDS } from "./text.js";
 
 /** A card face: name, type and effect lines; `key` makes it a button of the choice model. */
 export function cardFace(id, { key, extra, tag } = {}) {
@@ -11,7 +11,7 @@ export function cardFace(id, { key, extra, tag } = {}) {
   if (face.tagName === "BUTTON") face.type = "button";
   if (key) face.dataset.key = key;
   face.dataset.card = id;
-  face.append(el("span", "n-card-type", typeName(card?.type)), el("span", "n-card-name", cardName(id)));
+  face.append(el("span", "n-card-type", typeLabel(card?.type)), el("span", "n-card-name", cardName(id)));
   const lines = el("span", "n-card-lines");
   for (const line of cardLines(id)) lines.append(el("span", "n-card-line", line));
   face.append(lines);
