@@ -44,11 +44,11 @@ MEASURE = """() => {
 def assert_one_screen(page: Page, when: str) -> dict[str, Any]:
     """Nothing scrolls, and the worker-holding cards and the progress cards are in the viewport."""
     m: dict[str, Any] = page.evaluate(MEASURE)
-    assert m["page"]["scroll"] <= m["page"]["client"], f"{when}: the page scrolls: {m['page']}"
-    assert m["page"]["scrollW"] <= m["page"]["clientW"], f"{when}: the page scrolls sideways"
     for p in m["panels"]:
         assert p["scroll"] <= p["client"] + 1, f"{when}: {p['sel']} scrolls inside: {p}"
         assert p["scrollW"] <= p["clientW"] + 1, f"{when}: {p['sel']} scrolls sideways: {p}"
+    assert m["page"]["scroll"] <= m["page"]["client"], f"{when}: the page scrolls: {m['page']}"
+    assert m["page"]["scrollW"] <= m["page"]["clientW"], f"{when}: the page scrolls sideways"
     assert m["rows"] == 3, f"{when}: the progress board's rows"
     width, height = DESKTOP["width"], DESKTOP["height"]
     for c in m["held"] + m["progress"]:
