@@ -60,8 +60,7 @@ export function renderNation(root, view, seat, me) {
   box(null, "n-res-stability", term("stability"), number(n.stability));
   box(mine ? "idle" : null, "n-idle", term("resource_area"), workers(n.idle_workers));
   const track = box(mine ? "population" : null, "n-population", term("population_track"), number(n.population));
-  track.title = nt("population", { count: n.population });  // the number alone says little
-  if (mine) track.setAttribute("aria-label", track.title);  // (a plain box may not carry a label)
+  track.title = nt("population", { count: n.population });  // the number alone says little (a description)
   board.append(res);
 
   // advisor, building/military cards with workers
