@@ -11,13 +11,21 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from .test_nations_browser import CHANGED, MOVED_ON, clickables, start_from_home, version, wait
+from .test_nations_browser import (
+    CHANGED,
+    DESKTOP,
+    MOVED_ON,
+    clickables,
+    start_from_home,
+    version,
+    wait,
+)
 
-DESKTOP = {"width": 1280, "height": 800}
 LATE_ROUND = 4
 MAX_CLICKS = 600
 
@@ -102,7 +110,7 @@ def play_until_round(page: Page, rnd: random.Random, target: int) -> None:
 
 
 def test_the_nations_table_fits_one_screen_at_1280_by_800_early_and_late(
-    open_page: Callable[..., Page],
+    open_page: Callable[..., Page], shot: Callable[..., Path]
 ) -> None:
     page = open_page(prefs={}, viewport=DESKTOP)
     match_id = start_from_home(page, "bot")
@@ -120,6 +128,7 @@ def test_the_nations_table_fits_one_screen_at_1280_by_800_early_and_late(
     play_until_round(page, random.Random(match_id), LATE_ROUND)
     late = assert_one_screen(page, "late")
     assert late["held"], f"late in the match ({late['round']}), no card of mine holds a worker"
+    shot(page, "nations-late", full_page=False)
 
 
 # every piece of the board tab a click acts on, and the buttons around it
