@@ -30,6 +30,7 @@ Shot = Callable[..., Path]
 ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
 MAX_CLICKS = 2500
 EN = LOCALES["en"]
+DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="module")
@@ -161,7 +162,7 @@ def check_final(page: Page) -> dict[str, int]:
 def test_two_friends_play_a_whole_nations_match_by_clicks(
     open_page: Callable[..., Page], shot: Shot
 ) -> None:
-    first = open_page(prefs={})
+    first = open_page(prefs={}, viewport=DESKTOP)  # its screenshots: the one-screen table
     match_id = start_from_home(first, "human")
     expect(first.locator("#n-invite")).to_be_visible()
     invite = first.locator("#n-invite-url").input_value()

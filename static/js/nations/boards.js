@@ -2,7 +2,7 @@
 // order, and each nation's books, strength, stability and VP) and the progress board (three rows
 // of cards priced by row). Clickable pieces carry data-key; the controller wires them.
 import { el } from "../render/dom.js";
-import { ageName, cardLines, cardName, nationName, nt, term, typeName, CARDS } from "./text.js";
+import { ageName, cardLines, cardName, nationName, nt, term, typeLabel, CARDS } from "./text.js";
 
 /** A card face: name, type and effect lines; `key` makes it a button of the choice model. */
 export function cardFace(id, { key, extra, tag } = {}) {
@@ -11,7 +11,7 @@ export function cardFace(id, { key, extra, tag } = {}) {
   if (face.tagName === "BUTTON") face.type = "button";
   if (key) face.dataset.key = key;
   face.dataset.card = id;
-  face.append(el("span", "n-card-type", typeName(card?.type)), el("span", "n-card-name", cardName(id)));
+  face.append(el("span", "n-card-type", typeLabel(card?.type)), el("span", "n-card-name", cardName(id)));
   const lines = el("span", "n-card-lines");
   for (const line of cardLines(id)) lines.append(el("span", "n-card-line", line));
   face.append(lines);
@@ -51,18 +51,27 @@ export function renderScoring(root, view, me) {
   const war = el("div", "n-war");
   war.append(el("h3", "n-h3", term("war_space")));
   war.append(s.war ? el("p", "n-war-text", nt("war_by", { card: cardName(s.war.card), strength: s.war.strength, nation: nationName(view, s.war.seat, me) })) : el("p", "muted", nt("no_war")));
+  // a column per nation in player order, a row per track: the tracks' long names have the
+  // width of the side column's first column, the nations' names wrap in theirs
   const table = el("table", "n-tracks");
   const head = el("tr");
-  for (const h of [term("player_order"), term("books"), term("strength"), term("stability"), term("vp")]) head.append(el("th", "", h));
-  table.append(head);
+  const corner = el("th", "", term("player_order"));
+  corner.scope = "col";
+  head.append(corner);
   for (const seat of s.order) {
     const n = s.nations[seat];
-    const tr = el("tr", seat === me ? "is-me" : "");
-    const name = el("th", "", nationName(view, seat, me));
-    name.scope = "row";
+    const name = el("th", seat === me ? "is-me" : "", nationName(view, seat, me));
+    name.scope = "col";
     if (n.passed) name.append(el("span", "n-passed", ` · ${term("passed")}`));
-    const books = n.book_tokens ? `${n.heritage} + ${n.book_tokens}×50` : String(n.heritage);
-    tr.append(name, el("td", "", books), el("td", "", String(n.strength)), el("td", "", String(n.stability)), el("td", "", String(n.vp)));
+    head.append(name);
+  }
+  table.append(head);
+  const books = (n) => (n.book_tokens ? `${n.heritage} + ${n.book_tokens}×50` : String(n.heritage));
+  for (const [key, value] of [["books", books], ["strength", (n) => n.strength], ["stability", (n) => n.stability], ["vp", (n) => n.vp]]) {
+    const tr = el("tr");
+    const th = el("th", "", term(key));
+    th.scope = "row";
+    tr.append(th, ...s.order.map((seat) => el("td", "", String(value(s.nations[seat])))));
     table.append(tr);
   }
   root.replaceChildren(facts, table, event, war);

@@ -3,7 +3,7 @@
 import { META } from "../i18n.js";
 import { el } from "../render/dom.js";
 import { cardFace } from "./boards.js";
-import { ageName, cardLines, cardName, nt, typeName } from "./text.js";
+import { ageName, cardLines, cardName, nt, typeLabel } from "./text.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,7 +16,6 @@ const entries = [
   ]),
 ];
 const ageLabel = (age) => (age === "a" ? nt("gallery.side_a") : `${age} · ${ageName(Number(age))}`);
-const typeLabel = (type) => (type === "event" ? nt("gallery.event") : typeName(type));
 
 function option(select, value, label) {
   const o = el("option", "", label);

@@ -37,39 +37,31 @@ export function renderNation(root, view, seat, me) {
   head.append(el("h2", "n-h", nationName(view, seat, me)));
   head.append(el("span", "n-level", `${term("difficulty")}: ${levelName(n.level)}`));
   if (n.passed) head.append(el("span", "n-passed-badge", term("passed")));
+  const p = n.production;
+  head.append(el("span", "n-production", nt("production", { gains: amountsShort(p.gains), costs: amountsShort(p.costs) })));
   head.append(el("span", "n-vp", nt("vp", { vp: n.vp })));
   board.append(head);
 
-  // resources: during growth the seat's own gold, stone and food are the bonus choices
+  // one strip: the resources (during growth the seat's own gold, stone and food are the bonus
+  // choices), the idle workers and the population track (growth)
   const res = el("div", "n-resources");
   res.setAttribute("role", "group");
   res.setAttribute("aria-label", nt("resources"));
-  for (const r of RESOURCES) {
-    const box = el(mine && r !== "books" ? "button" : "div", `n-res n-res-${r}`);
-    if (box.tagName === "BUTTON") { box.type = "button"; box.dataset.key = `res:${r}`; }
-    box.append(el("span", "n-res-name", term(r)), el("span", "n-res-value", String(n[r])));
-    res.append(box);
-  }
-  for (const [name, value] of [["strength", n.strength], ["stability", n.stability]]) {
-    const box = el("div", `n-res n-res-${name}`);
-    box.append(el("span", "n-res-name", term(name)), el("span", "n-res-value", String(value)));
-    res.append(box);
-  }
+  const box = (key, cls, name, value) => {
+    const b = el(key ? "button" : "div", `n-res ${cls}`);
+    if (key) { b.type = "button"; b.dataset.key = key; }
+    b.append(el("span", "n-res-name", name), value);
+    res.append(b);
+    return b;
+  };
+  const number = (v) => el("span", "n-res-value", String(v));
+  for (const r of RESOURCES) box(mine && r !== "books" ? `res:${r}` : null, `n-res-${r}`, term(r), number(n[r]));
+  box(null, "n-res-strength", term("strength"), number(n.strength));
+  box(null, "n-res-stability", term("stability"), number(n.stability));
+  box(mine ? "idle" : null, "n-idle", term("resource_area"), workers(n.idle_workers));
+  const track = box(mine ? "population" : null, "n-population", term("population_track"), number(n.population));
+  track.title = nt("population", { count: n.population });  // the number alone says little (a description)
   board.append(res);
-
-  // idle workers and the population track (growth)
-  const people = el("div", "n-people");
-  const idle = el(mine ? "button" : "div", "n-idle");
-  if (mine) { idle.type = "button"; idle.dataset.key = "idle"; }
-  idle.append(el("span", "n-res-name", term("resource_area")), workers(n.idle_workers));
-  const track = el(mine ? "button" : "div", "n-population");
-  if (mine) { track.type = "button"; track.dataset.key = "population"; }
-  track.append(el("span", "n-res-name", term("population_track")), el("span", "n-res-value", nt("population", { count: n.population })));
-  people.append(idle, track);
-  board.append(people);
-
-  const p = n.production;
-  board.append(el("p", "n-production", nt("production", { gains: amountsShort(p.gains), costs: amountsShort(p.costs) })));
 
   // advisor, building/military cards with workers
   const cards = group(`${term("advisor")} · ${typeName("building")} · ${typeName("military")}`, "n-cards");

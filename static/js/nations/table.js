@@ -13,6 +13,7 @@ import { createStore } from "../store.js";
 import { el } from "../render/dom.js";
 import { renderProgress, renderScoring } from "./boards.js";
 import { actionLabel, choiceModel } from "./choices.js";
+import { wireDetail } from "./detail.js";
 import { renderNation } from "./nation.js";
 import { renderLog, renderSummary, scoreSheet } from "./summary.js";
 import { cardLines, cardName, nationName, nt } from "./text.js";
@@ -34,7 +35,7 @@ const viewPath = spectator ? `/api/matches/${matchId}/spectate?key=${watchKey}` 
 const socketPath = spectator ? `/ws/watch/${encodeURIComponent(matchId)}?key=${watchKey}` : `/ws/matches/${encodeURIComponent(matchId)}`;
 const NO_PICK = { worker: null, buying: null };
 
-const store = createStore({ view: null, pick: NO_PICK, busy: false, error: "", conn: "", claiming: false, tab: "board" });
+const store = createStore({ view: null, pick: NO_PICK, busy: false, error: "", conn: "", claiming: false, tab: "board", theirs: false });
 let socket = null;
 
 // ---- intents ---------------------------------------------------------------------------------
@@ -218,6 +219,8 @@ function draw(s, prev) {
   $("n-error").textContent = s.error;
   root.querySelector(".n-table").dataset.tab = s.tab;
   for (const b of root.querySelectorAll(".n-tab")) b.setAttribute("aria-pressed", String(b.dataset.tab === s.tab));
+  root.querySelector(".n-area-theirs").dataset.open = String(s.theirs);  // the other board: a strip, or whole
+  $("n-theirs-toggle").setAttribute("aria-expanded", String(s.theirs));
 }
 
 // ---- the player's hands on the table ----------------------------------------------------------
@@ -262,6 +265,8 @@ function wire() {
   root.addEventListener("pointerover", explain);
   root.addEventListener("focusin", explain);
   for (const b of root.querySelectorAll(".n-tab")) b.addEventListener("click", () => store.set({ tab: b.dataset.tab }));
+  $("n-theirs-toggle").addEventListener("click", () => store.set({ theirs: !store.get().theirs }));
+  wireDetail(root, $("n-detail"));
   $("n-copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("n-invite-url").value); } catch { $("n-invite-url").select(); }
     $("n-copy").textContent = t("ui.copied");

@@ -22,6 +22,8 @@ export const levelName = (level) => words.difficulties?.[level] ?? level;
 export const ageName = (age) => words.ages?.[String(age)] ?? String(age);
 export const cardName = (id) => words.cards?.[id] ?? words.events?.[id] ?? id;
 export const nt = (key, params) => t(`nations.${key}`, params);
+/** A card's type as its face shows it (the data's types have no word for an event card). */
+export const typeLabel = (type) => (type === "event" ? nt("gallery.event") : typeName(type));
 
 const RES_ORDER = ["gold", "stone", "food", "books"];  // the log's amounts arrays (gold, stone, food, books)
 
