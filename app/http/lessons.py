@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..lessons import all_lessons, checked_lesson, coach_json
 from .api import ERRORS, PLAYER_401
@@ -53,14 +53,29 @@ async def lesson_coach(game: str, lesson: str) -> Coach:
     return Coach.model_validate(coach_json(path.game.id, path))
 
 
+class StartLesson(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # a topic of the lesson: the match starts at the decision that teaches it (the rules page)
+    at: str | None = Field(default=None, min_length=1, max_length=32)
+
+
 @router.post(
     "/{game}/{lesson}/start",
     status_code=201,
     response_model=Claimed,
-    responses={**PLAYER_401, **NO_LESSON, 403: ERRORS[403]},
+    responses={
+        **PLAYER_401,
+        **NO_LESSON,
+        403: ERRORS[403],
+        422: {"model": ErrorBody, "description": "no_such_topic"},
+    },
 )
-async def start_lesson(game: str, lesson: str, ctx: CtxDep, player: PlayerTokenDep) -> Claimed:
-    """A tutorial match of that lesson against the computer, unrated, with its seat's token."""
-    path = checked_lesson(game[:32], lesson[:32])
-    made = await ctx.matches.create(game, path.lesson.seat, "bot", None, player, lesson=path.lesson)
+async def start_lesson(
+    game: str, lesson: str, ctx: CtxDep, player: PlayerTokenDep, body: StartLesson | None = None
+) -> Claimed:
+    """A tutorial match of that lesson against the computer, unrated, with its seat's token;
+    with `at`, already at the step that teaches that topic."""
+    at = body.at if body else None
+    made = await ctx.lessons.start(game[:32], lesson[:32], player, at)
     return Claimed(match_id=made.match_id, role=made.seat, seat_token=made.seat_token)

@@ -15,6 +15,7 @@ from fastapi.templating import Jinja2Templates
 from engine.registry import DEFAULT_GAME, get_game
 
 from ..games import site
+from ..lessons import checked_lesson
 from .i18n import LOCALES, locale, pick
 from .links import link_base
 from .paths import TEMPLATES
@@ -146,13 +147,41 @@ async def nations_cards(request: Request) -> HTMLResponse:
     return _page(request, "nations_cards.html", game="nations", page="nations-cards")
 
 
+@router.get("/learn/{game}/{lesson}", response_class=HTMLResponse)
+async def learn(request: Request, game: str, lesson: str, at: str = "") -> HTMLResponse:
+    """Starts a tutorial (at the step teaching `at`, from the rules page) and opens its table."""
+    path = checked_lesson(game[:32], lesson[:32])
+    strings = locale(pick(request))
+    title = strings["lessons"][path.game.id][path.lesson.id]["title"]
+    return _page(
+        request,
+        "learn.html",
+        game=path.game.id,
+        page="learn",
+        lesson=f"{path.game.id}/{path.lesson.id}",
+        topic=at[:32],
+        lesson_title=title,
+    )
+
+
 @router.get("/how-we-deal", response_class=HTMLResponse)
 async def how_we_deal(request: Request) -> HTMLResponse:
     """How the cards are dealt and how anyone can check a deal afterwards, in plain words."""
     return _page(request, "fair.html", page="fair")
 
 
+# Each section of the rules summary (locale rules.sections, in order) and the topic each lesson
+# shows it with: its "learn it" links start that lesson at that step.
+RULE_TOPICS: tuple[dict[str, str], ...] = (
+    {"editor": "connection", "nixon": "momentum"},  # the goal
+    {"editor": "evaluation", "nixon": "evaluation"},  # a round
+    {"editor": "value", "nixon": "value"},  # playing a card
+    {"editor": "reaction", "nixon": "reaction"},  # reactions
+    {"editor": "pin", "nixon": "pin"},  # the evidence board
+)
+
+
 @router.get("/rules", response_class=HTMLResponse)
 async def rules(request: Request) -> HTMLResponse:
-    """The rules summary with the card list."""
-    return _page(request, "rules.html", page="rules")
+    """The rules summary with the card list; each rule links to the lesson step showing it."""
+    return _page(request, "rules.html", page="rules", rule_topics=RULE_TOPICS)

@@ -209,6 +209,14 @@ class LessonPath:
     def length(self) -> int:
         return len(self.lesson.script)
 
+    def version_teaching(self, topic: str) -> int | None:
+        """Where the lesson explains `topic`: the version of the learner's decision whose coach
+        step does (the path's end for a topic explained at the close); None if it never does."""
+        step = next((s for s in self.steps if topic in s.topics), None)
+        if step is not None:
+            return step.version
+        return self.length if topic in self.closing else None
+
     def on_path(self, state: Any) -> bool:
         """Whether `state` is the path's own at its version (the script's moves so far)."""
         version = self.game.version(state)

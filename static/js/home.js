@@ -6,6 +6,7 @@ import { loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./
 import { problem } from "./people.js";
 import { saveSeat } from "./seats.js";
 import { followGame } from "./gamechoice.js";
+import { startLesson } from "./lessons.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("new-match");
@@ -69,9 +70,7 @@ document.querySelectorAll("[data-lesson]").forEach((button) => button.addEventLi
   fail.hidden = true;
   button.disabled = true;
   try {
-    const made = await withPlayer(nameInput.value, (headers) => api(`/api/lessons/${button.dataset.lesson}/start`, { method: "POST", headers }));
-    saveSeat(made.match_id, made.role, made.seat_token, null);
-    window.location.assign(`/match/${made.match_id}`);
+    await startLesson(button.dataset.lesson, nameInput.value);
   } catch (err) {
     if (err.code === "invalid_name") refused(err);
     else { fail.textContent = problem(err); fail.hidden = false; }

@@ -44,6 +44,7 @@ def test_the_lessons_on_offer_name_their_game_and_seat(client: TestClient) -> No
 def test_an_unknown_lesson_is_404(client: TestClient, path: str) -> None:
     assert_refused(client.get(f"/api/lessons/{path}"), 404)
     assert_refused(client.post(f"/api/lessons/{path}/start"), 404)
+    assert_refused(client.get(f"/learn/{path}"), 404)
 
 
 def test_the_coach_gives_only_the_learners_own_moves(client: TestClient) -> None:
@@ -107,3 +108,28 @@ def test_a_free_choice_leaves_the_path_and_the_computer_plays_on(client: TestCli
         while not view["legal_actions"] and view["status"] == "active":
             view = receive_view(ws)  # the computer answered by itself, off the script
     assert view["version"] > 1
+
+
+@pytest.mark.parametrize(("lesson", "topic"), [("editor", "evaluation"), ("nixon", "pin")])
+def test_a_lesson_can_start_at_the_step_that_teaches_a_topic(
+    client: TestClient, lesson: str, topic: str
+) -> None:
+    """The rules page's links: the path is played for both seats up to that decision."""
+    response = client.post(f"/api/lessons/watergate/{lesson}/start", json={"at": topic})
+    assert response.status_code == 201, response.text
+    made = response.json()
+    coach = client.get(f"/api/lessons/watergate/{lesson}").json()
+    step = next(s for s in coach["steps"] if topic in s["topics"])
+    assert step["version"] > 0
+    view = view_of(client, made)
+    assert view["version"] == step["version"]
+    assert view["tutorial"] == {"lesson": lesson, "on_path": True}
+    assert step["action"] in view["legal_actions"]
+
+
+@pytest.mark.parametrize("at", ["bishop", "", "x" * 33, 7])
+def test_an_unknown_topic_is_refused_before_any_match_is_made(
+    client: TestClient, at: object
+) -> None:
+    response = client.post("/api/lessons/watergate/editor/start", json={"at": at})
+    assert_refused(response, 422)

@@ -132,3 +132,17 @@ def test_the_lesson_speaks_german(open_page: Callable[..., Page], server: str, s
 def coach_steps(page: Page) -> int:
     coach = json.loads(page.evaluate("fetch('/api/lessons/watergate/editor').then(r => r.text())"))
     return len(coach["steps"])
+
+
+def test_the_rules_page_links_a_rule_to_the_lesson_step_that_shows_it(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    page = open_page(viewport={"width": 1280, "height": 800})
+    page.goto(server + "/rules")
+    links = page.locator(".learn-it a")
+    expect(links).to_have_count(10)  # five rules, a lesson of each seat
+    reactions = page.locator("section", has=page.get_by_role("heading", name="Reactions"))
+    reactions.get_by_role("link", name=EN["lessons"]["ui"]["as_editor"]).click()
+    page.wait_for_url("**/match/*")
+    coach = page.locator("#coach")
+    expect(coach).to_contain_text(lesson_texts(EN, "editor")["reaction"])
