@@ -75,7 +75,8 @@ def follow_the_coach(page: Page, loc: dict[str, Any], lesson: str, shot: Shot) -
 def test_a_lesson_followed_by_clicks_teaches_every_topic_to_its_end(
     open_page: Callable[..., Page], server: str, shot: Shot, lesson: str
 ) -> None:
-    page = open_page(viewport={"width": 1280, "height": 800})
+    # as a first-time player has it: auto-pass on (R18), the coach holding it while it speaks
+    page = open_page(prefs={}, viewport={"width": 1280, "height": 800})
     start_lesson(page, server, lesson)
     topics = {k: v for k, v in lesson_texts(EN, lesson).items() if k != "title"}
     read = follow_the_coach(page, EN, lesson, shot)
