@@ -132,10 +132,6 @@ function draw(s, prev) {
       next: () => { store.set({ coachPage: s.coachPage + 1 }); $("coach").querySelector(".coach-next, .coach-move")?.focus?.(); },
     });
     renderPointer(lesson, settlePick(shown(s), s.pick));
-    if (lesson?.done && !s.coachDone && !lesson.left) {  // the lesson's end stays, whatever comes next
-      localStorage.setItem(`wg.lesson-done.${matchId}`, "1");
-      queueMicrotask(() => store.set({ coachDone: true }));
-    }
   }
   renderChrome(s, root);
 }
@@ -186,6 +182,22 @@ function claimRematch(s, prev) {  // the opponent accepted: this seat's place in
   api(`/api/matches/${matchId}/rematch/claim`, { method: "POST", token: seat.token })
     .then(toNewMatch)
     .catch((err) => store.set({ rematch: { claiming: false, error: err.message } }));
+}
+
+let coachAsked = false;
+function followLesson(s) {  // a tutorial: its coach once the view names the lesson; its end, kept
+  const lesson = s.view?.tutorial?.lesson;
+  if (lesson && !s.coach && !coachAsked) {
+    coachAsked = true;
+    api(`/api/lessons/watergate/${encodeURIComponent(lesson)}`)
+      .then((coach) => store.set({ coach }))
+      .catch(() => { coachAsked = false; });  // asked again with the next view
+  }
+  const model = lessonOf(s);
+  if (model?.done && !s.coachDone && !model.left) {  // the lesson's end stays, whatever comes next
+    localStorage.setItem(`wg.lesson-done.${matchId}`, "1");
+    store.set({ coachDone: true });
+  }
 }
 
 // ---- the player's hands on the page ---------------------------------------------------------
@@ -271,11 +283,7 @@ store.subscribe(announceTurn);
 store.subscribe(showOpponentsCard);
 store.subscribe(claimRematch);
 watchAutoPass(store, (s) => (s.settings.autoPass && !holdsAutoPass(lessonOf(s)) ? decisionModel(shown(s), s.pick).autoPass : null), autoPass);
-store.subscribe((s, prev) => {  // a tutorial: fetch its coach once the view names the lesson
-  const lesson = s.view?.tutorial?.lesson;
-  if (!lesson || s.coach || (prev.view && prev.view.tutorial)) return;
-  api(`/api/lessons/watergate/${encodeURIComponent(lesson)}`).then((coach) => store.set({ coach })).catch(() => {});
-});
+store.subscribe(followLesson);
 store.subscribe(moveFocus);
 setInterval(() => renderClocks($("clocks"), store.get(), Date.now()), 1000);
 draw(store.get(), { ...store.get(), view: null });
