@@ -16,6 +16,7 @@ from .bots.search import SearchBot
 from .catalog import ROLES, Role
 from .describe import describe as _describe
 from .events import Event, events_to_json
+from .hints import hints_for as _hints_for
 from .observation import observation_for as _observation_for
 from .ruleset import Ruleset, edition, load_ruleset
 from .state import JSON as StateJSON
@@ -150,6 +151,11 @@ class WatergateGame:
             Judged(seq, role, j.before, j.after, self.action_to_json(j.best))
             for seq, role, j in analyse(start, typed, seed)
         ]
+
+    def hints_for(self, state: MatchState, seat: Seat) -> JSONObject:
+        """Why cards of the seat's hand would be played only for their value (core.game.Hinting;
+        hints.py)."""
+        return cast(JSONObject, _hints_for(state, _role(seat)))
 
     def metadata(self) -> JSONObject:
         """The board map (and its centre), its drawing layout, the card list, the track's sizes
