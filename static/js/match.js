@@ -11,6 +11,7 @@ import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
 import { decisionModel, renderDecision, renderTargets } from "./render/decision.js";
 import { cardElement, renderHand } from "./render/hand.js";
+import { renderHints } from "./render/hints.js";
 import { renderLog } from "./render/log.js";
 import { renderPanels } from "./render/panels.js";
 import { renderChrome, renderClocks, renderStatus } from "./render/status.js";
@@ -111,6 +112,7 @@ function draw(s, prev) {
     const model = decisionModel(s.view, s.pick);
     renderDecision($("decision"), model, s.settings, dispatch);
     renderTargets(model);
+    renderHints($("hand"), $("decision"), s.view, model, s.settings);
   }
   renderChrome(s, root);
 }
@@ -230,6 +232,7 @@ function wire() {
   setting("skip-anim", "noAnim");
   setting("auto-pass", "autoPass");
   setting("sound", "sound");
+  setting("hints", "hints");
   $("resign").addEventListener("click", async () => {
     if (!window.confirm(t("ui.resign_confirm"))) return;
     $("menu").open = false;  // the end screen comes next: nothing should cover it
