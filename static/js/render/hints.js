@@ -1,7 +1,7 @@
 // Hints for learners (unrated matches only: the server sends `state.hints` to a seat of an
 // unrated match and never to a rated one): a "why?" mark on each card of the hand whose action
 // is not offered, the reason as the card's description (read by screen readers, shown on
-// hover), and the reason in words under the choices once such a card is chosen.
+// hover), and the reason in words below the choices once such a card is chosen.
 import { cardName, personName, t } from "../i18n.js";
 import { el } from "./dom.js";
 
@@ -78,6 +78,6 @@ export function renderHints(hand, decision, view, model, settings) {
   for (const [question, answer] of lines) {
     const p = el("p", "why-not");
     p.append(el("strong", "", question), ` ${answer}`);
-    decision.querySelector(".decision-options")?.before(p);
+    decision.querySelector(".decision-options")?.after(p);  // the choices keep their place
   }
 }
