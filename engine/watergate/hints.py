@@ -60,8 +60,9 @@ def ask_barred(s: MatchState, role: Role) -> bool:
 
 
 def hints_for(s: MatchState, role: Role) -> dict[str, JSON]:
-    """The seat's hints as the view carries them (contract v1.1, "hints"): by card of its hand,
-    why its action would not be offered; and "ask" when Executive privilege bars asking."""
+    """The seat's hints as the view carries them (contract v1.1, "hints"): by card of its hand
+    (and the card Howard Hunt drew, while it waits to be played), why its action would not be
+    offered; and "ask" when Executive privilege bars asking."""
     if s.winner is not None:
         return {"actions": {}}
     turn = next_turn(s, role)
@@ -70,6 +71,11 @@ def hints_for(s: MatchState, role: Role) -> dict[str, JSON]:
         reason = why_not(s, role, card_id, turn)
         if reason is not None:
             actions[card_id] = reason
+    d = s.decision
+    if isinstance(d, PlayD) and d.role == role and d.card:  # R19: Howard Hunt's drawn card
+        reason = why_not(s, role, d.card, d.turn)  # (R33: on the turn Howard Hunt was played)
+        if reason is not None:
+            actions[d.card] = reason
     out: dict[str, JSON] = {"actions": actions}
     if ask_barred(s, role):
         out["ask"] = "editor_no_ask"

@@ -14,7 +14,7 @@ from engine.watergate.hints import hints_for
 from engine.watergate.observation import observation_for
 from engine.watergate.state import PlayD
 
-from .builders import position
+from .builders import do, pass_window, play_action, position
 from .test_properties import SEEDS, random_match
 
 
@@ -82,6 +82,18 @@ def test_r22_the_system_works_needs_a_removed_card_it_may_replay() -> None:
     assert reasons(s, "editor") == {}
 
 
+def test_r33_howard_hunts_drawn_card_is_explained_on_the_turn_it_belongs_to() -> None:
+    # Howard Hunt played on Nixon's first turn draws A brilliant mood: its action is barred (R21)
+    s = position(turn="nixon", nixon_hand=["N01", "N02"], nixon_deck=["N08"])
+    s, _ = do(s, "nixon", play_action("N01"))
+    while not (isinstance(s.decision, PlayD) and s.decision.card):
+        s, _ = pass_window(s)  # the Editor lets Howard Hunt's action stand
+    assert isinstance(s.decision, PlayD) and s.decision.card == "N08"
+    assert reasons(s, "nixon") == {"N08": "not_first_turn"}
+    assert offered_actions(s, "nixon") == set()
+    assert "N08" not in hints_for(s, "editor")["actions"]  # the Editor does not see it drawn
+
+
 def test_r17_a_reaction_card_has_no_action_of_its_own_on_a_turn() -> None:
     s = position(turn="editor", editor_hand=["E03", "E05", "E20"])
     assert reasons(s, "editor") == {"E03": "reaction_only", "E05": "reaction_only"}
@@ -123,17 +135,20 @@ def test_a_card_has_a_reason_exactly_when_its_action_is_not_offered(
             # only what the seat may see: its observation gives the same hints
             assert hints == hints_for(observation_for(s, role), role)
             actions = hints["actions"]
-            assert isinstance(actions, dict) and set(actions) <= set(s.hands[role])
+            own = set(s.hands[role])
+            if isinstance(s.decision, PlayD) and s.decision.role == role:
+                own.add(s.decision.card)  # Howard Hunt's drawn card, R19
+            assert isinstance(actions, dict) and set(actions) <= own
             assert all(
                 isinstance(r, dict) and r["reason"] != "unavailable" for r in actions.values()
             )
         d = s.decision
-        if not (isinstance(d, PlayD) and d.card == ""):
-            continue  # the claim is about choosing a card from the hand
+        if not isinstance(d, PlayD):
+            continue  # the claim is about choosing a card to play
         role = d.role
         legal = GAME.legal_actions(s, role)
         acted = {a.card for a in legal if isinstance(a, PlayAction)}
-        for card in s.hands[role]:
+        for card in s.hands[role] if d.card == "" else [d.card]:
             assert (card in hints_for(s, role)["actions"]) == (card not in acted), card
         may_ask = any(isinstance(a, PlayValue) and a.target == "ask" for a in legal)
         barred = role == "editor" and any(not t.up for t in s.track) and not may_ask
