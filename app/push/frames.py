@@ -17,7 +17,7 @@ from ..jsontext import dumps
 from ..persistence.cache import Entry
 from ..persistence.chat import ChatLine
 from ..persistence.records import MatchInfo
-from .hints import with_hints
+from .hints import hints_json
 
 JSONObj = dict[str, object]
 
@@ -144,11 +144,13 @@ def frame(
     outcome = get_game(entry.game).outcome(entry.state)
     status = status_of(info, entry)
     view_json, legal_json = entry.part(viewer)
-    view_json = with_hints(info, entry, viewer, status, view_json)  # unrated matches only
     head: JSONObj = {} if message_type is None else {"type": message_type}
     head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
     head["rules_version"] = info.rules_version  # the browser words cards as this version does
     legal = legal_json if status == "active" and viewer else "[]"
+    hints = hints_json(info, entry, viewer, status)  # a seat of an unrated match only
+    if hints is not None:
+        legal = f'{legal},"hints":{hints}'
     ended = status == "finished"
     fair = fairness(entry.game, info.rules_version, info.commitment, info.seed, ended)
     text = (

@@ -13,9 +13,9 @@ from .plays import can_use_action
 from .state import JSON, MatchState, PlayD
 
 # why a card's action is not offered (the client words each code)
-NO_ACTION: Final = "reaction_only"  # R17, R21: a reaction card has no action of its own on a turn
+NO_ACTION: Final = "reaction_only"  # R17: a reaction card has no action of its own on a turn
 BRILLIANT_MOOD: Final = "editor_events_value_only"  # A brilliant mood: the Editor's events
-OTHER: Final = "unavailable"  # none of the reasons below: never expected (the tests say so)
+OTHER: Final = "unavailable"  # none of the reasons here: never expected (the tests say so)
 
 
 def next_turn(s: MatchState, role: Role) -> int:

@@ -1,4 +1,4 @@
-"""Hints on the wire (issue "Learn to play"; contract v1.1 `state.hints`): a seat of an unrated
+"""Hints on the wire (issue "Learn to play"; contract v1.1 `hints`): a seat of an unrated
 match is told why a card of its hand is offered only for its value, and the claim agrees with its
 legal actions; a rated match's views, a spectator's and a finished match's never carry hints."""
 
@@ -28,7 +28,7 @@ def test_an_unrated_seat_is_told_why_a_card_is_offered_only_for_its_value(
     while seen["status"] == "active" and (hinted < 3 or plays < 20):
         decider = seen["state"]["decision"]["role"]
         seen = view(client, match_id, tokens[decider])
-        hints = seen["state"]["hints"]["actions"]
+        hints = seen["hints"]["actions"]
         decision = seen["state"]["decision"]
         hand = {card["id"] for card in seen["state"]["hands"][decider]}
         if decision["kind"] == "play":
@@ -46,7 +46,7 @@ def test_an_unrated_seat_is_told_why_a_card_is_offered_only_for_its_value(
 
     key = spectate_key(client, match_id, tokens["editor"])
     watched = client.get(f"/api/matches/{match_id}/spectate", params={"key": key}).json()
-    assert "hints" not in watched["state"], "a spectator has no hand to explain"
+    assert "hints" not in watched, "a spectator has no hand to explain"
 
 
 def test_a_rated_match_never_carries_hints(client: TestClient) -> None:
@@ -55,13 +55,13 @@ def test_a_rated_match_never_carries_hints(client: TestClient) -> None:
     for seat, token in tokens.items():
         seen = view(client, match_id, token)
         assert seen["status"] == "active"
-        assert "hints" not in seen["state"], seat
+        assert "hints" not in seen, seat
         # asking for them changes nothing: the server decides, not the browser
         asked = client.get(f"/api/matches/{match_id}?hints=on", headers=bearer(token)).json()
-        assert "hints" not in asked["state"], seat
+        assert "hints" not in asked, seat
 
     unrated_id, unrated = rated_match(client, ana, bob, rated=False)
-    assert "hints" in view(client, unrated_id, unrated["editor"])["state"]
+    assert "hints" in view(client, unrated_id, unrated["editor"])
 
 
 def test_a_finished_match_carries_no_hints(client: TestClient) -> None:
@@ -69,4 +69,4 @@ def test_a_finished_match_carries_no_hints(client: TestClient) -> None:
     resigned = client.post(f"/api/matches/{match_id}/resign", headers=bearer(tokens["nixon"]))
     assert resigned.status_code == 200, resigned.text
     for token in tokens.values():
-        assert "hints" not in view(client, match_id, token)["state"]
+        assert "hints" not in view(client, match_id, token)

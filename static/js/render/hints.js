@@ -1,4 +1,4 @@
-// Hints for learners (unrated matches only: the server sends `state.hints` to a seat of an
+// Hints for learners (unrated matches only: the server sends `hints` to a seat of an
 // unrated match and never to a rated one): a "why?" mark on each card of the hand whose action
 // is not offered, the reason as the card's description (read by screen readers, shown on
 // hover), and the reason in words below the choices once such a card is chosen.
@@ -58,7 +58,7 @@ function unmarkCard(card) {
 /** Marks the hand and adds the chosen card's reason to the decision area (drawn just before),
  *  when the view carries hints and the player has not turned them off. */
 export function renderHints(hand, decision, view, model, settings) {
-  const hints = view.state.hints;
+  const hints = view.hints;
   const toggle = $("hints");
   toggle.closest("label").hidden = !hints;  // a rated match (or a spectator) has none to turn on
   toggle.checked = settings.hints;
