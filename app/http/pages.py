@@ -164,6 +164,14 @@ async def learn(request: Request, game: str, lesson: str, at: str = "") -> HTMLR
     )
 
 
+@router.get("/watergate/cards", response_class=HTMLResponse)
+async def watergate_cards(request: Request) -> HTMLResponse:
+    """Every Watergate card, filterable, drawn from the engine's data in the page's language and
+    worded as today's rules version plays them."""
+    version = get_game(DEFAULT_GAME).rules_version
+    return _page(request, "watergate_cards.html", page="watergate-cards", rules_version=version)
+
+
 @router.get("/how-we-deal", response_class=HTMLResponse)
 async def how_we_deal(request: Request) -> HTMLResponse:
     """How the cards are dealt and how anyone can check a deal afterwards, in plain words."""

@@ -18,6 +18,7 @@ from ..lessons import tutorial_facts
 from ..persistence.cache import Entry
 from ..persistence.chat import ChatLine
 from ..persistence.records import MatchInfo
+from .hints import hints_json
 
 JSONObj = dict[str, object]
 
@@ -151,6 +152,9 @@ def frame(
     head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
     head["rules_version"] = info.rules_version  # the browser words cards as this version does
     legal = legal_json if status == "active" and viewer else "[]"
+    hints = hints_json(info, entry, viewer, status)  # a seat of an unrated match only
+    if hints is not None:
+        legal = f'{legal},"hints":{hints}'
     ended = status == "finished"
     fair = fairness(entry.game, info.rules_version, info.commitment, info.seed, ended)
     text = (

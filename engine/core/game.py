@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
 JSONObject = dict[str, JSON]
@@ -192,4 +192,14 @@ class Analysable(Protocol):
     ) -> list[Judged]:
         """Every real decision of the match replayed from `seed` and its (seq, seat, action
         JSON) list, each judged from its mover's observation only."""
+        ...
+
+
+@runtime_checkable
+class Hinting(Protocol):
+    """A game that can tell a seat why moves it may expect are not offered (hints for learners);
+    the app decides which views carry them (never a rated match's)."""
+
+    def hints_for(self, state: Any, seat: Seat) -> JSONObject:
+        """The seat's hints, from what the seat may see only (its observation gives the same)."""
         ...

@@ -9,7 +9,7 @@ from typing import assert_never
 
 from .actions import DONE, Ask, ChooseCard, ChoosePicture, ChooseSpace, ChooseTarget, Done, offer
 from .board import connected_people
-from .catalog import Op, Role
+from .catalog import Op, Req, Role
 from .state import AskedD, CardD, MatchState, OpTask, PictureD, SpaceD, TargetD, Token
 
 Choice = ChooseTarget | ChooseSpace | ChoosePicture | ChooseCard
@@ -141,19 +141,18 @@ def replayable_removed(s: MatchState, role: Role) -> list[str]:
 
 def requirements_met(s: MatchState, role: Role, card_id: str, turn: int) -> bool:
     """R16: a card's action is offered only when its requirements hold now."""
-    for req in s.rules.cards[card_id].requires:
-        kind = req["req"]
-        if kind == "not_first_turn":
-            if turn < 2:
-                return False
-        elif kind == "face_up_pictures":
-            skip = s.rules.person_index.get(req.get("except", ""), -1)
-            ups = sum(1 for k, p in enumerate(s.pictures) if p == "up" and k != skip)
-            if ups < req["min"]:
-                return False
-        elif kind == "removed_own_replayable":
-            if not replayable_removed(s, role):
-                return False
-        else:  # pragma: no cover - the data test rejects unknown requirements
-            raise ValueError(f"unknown requirement {kind!r}")
-    return True
+    return all(requirement_holds(s, role, req, turn) for req in s.rules.cards[card_id].requires)
+
+
+def requirement_holds(s: MatchState, role: Role, req: Req, turn: int) -> bool:
+    """R16: whether one requirement of a card holds now (hints name the one that does not)."""
+    kind = req["req"]
+    if kind == "not_first_turn":
+        return turn >= 2
+    if kind == "face_up_pictures":
+        skip = s.rules.person_index.get(req.get("except", ""), -1)
+        ups = sum(1 for k, p in enumerate(s.pictures) if p == "up" and k != skip)
+        return ups >= req["min"]
+    if kind == "removed_own_replayable":
+        return bool(replayable_removed(s, role))
+    raise ValueError(f"unknown requirement {kind!r}")  # pragma: no cover - the data test rejects it

@@ -18,6 +18,7 @@ from .bots.search import SearchBot
 from .catalog import ROLES, Role
 from .describe import describe as _describe
 from .events import Event, events_to_json
+from .hints import hints_for as _hints_for
 from .observation import observation_for as _observation_for
 from .ruleset import Ruleset, edition, load_ruleset, read_data
 from .state import JSON as StateJSON
@@ -163,6 +164,11 @@ class WatergateGame:
     def lessons(self) -> Mapping[str, Lesson]:
         """The tutorial lessons (core.lessons.Teachable): one per seat, from data/lessons.json."""
         return self._lessons
+
+    def hints_for(self, state: MatchState, seat: Seat) -> JSONObject:
+        """Why cards of the seat's hand would be played only for their value (core.game.Hinting;
+        hints.py)."""
+        return cast(JSONObject, _hints_for(state, _role(seat)))
 
     def metadata(self) -> JSONObject:
         """The board map (and its centre), its drawing layout, the card list, the track's sizes

@@ -12,6 +12,7 @@ import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
 import { decisionModel, renderDecision, renderTargets } from "./render/decision.js";
 import { cardElement, renderHand } from "./render/hand.js";
+import { renderHints } from "./render/hints.js";
 import { renderLog } from "./render/log.js";
 import { renderPanels } from "./render/panels.js";
 import { renderChrome, renderClocks, renderStatus } from "./render/status.js";
@@ -123,6 +124,7 @@ function draw(s, prev) {
     const model = decisionModel(shown(s), s.pick);
     renderDecision($("decision"), model, s.settings, dispatch);
     renderTargets(model);
+    renderHints($("hand"), $("decision"), s.view, model, s.settings);
   }
   if (s.view && (fresh || coached || s.pick !== prev.pick)) {
     const lesson = lessonOf(s);
@@ -267,6 +269,7 @@ function wire() {
   setting("skip-anim", "noAnim");
   setting("auto-pass", "autoPass");
   setting("sound", "sound");
+  setting("hints", "hints");
   $("resign").addEventListener("click", async () => {
     if (!window.confirm(t("ui.resign_confirm"))) return;
     $("menu").open = false;  // the end screen comes next: nothing should cover it

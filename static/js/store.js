@@ -34,9 +34,10 @@ export function createStore(initial) {
 }
 
 // UI settings and the localStorage keys they are kept under in this browser.
-export const SETTING_KEYS = { sound: "wg.sound", noAnim: "wg.noanim", autoPass: "wg.autopass" };
+export const SETTING_KEYS = { sound: "wg.sound", noAnim: "wg.noanim", autoPass: "wg.autopass", hints: "wg.hints" };
 
-const DEFAULTS = { sound: false, noAnim: false, autoPass: true };  // R18's auto-pass is on unless turned off
+// R18's auto-pass is on unless turned off; so are hints, which only unrated matches carry
+const DEFAULTS = { sound: false, noAnim: false, autoPass: true, hints: true };
 
 export function loadSettings() {
   return Object.fromEntries(Object.entries(SETTING_KEYS).map(([name, key]) => {
