@@ -147,6 +147,25 @@ async def nations_cards(request: Request) -> HTMLResponse:
     return _page(request, "nations_cards.html", game="nations", page="nations-cards")
 
 
+# The Nations lesson, and the topic it shows each section of the Nations rules with (locale
+# nations.rules.sections, in order; None: no step shows it), for the "learn it" links.
+NATIONS_LESSON: str | None = None
+NATIONS_RULE_TOPICS: tuple[str | None, ...] = ()
+
+
+@router.get("/nations/rules", response_class=HTMLResponse)
+async def nations_rules(request: Request) -> HTMLResponse:
+    """Nations' rules in plain words; each rule links to the lesson step that shows it."""
+    return _page(
+        request,
+        "nations_rules.html",
+        game="nations",
+        page="nations-rules",
+        lesson=NATIONS_LESSON,
+        rule_topics=NATIONS_RULE_TOPICS,
+    )
+
+
 @router.get("/learn/{game}/{lesson}", response_class=HTMLResponse)
 async def learn(request: Request, game: str, lesson: str, at: str = "") -> HTMLResponse:
     """Starts a tutorial (at the step teaching `at`, from the rules page) and opens its table."""

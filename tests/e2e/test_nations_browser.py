@@ -333,3 +333,23 @@ def test_the_card_gallery_speaks_portuguese(open_page: Callable[..., Page]) -> N
     gallery = LOCALES["pt-BR"]["nations"]["gallery"]
     expect(page.locator("h1")).to_have_text(gallery["title"])
     expect(page.locator("#n-gallery-count")).to_have_text(f"{len(all_cards())} cartas")
+
+
+def test_the_nations_rules_are_their_own_page_in_each_language(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    """Nations' rules in plain words (not Watergate's): from the Nations gallery, in pt-BR, with
+    every section of the locale and no serious accessibility problem."""
+    pt = LOCALES["pt-BR"]["nations"]["rules"]
+    page = open_page(prefs={}, locale="pt-BR")
+    page.goto("/nations/cards?lang=pt-BR")
+    page.get_by_role("link", name=pt["link"]).click()
+    expect(page).to_have_url(re.compile(r"/nations/rules"))
+    expect(page.locator("h1")).to_have_text(pt["title"])
+    expect(page.locator("article.rules h2")).to_have_text([s["h"] for s in pt["sections"]])
+    # the site header's rules link follows the game of the page
+    expect(
+        page.locator("header").get_by_role("link", name=LOCALES["pt-BR"]["ui"]["rules_link"])
+    ).to_have_attribute("href", "/nations/rules")
+    assert violations(page) == [], "the Nations rules"
+    shot(page, "nations-rules-pt", full_page=False)
