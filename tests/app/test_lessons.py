@@ -110,18 +110,30 @@ def test_the_computer_follows_the_lesson_while_the_learner_does(
     assert view["version"] == len(script) and view["tutorial"]["on_path"] is True
 
 
-def test_a_free_choice_leaves_the_path_and_the_computer_plays_on(client: TestClient) -> None:
-    made = start(client, "editor")
-    script = list(lesson_path("watergate", "editor").lesson.script)
+@pytest.mark.parametrize(("game", "lesson"), [("watergate", "editor"), ("nations", "p1")])
+def test_a_free_choice_leaves_the_path_and_the_computer_plays_on(
+    client: TestClient, game: str, lesson: str
+) -> None:
+    made = start(client, lesson, game)
+    script = list(lesson_path(game, lesson).lesson.script)
+    mine = next(v for v, (seat, _) in enumerate(script) if seat == lesson)
     with socket(client, made["match_id"], made["seat_token"]) as ws:
-        view = receive_view(ws)
-        _, taught = script[0]
+        view = follow(ws, script, mine)  # the computer's scripted moves first, if any
+        _, taught = script[mine]
         other = next(a for a in view["legal_actions"] if a != taught)
         send_action(ws, other, view["version"])
         view = receive_view(ws)
-        while view["version"] < 1:
+        while view["version"] <= mine:
             view = receive_view(ws)
         assert view["tutorial"]["on_path"] is False
-        while not view["legal_actions"] and view["status"] == "active":
-            view = receive_view(ws)  # the computer answered by itself, off the script
-    assert view["version"] > 1
+        sent = 1  # my moves since the path's end: until the computer has made one of its own
+        while view["status"] == "active" and view["version"] == mine + sent:
+            if view["legal_actions"]:  # mine again (a Nations turn after a growth): pass on
+                legal = view["legal_actions"]
+                move = next((a for a in legal if a == {"type": "pass"}), legal[0])
+                send_action(ws, move, view["version"])
+                sent += 1
+            view = receive_view(ws)
+            while view["version"] < mine + sent:  # a push of the same position
+                view = receive_view(ws)
+    assert view["version"] > mine + sent  # the computer answered by itself, off the script

@@ -200,3 +200,21 @@ def test_the_nations_lesson_speaks_the_players_language(
     expect(coach).to_contain_text(lesson_texts(loc, "p1", "nations")[first["topics"][0]])
     assert violations(page) == [], f"the Nations coach on a phone, {locale}"
     shot(page, f"lesson-nations-phone-{locale}", full_page=False)
+
+
+def test_leaving_the_nations_lesson_offers_every_choice_again(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    page = open_page(viewport={"width": 390, "height": 844})
+    start_lesson(page, server, "p1", game="nations")
+    expect(page.locator("#coach .coach-move")).to_be_visible()
+    expect(page.locator("#n-fallback .n-fallback-btn")).to_have_count(1)  # the taught growth
+    shot(page, "lesson-nations-phone-en", full_page=False)
+    page.locator("#coach").get_by_role("button", name=EN["lessons"]["ui"]["leave"]).click()
+    expect(page.locator("#coach")).to_contain_text(EN["lessons"]["ui"]["left"])
+    # growing, or the bonus of each good: every legal choice once the lesson is left
+    expect(page.locator("#n-fallback .n-fallback-btn")).to_have_count(4)
+    expect(page.locator("#nations .coach-point")).to_have_count(0)
+    page.reload()  # leaving is kept in this browser
+    expect(page.locator("#coach")).to_contain_text(EN["lessons"]["ui"]["left"])
+    expect(page.locator("#n-fallback .n-fallback-btn")).to_have_count(4)
