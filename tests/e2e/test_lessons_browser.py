@@ -188,18 +188,22 @@ def test_a_nations_taught_step_offers_only_the_taught_choice(
     shot(page, "lesson-nations-first", full_page=False)
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("pt-BR", "pt-BR"), ("de-DE", "de")])
+@pytest.mark.parametrize(
+    ("locale", "lang", "size"),
+    [("pt-BR", "pt-BR", "phone"), ("de-DE", "de", "phone"), ("de-DE", "de", "desktop")],
+)
 def test_the_nations_lesson_speaks_the_players_language(
-    open_page: Callable[..., Page], server: str, shot: Shot, locale: str, lang: str
+    open_page: Callable[..., Page], server: str, shot: Shot, locale: str, lang: str, size: str
 ) -> None:
     loc = LOCALES[lang]
-    page = open_page(viewport={"width": 390, "height": 844}, locale=locale)
+    width, height = (390, 844) if size == "phone" else (1280, 800)
+    page = open_page(viewport={"width": width, "height": height}, locale=locale)
     start_lesson(page, server, "p1", loc, "nations")
     coach = page.locator("#coach")
     first = nations_coach(page)["steps"][0]
     expect(coach).to_contain_text(lesson_texts(loc, "p1", "nations")[first["topics"][0]])
-    assert violations(page) == [], f"the Nations coach on a phone, {locale}"
-    shot(page, f"lesson-nations-phone-{locale}", full_page=False)
+    assert violations(page) == [], f"the Nations coach, {size}, {locale}"
+    shot(page, f"lesson-nations-{size}-{locale}", full_page=False)
 
 
 def test_leaving_the_nations_lesson_offers_every_choice_again(
