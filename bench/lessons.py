@@ -1,10 +1,15 @@
 """Finds a tutorial lesson's deal: the seed whose path shows every topic of the lesson soonest.
 
     python -m bench.lessons --game watergate --lesson editor [--seeds 200] [--write FILE]
+    python -m bench.lessons --game nations --lesson p1 --look pass --plain --seeds 60 --write FILE
 
 For each candidate seed both sides play the path a lesson follows: the move that shows a topic
 not seen yet, otherwise the heuristic bot's move; the path ends at the learner's first decision
-after the last topic (so the lesson's end waits for the learner). It prints
+after the last topic (so the lesson's end waits for the learner). `--look TYPE` adds a step
+before the bot's move: the move after which everyone playing TYPE (Nations' pass: the round
+resolved at once) shows a topic that resolving now would not, since a rule of the resolution
+(a shortage at production) shows only after the moves that cause it. `--plain` takes, of moves
+showing as many topics, the one with the fewest fields. It prints
 `lesson_decisions` (the shortest path's length) and `lesson_seeds_covering` (how many seeds
 showed every topic), and with `--write` puts that seed and path into the game's lessons file.
 """
