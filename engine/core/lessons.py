@@ -184,6 +184,13 @@ def lesson_from_json(data: Mapping[str, JSON]) -> Lesson:
     )
 
 
+def lessons_from_json(data: Mapping[str, JSON]) -> dict[str, Lesson]:
+    """A game's lessons file (`{"lessons": [...]}`) as its lessons by id."""
+    entries = data["lessons"]
+    assert isinstance(entries, list)
+    return {x.id: x for x in (lesson_from_json(e) for e in entries if isinstance(e, dict))}
+
+
 class LessonPath:
     """A lesson's scripted path replayed once through the protocol: whether a match is still on
     it, and the move the script makes next. A match leaves the path for good once any move

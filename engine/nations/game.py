@@ -4,10 +4,12 @@ method reads the count from the state, so any Nations object serves any Nations 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import cached_property
 from typing import Final, cast
 
 from ..core.game import Bot, JSONObject, Outcome, Seat, Step, Viewer
+from ..core.lessons import Lesson, lessons_from_json
 from ..core.rng import ALGORITHMS
 from . import flow, views
 from .actions import Action, action_to_json, parse_action
@@ -18,7 +20,7 @@ from .describe import describe as _describe
 from .events import Event, events_to_json
 from .flow import DEAL_GENERATOR
 from .observation import observation_for as _observation_for
-from .ruleset import Ruleset
+from .ruleset import Ruleset, read_data
 from .serialize import state_from_json, state_to_json
 from .state import RULES_VERSION, SEATS, MatchState, player_of, seat_of
 
@@ -130,6 +132,16 @@ class NationsGame:
         if name in LEVELS:
             return cast(Bot[MatchState, Action], level_bot(name, seed, budget_ms, clock))
         raise KeyError(f"unknown Nations bot {name!r}")
+
+    @cached_property
+    def _lessons(self) -> Mapping[str, Lesson]:
+        return lessons_from_json(read_data("lessons"))
+
+    def lessons(self) -> Mapping[str, Lesson]:
+        """The tutorial lessons (core.lessons.Teachable), from data/lessons.json: each is a
+        two-player match at the default levels, so only such a game object offers them."""
+        default = all(level == self.ruleset.default_level for level in self.levels)
+        return self._lessons if len(self.seats) == 2 and default else {}
 
     def metadata(self) -> JSONObject:
         """The components as written (every card of every age is public: NR1), the rules table,

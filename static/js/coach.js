@@ -2,12 +2,14 @@
 // the rules that come up, names the move to make and points at it on the table; where the lesson
 // needs that move, only it is offered. Off the path (the learner chose freely) the computer plays
 // on as in any match, and the coach keeps the rules not yet met at hand. Pure: coachModel() says
-// what to show, offered() narrows the choices, renderCoach() draws.
-import { cardName, t } from "./i18n.js";
-import { actionLabel, playLabel } from "./labels.js";
+// what to show, offered() narrows the choices, renderCoach() draws; drawCoach() and followCoach()
+// are the wiring every table shares (its store's coach fields).
+// The table supplies what is its own: the words for a move, and the pieces it is made with.
+import { api } from "./api.js";
+import { t } from "./i18n.js";
 import { el } from "./render/dom.js";
 
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+export const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 /** What the coach shows for `view`: the step of the path at this version (if the learner decides
  * now), the topics explained so far, and whether the lesson is over (`finished`: this browser saw
@@ -64,30 +66,10 @@ export function offered(model, view) {
  * itself (R18's auto-pass waits for the learner while the coach explains). */
 export const holdsAutoPass = (model) => Boolean(model && model.step && model.texts.length);
 
-function moveWords(action, me) {
-  if (action.type === "play_value" || action.type === "play_action") {
-    return t("lessons.ui.play_card", { card: cardName(action.card), how: playLabel(action, me) });
-  }
-  return actionLabel(action, me);
-}
-
-/** The data-target keys of the pieces the move is made with, to point at on the table. */
-export function pointedKeys(move) {
-  if (!move) return [];
-  const token = (a) => (a.target === "initiative" || a.target === "momentum" ? `token:${a.target}` : a.handle !== undefined ? `token:ev-${a.handle}` : null);
-  switch (move.type) {
-    case "play_value": case "play_action": case "react": return [`card:${move.card}`];
-    case "pin": return [`token:ev-${move.handle}`, `space:${move.space}`];
-    case "choose_space": return [`space:${move.space}`];
-    case "choose_picture": return [`picture:${move.person}`];
-    case "choose_token": case "choose_target": return [token(move)].filter(Boolean);
-    default: return [];
-  }
-}
-
 /** Draws the coach into `root` (hidden when there is no lesson), one explanation at a time
- * (`page` of them; the move comes with the last); `on.leave`, `on.toggle`, `on.next`. */
-export function renderCoach(root, model, me, collapsed, page, on) {
+ * (`page` of them; the move comes with the last, in the table's `words`); `on.leave`,
+ * `on.toggle`, `on.next`. */
+export function renderCoach(root, model, words, collapsed, page, on) {
   if (!model) { root.hidden = true; return; }
   root.hidden = false;
   root.classList.toggle("collapsed", collapsed);
@@ -116,8 +98,7 @@ export function renderCoach(root, model, me, collapsed, page, on) {
     next.addEventListener("click", on.next);
     parts.push(next);
   } else if (model.move) {
-    const words = moveWords(model.move, me);
-    parts.push(el("p", "coach-move", t(model.only ? "lessons.ui.do" : "lessons.ui.suggest", { move: words })));
+    parts.push(el("p", "coach-move", t(model.only ? "lessons.ui.do" : "lessons.ui.suggest", { move: words(model.move) })));
   }
   if (model.later && model.later.length) {
     const more = document.createElement("details");
@@ -139,16 +120,72 @@ export function renderCoach(root, model, me, collapsed, page, on) {
   root.replaceChildren(...parts);
 }
 
-/** Marks the pieces the coach points at (coach-point), after the table has drawn them: the
- * next one to click, so not the card or token already picked. */
-export function renderPointer(model, pick) {
+/** Marks the pieces the coach points at (coach-point): `points`, the table's elements for the
+ * next click of the move (so not a piece already picked). */
+export function renderPointer(points) {
   document.querySelectorAll(".coach-point").forEach((x) => x.classList.remove("coach-point"));
-  if (!model || !model.move || model.left) return;
-  const picked = new Set([pick.card && `card:${pick.card}`, pick.pin !== null && `token:ev-${pick.pin}`]);
-  for (const key of pointedKeys(model.move).filter((k) => !picked.has(k))) {
-    document.querySelectorAll(`[data-target="${CSS.escape(key)}"]`).forEach((x) => x.classList.add("coach-point"));
-  }
-  for (const button of document.querySelectorAll("#decision .decision-options .btn[data-action]")) {
-    if (same(JSON.parse(button.dataset.action), model.move)) button.classList.add("coach-point");
-  }
+  for (const x of points) x.classList.add("coach-point");
+}
+
+let revealed = null;  // the piece last brought into view: each is brought once
+/** Scrolls the page just enough to show the first of `points` when the coach first points at
+ * it out of sight: below the screen's edge, or under the coach `box` while that stays at the top
+ * of the screen (position: sticky). */
+export function reveal(points, box) {
+  const first = points[0];
+  if (!first || first === revealed || !first.getClientRects().length) return;  // not drawn: a phone's other tab
+  revealed = first;
+  const at = first.getBoundingClientRect();
+  const pinned = !box.hidden && getComputedStyle(box).position === "sticky";
+  const covered = pinned ? Math.max(0, box.getBoundingClientRect().bottom) : 0;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const by = at.bottom > window.innerHeight ? at.bottom - window.innerHeight + 12 : at.top < covered ? at.top - covered - 12 : 0;
+  if (by) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "auto" });
+}
+
+/** A table's store fields for its coach; leaving and the lesson's end are kept per match in
+ * this browser. */
+export function coachFields(matchId) {
+  return {
+    coach: null,  // a tutorial's coach (GET /api/lessons/…), once the view says it is one
+    coachLeft: localStorage.getItem(`wg.lesson-left.${matchId}`) === "1",
+    coachDone: localStorage.getItem(`wg.lesson-done.${matchId}`) === "1",  // the end, once seen
+    coachHidden: false,
+    coachPage: 0,  // which of the step's explanations is shown
+  };
+}
+
+/** Whether the coach must be drawn again (besides a new view). */
+export const coachChanged = (s, prev) => ["coach", "coachLeft", "coachHidden", "coachPage", "coachDone"].some((k) => s[k] !== prev[k]);
+
+/** Draws the coach of store state `s` into `box` (`lesson` its model, `words` the table's for a
+ * move) with its controls wired to `store`; the lesson's end, once shown, stays. */
+export function drawCoach(box, store, matchId, lesson, words) {
+  const s = store.get();
+  renderCoach(box, lesson, words, s.coachHidden, s.coachPage, {
+    leave: () => { localStorage.setItem(`wg.lesson-left.${matchId}`, "1"); store.set({ coachLeft: true }); },
+    toggle: () => store.set({ coachHidden: !s.coachHidden }),
+    next: () => { store.set({ coachPage: s.coachPage + 1 }); box.querySelector(".coach-next, .coach-move")?.focus?.(); },
+  });
+}
+
+/** A tutorial's effects, kept out of drawing: fetches the coach of `game`'s lesson once the view
+ * names one (again with the next view if that failed), and keeps the lesson's end once reached
+ * (`modelOf(state)` is the table's coach model). */
+export function followCoach(store, game, matchId, modelOf) {
+  let asked = false;
+  store.subscribe((s) => {
+    const lesson = s.view?.tutorial?.lesson;
+    if (lesson && !s.coach && !asked) {
+      asked = true;
+      api(`/api/lessons/${game}/${encodeURIComponent(lesson)}`)
+        .then((coach) => store.set({ coach }))
+        .catch(() => { asked = false; });
+    }
+    const model = modelOf(s);
+    if (model?.done && !s.coachDone && !model.left) {  // the lesson's end stays, whatever comes next
+      localStorage.setItem(`wg.lesson-done.${matchId}`, "1");
+      store.set({ coachDone: true });
+    }
+  });
 }

@@ -4,7 +4,7 @@
 // to the player.
 import { api } from "./api.js";
 import { mountChat } from "./chat.js";
-import { coachModel, holdsAutoPass, offered, renderCoach, renderPointer } from "./coach.js";
+import { coachChanged, coachFields, coachModel, drawCoach, followCoach, holdsAutoPass, offered, renderPointer } from "./coach.js";
 import { beep, flyCard, notify, settleTokens, watchAutoPass } from "./effects.js";
 import { rememberCommitment } from "./fairness.js";
 import { BOOT, t, useRulesVersion } from "./i18n.js";
@@ -13,6 +13,7 @@ import { renderBoard } from "./render/board.js";
 import { decisionModel, renderDecision, renderTargets } from "./render/decision.js";
 import { cardElement, renderHand } from "./render/hand.js";
 import { renderHints } from "./render/hints.js";
+import { moveWords, pointed } from "./render/lesson.js";
 import { renderLog } from "./render/log.js";
 import { renderPanels } from "./render/panels.js";
 import { renderChrome, renderClocks, renderStatus } from "./render/status.js";
@@ -43,11 +44,7 @@ const store = createStore({
   error: "",
   conn: "",
   rematch: { claiming: false, error: "" },
-  coach: null,  // a tutorial's coach (GET /api/lessons/…), once the view says it is one
-  coachLeft: localStorage.getItem(`wg.lesson-left.${matchId}`) === "1",
-  coachDone: localStorage.getItem(`wg.lesson-done.${matchId}`) === "1",  // the end, once seen
-  coachHidden: false,
-  coachPage: 0,  // which of the step's explanations is shown
+  ...coachFields(matchId),
 });
 // what the table offers: the view's choices, narrowed to the taught move on a lesson's step
 const lessonOf = (s) => coachModel(s.coach, s.view, s.coachLeft, s.settings.autoPass, s.coachDone);
@@ -119,7 +116,7 @@ function draw(s, prev) {
     renderLog($("log"), s.view, page.role, autoPassNotes(s.view));
   }
   if (s.view && (fresh || s.rematch !== prev.rematch)) renderStatus(s, page, now, dispatch);
-  const coached = s.coach !== prev.coach || s.coachLeft !== prev.coachLeft || s.coachHidden !== prev.coachHidden || s.coachPage !== prev.coachPage || s.coachDone !== prev.coachDone;
+  const coached = coachChanged(s, prev);
   if (s.view && (fresh || coached || s.pick !== prev.pick || s.settings !== prev.settings)) {
     const model = decisionModel(shown(s), s.pick);
     renderDecision($("decision"), model, s.settings, dispatch);
@@ -128,12 +125,8 @@ function draw(s, prev) {
   }
   if (s.view && (fresh || coached || s.pick !== prev.pick)) {
     const lesson = lessonOf(s);
-    renderCoach($("coach"), lesson, me, s.coachHidden, s.coachPage, {
-      leave: () => { localStorage.setItem(`wg.lesson-left.${matchId}`, "1"); store.set({ coachLeft: true }); },
-      toggle: () => store.set({ coachHidden: !s.coachHidden }),
-      next: () => { store.set({ coachPage: s.coachPage + 1 }); $("coach").querySelector(".coach-next, .coach-move")?.focus?.(); },
-    });
-    renderPointer(lesson, settlePick(shown(s), s.pick));
+    drawCoach($("coach"), store, matchId, lesson, (move) => moveWords(move, me));
+    renderPointer(pointed(lesson, settlePick(shown(s), s.pick)));
   }
   renderChrome(s, root);
 }
@@ -184,22 +177,6 @@ function claimRematch(s, prev) {  // the opponent accepted: this seat's place in
   api(`/api/matches/${matchId}/rematch/claim`, { method: "POST", token: seat.token })
     .then(toNewMatch)
     .catch((err) => store.set({ rematch: { claiming: false, error: err.message } }));
-}
-
-let coachAsked = false;
-function followLesson(s) {  // a tutorial: its coach once the view names the lesson; its end, kept
-  const lesson = s.view?.tutorial?.lesson;
-  if (lesson && !s.coach && !coachAsked) {
-    coachAsked = true;
-    api(`/api/lessons/watergate/${encodeURIComponent(lesson)}`)
-      .then((coach) => store.set({ coach }))
-      .catch(() => { coachAsked = false; });  // asked again with the next view
-  }
-  const model = lessonOf(s);
-  if (model?.done && !s.coachDone && !model.left) {  // the lesson's end stays, whatever comes next
-    localStorage.setItem(`wg.lesson-done.${matchId}`, "1");
-    store.set({ coachDone: true });
-  }
 }
 
 // ---- the player's hands on the page ---------------------------------------------------------
@@ -286,7 +263,7 @@ store.subscribe(announceTurn);
 store.subscribe(showOpponentsCard);
 store.subscribe(claimRematch);
 watchAutoPass(store, (s) => (s.settings.autoPass && !holdsAutoPass(lessonOf(s)) ? decisionModel(shown(s), s.pick).autoPass : null), autoPass);
-store.subscribe(followLesson);
+followCoach(store, "watergate", matchId, lessonOf);  // a tutorial: its coach, once the view names the lesson
 store.subscribe(moveFocus);
 setInterval(() => renderClocks($("clocks"), store.get(), Date.now()), 1000);
 draw(store.get(), { ...store.get(), view: null });

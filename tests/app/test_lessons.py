@@ -14,13 +14,14 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app.lessons import lesson_path
+from engine.registry import get_game
 
 from .test_bad_input import assert_refused
 from .test_ws import receive_view, send_action, socket
 
 
-def start(client: TestClient, lesson: str) -> dict[str, Any]:
-    response = client.post(f"/api/lessons/watergate/{lesson}/start")
+def start(client: TestClient, lesson: str, game: str = "watergate") -> dict[str, Any]:
+    response = client.post(f"/api/lessons/{game}/{lesson}/start")
     assert response.status_code == 201, response.text
     made: dict[str, Any] = response.json()
     return made
@@ -38,6 +39,8 @@ def test_the_lessons_on_offer_name_their_game_and_seat(client: TestClient) -> No
     listed = client.get("/api/lessons").json()
     watergate = {(x["lesson"], x["seat"]) for x in listed if x["game"] == "watergate"}
     assert watergate == {("editor", "editor"), ("nixon", "nixon")}
+    nations = {(x["lesson"], x["seat"]) for x in listed if x["game"] == "nations"}
+    assert nations == {("p1", "p1")}  # one nation: the learner's, against the computer's
 
 
 @pytest.mark.parametrize("path", ["chess/editor", "watergate/bishop", "nations/nixon"])
@@ -47,25 +50,37 @@ def test_an_unknown_lesson_is_404(client: TestClient, path: str) -> None:
     assert_refused(client.get(f"/learn/{path}"), 404)
 
 
-def test_the_coach_gives_only_the_learners_own_moves(client: TestClient) -> None:
-    coach = client.get("/api/lessons/watergate/editor").json()
-    script = lesson_path("watergate", "editor").lesson.script
-    mine = {v: a for v, (seat, a) in enumerate(script) if seat == "editor"}
-    assert {s["version"]: s["action"] for s in coach["steps"]} == mine
-    assert coach["seat"] == "editor" and coach["length"] == len(script)
-
-
-@pytest.mark.parametrize("lesson", ["editor", "nixon"])
-def test_a_lesson_starts_unrated_against_the_computer_at_its_seat(
-    client: TestClient, lesson: str
+@pytest.mark.parametrize(("game", "lesson"), [("watergate", "editor"), ("nations", "p1")])
+def test_the_coach_gives_only_the_learners_own_moves(
+    client: TestClient, game: str, lesson: str
 ) -> None:
-    made = start(client, lesson)
+    coach = client.get(f"/api/lessons/{game}/{lesson}").json()
+    script = lesson_path(game, lesson).lesson.script
+    mine = {v: a for v, (seat, a) in enumerate(script) if seat == lesson}
+    assert {s["version"]: s["action"] for s in coach["steps"]} == mine
+    assert coach["seat"] == lesson and coach["length"] == len(script)
+
+
+@pytest.mark.parametrize(
+    ("game", "lesson", "other"),
+    [("watergate", "editor", "nixon"), ("watergate", "nixon", "editor"), ("nations", "p1", "p2")],
+)
+def test_a_lesson_starts_unrated_against_the_computer_at_its_seat(
+    client: TestClient, game: str, lesson: str, other: str
+) -> None:
+    made = start(client, lesson, game)
     assert made["role"] == lesson
     view = view_of(client, made)
     assert view["tutorial"] == {"lesson": lesson, "on_path": True}
-    other = "nixon" if lesson == "editor" else "editor"
     assert view["players"][other]["kind"] == "bot"
     assert view["status"] == "active"
+    # the deal is the lesson's: the table shows its path's position (the computer may have made
+    # its scripted first move already)
+    rules, taught = get_game(game), lesson_path(game, lesson).lesson
+    state = rules.start(taught.seed).state
+    for seat, action in taught.script[: view["version"]]:
+        state = rules.apply(state, seat, action).state
+    assert view["state"] == rules.view_for(state, lesson)
 
 
 def follow(ws: WebSocketTestSession, script: list[tuple[str, Any]], upto: int) -> dict[str, Any]:
@@ -84,30 +99,45 @@ def follow(ws: WebSocketTestSession, script: list[tuple[str, Any]], upto: int) -
     return view
 
 
-def test_the_computer_follows_the_lesson_while_the_learner_does(client: TestClient) -> None:
-    made = start(client, "editor")
-    script = list(lesson_path("watergate", "editor").lesson.script)
+@pytest.mark.parametrize(("game", "lesson"), [("watergate", "editor"), ("nations", "p1")])
+def test_the_computer_follows_the_lesson_while_the_learner_does(
+    client: TestClient, game: str, lesson: str
+) -> None:
+    made = start(client, lesson, game)
+    script = list(lesson_path(game, lesson).lesson.script)
     with socket(client, made["match_id"], made["seat_token"]) as ws:
         view = follow(ws, script, len(script))
     # on the path at its end: the state is the script's own, so the computer played its moves
     assert view["version"] == len(script) and view["tutorial"]["on_path"] is True
 
 
-def test_a_free_choice_leaves_the_path_and_the_computer_plays_on(client: TestClient) -> None:
-    made = start(client, "editor")
-    script = list(lesson_path("watergate", "editor").lesson.script)
+@pytest.mark.parametrize(("game", "lesson"), [("watergate", "editor"), ("nations", "p1")])
+def test_a_free_choice_leaves_the_path_and_the_computer_plays_on(
+    client: TestClient, game: str, lesson: str
+) -> None:
+    made = start(client, lesson, game)
+    script = list(lesson_path(game, lesson).lesson.script)
+    mine = next(v for v, (seat, _) in enumerate(script) if seat == lesson)
     with socket(client, made["match_id"], made["seat_token"]) as ws:
-        view = receive_view(ws)
-        _, taught = script[0]
+        view = follow(ws, script, mine)  # the computer's scripted moves first, if any
+        _, taught = script[mine]
         other = next(a for a in view["legal_actions"] if a != taught)
         send_action(ws, other, view["version"])
         view = receive_view(ws)
-        while view["version"] < 1:
+        while view["version"] <= mine:
             view = receive_view(ws)
         assert view["tutorial"]["on_path"] is False
-        while not view["legal_actions"] and view["status"] == "active":
-            view = receive_view(ws)  # the computer answered by itself, off the script
-    assert view["version"] > 1
+        sent = 1  # my moves since the path's end: until the computer has made one of its own
+        while view["status"] == "active" and view["version"] == mine + sent:
+            if view["legal_actions"]:  # mine again (a Nations turn after a growth): pass on
+                legal = view["legal_actions"]
+                move = next((a for a in legal if a == {"type": "pass"}), legal[0])
+                send_action(ws, move, view["version"])
+                sent += 1
+            view = receive_view(ws)
+            while view["version"] < mine + sent:  # a push of the same position
+                view = receive_view(ws)
+    assert view["version"] > mine + sent  # the computer answered by itself, off the script
 
 
 @pytest.mark.parametrize(("lesson", "topic"), [("editor", "evaluation"), ("nixon", "pin")])

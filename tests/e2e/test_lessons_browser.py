@@ -14,26 +14,42 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import LOCALES, fill
+from .test_axe import violations
 
 EN = LOCALES["en"]
 Shot = Callable[..., Path]
 POINTED = "#match .coach-point.is-target, #decision .btn.coach-point"
+# a Nations table: a board piece (data-key) or a prompt's button (data-action) the coach marks
+NATIONS = "#nations"
+NATIONS_POINTED = "#nations .coach-point.is-target, #n-controls .btn.coach-point"
+# what a pointed piece is, to tell when the coach points elsewhere
+POINTED_KEY = "(x) => x.dataset.target || x.dataset.key || x.dataset.action"
 
 
-def lesson_texts(loc: dict[str, Any], lesson: str) -> dict[str, str]:
-    texts: dict[str, str] = loc["lessons"]["watergate"][lesson]
+def lesson_texts(loc: dict[str, Any], lesson: str, game: str = "watergate") -> dict[str, str]:
+    texts: dict[str, str] = loc["lessons"][game][lesson]
     return texts
 
 
-def start_lesson(page: Page, server: str, lesson: str, loc: dict[str, Any] = EN) -> None:
+def start_lesson(
+    page: Page, server: str, lesson: str, loc: dict[str, Any] = EN, game: str = "watergate"
+) -> None:
     page.goto(server + "/")
-    page.get_by_role("button", name=lesson_texts(loc, lesson)["title"]).click()
-    page.wait_for_url("**/match/*")
+    page.get_by_role("button", name=lesson_texts(loc, lesson, game)["title"]).click()
+    page.wait_for_url("**/nations/match/*" if game == "nations" else "**/match/*")
     expect(page.locator("#coach")).to_be_visible()
 
 
-def follow_the_coach(page: Page, loc: dict[str, Any], lesson: str, shot: Shot) -> list[str]:
-    """Do what the coach says until the lesson ends; the coach's explanations, in order."""
+def follow_the_coach(
+    page: Page,
+    loc: dict[str, Any],
+    lesson: str,
+    shot: Shot,
+    table: str = "#match",
+    pointed: str = POINTED,
+) -> list[str]:
+    """Do what the coach says until the lesson ends, clicking only what it points at on
+    `table`; the coach's explanations, in order."""
     done = loc["lessons"]["ui"]["done"]
     coach = page.locator("#coach")
     read: list[str] = []
@@ -48,24 +64,24 @@ def follow_the_coach(page: Page, loc: dict[str, Any], lesson: str, shot: Shot) -
         if coach.get_by_text(done).is_visible():
             break
         expect(coach.locator(".coach-move")).to_be_visible()
-        version = page.locator("#match").get_attribute("data-version")
+        version = page.locator(table).get_attribute("data-version")
         if moves in (0, 2):
             shot(page, f"lesson-{lesson}-step{moves}", full_page=False)
         # click what the coach points at, until the match moves on (a card, then its option;
-        # a token, then its space)
+        # a token, then its space; a worker, then the card it goes to)
         clicks = 0
-        while page.locator("#match").get_attribute("data-version") == version:
-            target = page.locator(POINTED).first
+        while page.locator(table).get_attribute("data-version") == version:
+            target = page.locator(pointed).first
             expect(target).to_be_visible()
-            pointed = target.evaluate("(x) => x.dataset.target || x.dataset.action")
+            key = target.evaluate(POINTED_KEY)
             target.click()
             clicks += 1
             assert clicks <= 3, "the coach points at a move of at most three clicks"
             page.wait_for_function(
-                """([v, p]) => document.querySelector('#match').dataset.version !== v
+                f"""([v, k]) => document.querySelector('{table}').dataset.version !== v
                    || ![...document.querySelectorAll('.coach-point')].some(
-                        (x) => (x.dataset.target || x.dataset.action) === p)""",
-                arg=[version, pointed],
+                        (x) => ({POINTED_KEY})(x) === k)""",
+                arg=[version, key],
             )
         moves += 1
     return read
@@ -147,3 +163,77 @@ def test_the_rules_page_links_a_rule_to_the_lesson_step_that_shows_it(
     page.wait_for_url("**/match/*")
     coach = page.locator("#coach")
     expect(coach).to_contain_text(lesson_texts(EN, "editor")["reaction"])
+
+
+def test_the_nations_lesson_followed_by_clicks_teaches_every_topic_to_its_end(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    page = open_page(viewport={"width": 1280, "height": 800})
+    start_lesson(page, server, "p1", game="nations")
+    topics = {k: v for k, v in lesson_texts(EN, "p1", "nations").items() if k != "title"}
+    read = follow_the_coach(page, EN, "nations-p1", shot, NATIONS, NATIONS_POINTED)
+    assert set(topics.values()) <= set(read), set(topics.values()) - set(read)
+    shot(page, "lesson-nations-done", full_page=False)
+    # past the lesson the match goes on against the computer, as any match
+    expect(page.locator("#nations")).to_have_attribute("data-status", "active")
+    expect(page.locator("#n-turn")).not_to_be_empty()
+
+
+def nations_coach(page: Page) -> dict[str, Any]:
+    coach: dict[str, Any] = json.loads(
+        page.evaluate("fetch('/api/lessons/nations/p1').then(r => r.text())")
+    )
+    return coach
+
+
+def test_a_nations_taught_step_offers_only_the_taught_choice(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    page = open_page(viewport={"width": 1280, "height": 800})
+    start_lesson(page, server, "p1", game="nations")
+    taught = next(s for s in nations_coach(page)["steps"] if s["only"])
+    assert taught["action"] == {"type": "grow"}  # the first thing a nation does
+    expect(page.locator(NATIONS)).to_have_attribute("data-version", str(taught["version"]))
+    expect(page.locator("#coach .coach-move")).to_be_visible()
+    # a growth offers the population track and every bonus; the lesson offers only the taught one
+    expect(page.locator("#nations .n-table .is-target")).to_have_count(1)
+    expect(page.locator("#n-fallback .n-fallback-btn")).to_have_count(1)
+    expect(page.locator("#nations .coach-point")).to_have_count(1)
+    assert violations(page) == [], "the Nations table with its coach open"
+    shot(page, "lesson-nations-first", full_page=False)
+
+
+@pytest.mark.parametrize(
+    ("locale", "lang", "size"),
+    [("pt-BR", "pt-BR", "phone"), ("de-DE", "de", "phone"), ("de-DE", "de", "desktop")],
+)
+def test_the_nations_lesson_speaks_the_players_language(
+    open_page: Callable[..., Page], server: str, shot: Shot, locale: str, lang: str, size: str
+) -> None:
+    loc = LOCALES[lang]
+    width, height = (390, 844) if size == "phone" else (1280, 800)
+    page = open_page(viewport={"width": width, "height": height}, locale=locale)
+    start_lesson(page, server, "p1", loc, "nations")
+    coach = page.locator("#coach")
+    first = nations_coach(page)["steps"][0]
+    expect(coach).to_contain_text(lesson_texts(loc, "p1", "nations")[first["topics"][0]])
+    assert violations(page) == [], f"the Nations coach, {size}, {locale}"
+    shot(page, f"lesson-nations-{size}-{locale}", full_page=False)
+
+
+def test_leaving_the_nations_lesson_offers_every_choice_again(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    page = open_page(viewport={"width": 390, "height": 844})
+    start_lesson(page, server, "p1", game="nations")
+    expect(page.locator("#coach .coach-move")).to_be_visible()
+    expect(page.locator("#n-fallback .n-fallback-btn")).to_have_count(1)  # the taught growth
+    shot(page, "lesson-nations-phone-en", full_page=False)
+    page.locator("#coach").get_by_role("button", name=EN["lessons"]["ui"]["leave"]).click()
+    expect(page.locator("#coach")).to_contain_text(EN["lessons"]["ui"]["left"])
+    # growing, or the bonus of each good: every legal choice once the lesson is left
+    expect(page.locator("#n-fallback .n-fallback-btn")).to_have_count(4)
+    expect(page.locator("#nations .coach-point")).to_have_count(0)
+    page.reload()  # leaving is kept in this browser
+    expect(page.locator("#coach")).to_contain_text(EN["lessons"]["ui"]["left"])
+    expect(page.locator("#n-fallback .n-fallback-btn")).to_have_count(4)

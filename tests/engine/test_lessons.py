@@ -23,6 +23,34 @@ def test_watergate_teaches_both_seats() -> None:
     assert {lesson.seat for lesson in game.lessons().values()} == set(game.seats)
 
 
+def test_nations_teaches_one_nation_against_the_computer() -> None:
+    game = get_game("nations")
+    assert isinstance(game, Teachable)
+    assert [(x.id, x.seat) for x in game.lessons().values()] == [("p1", "p1")]
+    # the lesson's deal is a two-player match at the default levels: no other table offers it
+    bigger = game.with_players(3)
+    assert isinstance(bigger, Teachable) and not bigger.lessons()
+
+
+def test_the_nations_lesson_meets_the_rules_the_issue_names() -> None:
+    """Growth, buying from each row, deploying, a wonder's section, a war, production with a
+    shortage, end-of-age scoring: read from the path's own events, not through its topics."""
+    game, lesson, _ = lesson_and_path("nations", "p1")
+    state = game.start(lesson.seed, lesson.rules_version).state
+    events: list[dict[str, object]] = []
+    for seat, action in lesson.script:
+        step = game.apply(state, seat, action)
+        events += game.events_to_json(step.events)
+        state = step.state
+    mine = [e for e in events if e.get("seat") == "p1"]
+    assert {e["row"] for e in mine if e["type"] == "card_bought"} == {1, 2, 3}
+    kinds = {str(e["type"]) for e in mine}
+    assert {"grew", "deployed", "architect_hired"} <= kinds
+    assert any(e["type"] == "war_declared" for e in events)
+    assert any(e["type"] == "short_of" and e["during"] == "production" for e in events)
+    assert "age_scored" in kinds and game.round_of(state) > 2  # the first age ended on the path
+
+
 def lesson_and_path(game_id: str, lesson_id: str) -> tuple[AnyGame, Lesson, LessonPath]:
     game = get_game(game_id)
     assert isinstance(game, Teachable)

@@ -4,6 +4,7 @@
 // Requests, the socket, the rematch's claim and navigation happen here only. In replay mode the
 // same boards show each step of an ended match.
 import { api } from "../api.js";
+import { coachChanged, coachFields, coachModel, drawCoach, followCoach, offered, renderPointer, reveal } from "../coach.js";
 import { rememberCommitment } from "../fairness.js";
 import { clockText } from "../clock.js";
 import { BOOT, t } from "../i18n.js";
@@ -14,6 +15,7 @@ import { el } from "../render/dom.js";
 import { renderProgress, renderScoring } from "./boards.js";
 import { actionLabel, choiceModel } from "./choices.js";
 import { wireDetail } from "./detail.js";
+import { pointed } from "./lesson.js";
 import { renderNation } from "./nation.js";
 import { renderLog, renderSummary, scoreSheet } from "./summary.js";
 import { cardLines, cardName, nationName, nt } from "./text.js";
@@ -35,7 +37,11 @@ const viewPath = spectator ? `/api/matches/${matchId}/spectate?key=${watchKey}` 
 const socketPath = spectator ? `/ws/watch/${encodeURIComponent(matchId)}?key=${watchKey}` : `/ws/matches/${encodeURIComponent(matchId)}`;
 const NO_PICK = { worker: null, buying: null };
 
-const store = createStore({ view: null, pick: NO_PICK, busy: false, error: "", conn: "", claiming: false, tab: "board", theirs: false });
+const store = createStore({ view: null, pick: NO_PICK, busy: false, error: "", conn: "", claiming: false, tab: "board", theirs: false, ...coachFields(matchId) });
+// a tutorial's coach (Nations has no auto-pass); what the table offers: the view's choices,
+// narrowed to the taught move on a lesson's step
+const lessonOf = (s) => coachModel(s.coach, s.view, s.coachLeft, false, s.coachDone);
+const shown = (s) => offered(lessonOf(s), s.view);
 let socket = null;
 
 // ---- intents ---------------------------------------------------------------------------------
@@ -44,8 +50,8 @@ function receive(next) {
   rememberCommitment(matchId, next.fairness?.commitment);
   const s = store.get();
   if (s.view && next.version < s.view.version) return;  // a push overtaken by a newer one
-  const pick = s.view && next.version === s.view.version ? s.pick : NO_PICK;
-  store.set({ view: next, busy: false, pick });
+  const again = s.view && next.version === s.view.version;  // the same position: keep what is under way
+  store.set({ view: next, busy: false, pick: again ? s.pick : NO_PICK, coachPage: again ? s.coachPage : 0 });
 }
 
 async function refresh() {
@@ -169,7 +175,7 @@ function drawBoards(v) {
 
 /** Marks every board piece with what a click on it does now, and lays out the buttons. */
 function drawChoices(s) {
-  const model = choiceModel(s.view, me, s.pick);
+  const model = choiceModel(shown(s), me, s.pick);
   for (const node of root.querySelectorAll("[data-key]")) {
     const key = [node.dataset.owned, node.dataset.key].find((k) => k && model.targets.has(k));
     node.classList.toggle("is-target", Boolean(key));
@@ -190,6 +196,7 @@ function drawChoices(s) {
     const button = el("button", `btn n-control n-control-${b.kind}${b.kind === "pass" ? "" : " btn-primary"}`, b.label);
     button.type = "button";
     button.dataset.kind = b.kind;
+    if (b.intent.send) button.dataset.action = JSON.stringify(b.intent.send);  // what the coach points at
     button.disabled = s.busy;
     button.addEventListener("click", () => dispatch(b.intent));
     return button;
@@ -213,7 +220,15 @@ function draw(s, prev) {
   const moved = s.view && (!prev.view || s.view.version !== prev.view.version || s.view.status !== prev.view.status || s.view.players !== prev.view.players && JSON.stringify(s.view.players) !== JSON.stringify(prev.view.players));
   if (s.view && s.view !== prev.view) drawTable(s.view);
   if (moved) drawBoards(s.view);
-  if (s.view && (moved || s.pick !== prev.pick || s.busy !== prev.busy)) model = drawChoices(s);
+  const coached = coachChanged(s, prev);
+  if (s.view && (moved || coached || s.pick !== prev.pick || s.busy !== prev.busy)) {
+    model = drawChoices(s);
+    const lesson = lessonOf(s);
+    drawCoach($("coach"), store, matchId, lesson, (move) => actionLabel(move, s.view, me));
+    const points = pointed(root, lesson, s.pick);
+    renderPointer(points);
+    reveal(points, $("coach"));
+  }
   $("n-conn").textContent = s.conn ? t(`ui.${s.conn}`) : "";
   $("n-error").hidden = !s.error;
   $("n-error").textContent = s.error;
@@ -361,6 +376,7 @@ async function replay() {
 
 store.subscribe(draw);
 store.subscribe(claimRematch);
+if (!replayMode) followCoach(store, "nations", matchId, lessonOf);  // a tutorial: its coach, once the view names the lesson
 wire();
 if (replayMode) replay();
 else if (!seat) store.set({ error: t("ui.not_found") });
