@@ -149,8 +149,17 @@ async def nations_cards(request: Request) -> HTMLResponse:
 
 # The Nations lesson, and the topic it shows each section of the Nations rules with (locale
 # nations.rules.sections, in order; None: no step shows it), for the "learn it" links.
-NATIONS_LESSON: str | None = None
-NATIONS_RULE_TOPICS: tuple[str | None, ...] = ()
+NATIONS_LESSON: str | None = "p1"
+NATIONS_RULE_TOPICS: tuple[str | None, ...] = (
+    None,  # the goal: the whole match
+    "growth",
+    "row1",  # buying progress cards
+    "deploy",  # workers
+    "architect",  # wonders
+    "war",
+    "production",  # production and shortage
+    "age_scoring",  # the end of an age
+)
 
 
 @router.get("/nations/rules", response_class=HTMLResponse)

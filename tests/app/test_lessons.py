@@ -163,3 +163,16 @@ def test_an_unknown_topic_is_refused_before_any_match_is_made(
 ) -> None:
     response = client.post("/api/lessons/watergate/editor/start", json={"at": at})
     assert_refused(response, 422)
+
+
+def test_every_rules_link_names_a_topic_its_lesson_teaches() -> None:
+    """A lesson re-found after a rules change must still show what the rules pages link to."""
+    from app.http.pages import NATIONS_LESSON, NATIONS_RULE_TOPICS, RULE_TOPICS
+
+    links = [("watergate", lesson, topic) for row in RULE_TOPICS for lesson, topic in row.items()]
+    assert NATIONS_LESSON is not None
+    links += [("nations", NATIONS_LESSON, t) for t in NATIONS_RULE_TOPICS if t is not None]
+    for game, lesson, topic in links:
+        path = lesson_path(game, lesson)
+        version = path.version_teaching(topic)
+        assert version is not None and version < path.length, (game, lesson, topic)

@@ -353,3 +353,10 @@ def test_the_nations_rules_are_their_own_page_in_each_language(
     ).to_have_attribute("href", "/nations/rules")
     assert violations(page) == [], "the Nations rules"
     shot(page, "nations-rules-pt", full_page=False)
+    # each rule but the goal links to the lesson step that shows it
+    lesson = LOCALES["pt-BR"]["lessons"]["nations"]["p1"]
+    expect(page.locator(".learn-it a")).to_have_count(len(pt["sections"]) - 1)
+    war = page.locator("section", has=page.get_by_role("heading", name=pt["sections"][5]["h"]))
+    war.locator(".learn-it a").click()
+    page.wait_for_url("**/nations/match/*")
+    expect(page.locator("#coach")).to_contain_text(lesson["war"])
