@@ -37,6 +37,8 @@ try {
     console.log(`lighthouse_${form}_accessibility ${Math.round(lhr.categories.accessibility.score * 100)}`);
     console.log(`lighthouse_${form}_cls ${lhr.audits["cumulative-layout-shift"].numericValue.toFixed(3)}`);
     console.log(`lighthouse_${form}_tbt_ms ${Math.round(lhr.audits["total-blocking-time"].numericValue)}`);
+    console.log(`lighthouse_${form}_fcp_ms ${Math.round(lhr.audits["first-contentful-paint"].numericValue)}`);
+    console.log(`lighthouse_${form}_lcp_ms ${Math.round(lhr.audits["largest-contentful-paint"].numericValue)}`);
   }
   await browser.disconnect();
 } finally {

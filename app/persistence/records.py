@@ -188,6 +188,11 @@ class MatchInfo:
     def has_bot(self) -> bool:
         return any(s.kind == "bot" for s in self.seats)
 
+    @property
+    def rated(self) -> bool:
+        """Whether the match moves ratings (both seats accounts, asked at creation)."""
+        return self.options.get("rated") is True
+
     def bot_level(self) -> str:
         """The level the computer plays this match at."""
         return str(self.options.get("level", DEFAULT_LEVEL))

@@ -66,6 +66,7 @@ def _facts(
         "opponent": info.kind(other_seat(info, viewer)) if viewer else None,
         "ended_by": info.ended_by,
         "clock": info.options.get("clock"),
+        "rated": info.rated,  # contract v1.1: a rated match offers no hints
         "presence": {
             s.name: {
                 "online": s.name in live.online,

@@ -10,13 +10,12 @@ from engine.registry import get_game
 from ..jsontext import dumps
 from ..persistence.cache import Entry
 from ..persistence.records import MatchInfo
-from ..services.ratings import is_rated
 
 
 def hints_json(info: MatchInfo, entry: Entry, viewer: Viewer, status: str) -> str | None:
     """The viewer's hints as JSON text, or None when this viewer may not have them."""
     game = get_game(entry.game)
-    if viewer is None or status != "active" or is_rated(info.options):
+    if viewer is None or status != "active" or info.rated:
         return None
     if not isinstance(game, Hinting):
         return None

@@ -198,3 +198,61 @@ def test_a_rated_match_shows_no_hints(open_page: Callable[..., Page]) -> None:
     expect(ana.locator("#hand .card-why")).to_have_count(0)
     ana.locator("#menu summary").click()
     expect(ana.locator("#hints")).to_be_hidden()  # nothing to turn on
+
+
+NATIONS_URL = re.compile(r"/nations/match/([A-Za-z0-9_-]+)$")
+
+
+def closed_reason(page: Page) -> str:
+    """What the table says when the player points at a progress card it cannot buy now (the
+    match opens with a growth, so none can be bought)."""
+    expect(page.locator("#nations")).to_have_attribute("data-status", "active")
+    page.locator(".n-area-progress [data-key^='progress:']").first.hover()
+    return page.locator("#n-why").text_content() or ""
+
+
+def test_nations_says_why_a_choice_is_closed_unless_hints_are_off(
+    open_page: Callable[..., Page],
+) -> None:
+    not_now = EN["nations"]["why_not_now"]
+    page = open_page(prefs={})
+    page.goto("/")
+    page.get_by_label(EN["games"]["nations"]).check()
+    page.locator('input[name="opponent"][value="bot"]').check()
+    page.locator("#start").click()
+    expect(page).to_have_url(NATIONS_URL)
+    assert not_now in closed_reason(page)
+    page.locator("#n-menu summary").click()
+    toggle = page.get_by_label(EN["hints"]["toggle_nations"])
+    expect(toggle).to_be_checked()  # on by default in an unrated match
+    toggle.uncheck()
+    page.locator("#n-menu summary").click()
+    assert not_now not in closed_reason(page)
+    page.reload()  # kept in this browser
+    assert not_now not in closed_reason(page)
+
+
+def test_a_rated_nations_match_says_no_why(open_page: Callable[..., Page]) -> None:
+    ana, bea = open_page(prefs={"wg.hints": "1"}), open_page()
+    sign_up(ana, "ana_nhints")
+    sign_up(bea, "bea_nhints")
+    bea.goto("/lobby")
+    ana.goto("/lobby")
+    form = ana.locator("#challenge-form")
+    form.get_by_label(EN["games"]["nations"]).check()
+    ana.locator("#rated").check()
+    ana.locator("#open-challenge").click()
+    expect(ana).to_have_url(NATIONS_URL)
+    match_id = NATIONS_URL.search(ana.url).group(1)  # type: ignore[union-attr]
+    bea.locator(f'.challenge[data-match-id="{match_id}"]').get_by_role(
+        "button", name=EN["lobby"]["join"]
+    ).click()
+    expect(bea).to_have_url(NATIONS_URL)
+    seen = ana.evaluate(SEAT_VIEW, match_id)
+    assert seen["rated"] is True
+    reasons = (EN["nations"]["why_not_now"], EN["nations"]["why_wait"])  # the mover's, the other's
+    for page in (ana, bea):
+        said = closed_reason(page)
+        assert not any(r in said for r in reasons), said
+    ana.locator("#n-menu summary").click()
+    expect(ana.locator("#n-hints")).to_be_hidden()  # nothing to turn on

@@ -10,7 +10,7 @@ import { clockText } from "../clock.js";
 import { BOOT, t } from "../i18n.js";
 import { loadSeat, saveSeat } from "../seats.js";
 import { connect } from "../socket.js";
-import { createStore } from "../store.js";
+import { SETTING_KEYS, createStore, loadSettings } from "../store.js";
 import { el } from "../render/dom.js";
 import { renderProgress, renderScoring } from "./boards.js";
 import { actionLabel, choiceModel } from "./choices.js";
@@ -37,7 +37,10 @@ const viewPath = spectator ? `/api/matches/${matchId}/spectate?key=${watchKey}` 
 const socketPath = spectator ? `/ws/watch/${encodeURIComponent(matchId)}?key=${watchKey}` : `/ws/matches/${encodeURIComponent(matchId)}`;
 const NO_PICK = { worker: null, buying: null };
 
-const store = createStore({ view: null, pick: NO_PICK, busy: false, error: "", conn: "", claiming: false, tab: "board", theirs: false, ...coachFields(matchId) });
+const store = createStore({ view: null, pick: NO_PICK, busy: false, error: "", conn: "", claiming: false, tab: "board", theirs: false, hints: loadSettings().hints, ...coachFields(matchId) });
+// why a choice is closed (its cost, its strength, the moment): a hint, so never in a rated match
+// and not once the player turned hints off; the closed piece is still marked
+const helped = (s) => Boolean(s.view && !s.view.rated && s.hints);
 // a tutorial's coach (Nations has no auto-pass); what the table offers: the view's choices,
 // narrowed to the taught move on a lesson's step
 const lessonOf = (s) => coachModel(s.coach, s.view, s.coachLeft, false, s.coachDone);
@@ -183,7 +186,7 @@ function drawChoices(s) {
     node.classList.toggle("is-buying", s.pick.buying !== null && node.dataset.key === `progress:${s.pick.buying}`);
     const why = model.why.get(node.dataset.key);
     node.classList.toggle("is-blocked", Boolean(why));
-    if (why) node.title = why; else node.removeAttribute("title");
+    if (why && helped(s)) node.title = why; else node.removeAttribute("title");
     // on the control itself: a card whose name is its button is a plain box around it
     const control = node.matches('button, [role="button"]') ? node : node.querySelector(':scope > [role="button"]');
     if (control) control.setAttribute("aria-disabled", key ? "false" : "true");
@@ -221,7 +224,7 @@ function draw(s, prev) {
   if (s.view && s.view !== prev.view) drawTable(s.view);
   if (moved) drawBoards(s.view);
   const coached = coachChanged(s, prev);
-  if (s.view && (moved || coached || s.pick !== prev.pick || s.busy !== prev.busy)) {
+  if (s.view && (moved || coached || s.pick !== prev.pick || s.busy !== prev.busy || s.hints !== prev.hints)) {
     model = drawChoices(s);
     const lesson = lessonOf(s);
     drawCoach($("coach"), store, matchId, lesson, (move) => actionLabel(move, s.view, me));
@@ -233,6 +236,7 @@ function draw(s, prev) {
   $("n-error").hidden = !s.error;
   $("n-error").textContent = s.error;
   root.querySelector(".n-table").dataset.tab = s.tab;
+  $("n-hints-box").hidden = !s.view || s.view.rated || !s.view.role;  // nothing to turn on there
   for (const b of root.querySelectorAll(".n-tab")) b.setAttribute("aria-pressed", String(b.dataset.tab === s.tab));
   root.querySelector(".n-area-theirs").dataset.open = String(s.theirs);  // the other board: a strip, or whole
   $("n-theirs-toggle").setAttribute("aria-expanded", String(s.theirs));
@@ -244,7 +248,7 @@ function activate(node) {
   if (!model || !node) return;
   const key = [node.dataset.owned, node.dataset.key].find((k) => k && model.targets.has(k));
   if (key) { dispatch(model.targets.get(key)); return; }
-  const why = model.why.get(node.dataset.key);
+  const why = helped(store.get()) && model.why.get(node.dataset.key);
   if (why) $("n-why").textContent = why;
 }
 
@@ -253,7 +257,8 @@ function explain(event) {  // hovering or focusing a piece names it and, if it c
   if (!node || !model) return;
   const card = node.dataset.card;
   const what = card ? `${cardName(card)}: ${cardLines(card).join("; ")}` : "";
-  $("n-why").textContent = [model.why.get(node.dataset.key), what].filter(Boolean).join(" — ");  // why first: the line may be cut
+  const why = helped(store.get()) && model.why.get(node.dataset.key);
+  $("n-why").textContent = [why, what].filter(Boolean).join(" — ");  // why first: the line may be cut
 }
 
 function claimRematch(s, prev) {  // the opponent accepted: this seat's place in the new match
@@ -281,6 +286,12 @@ function wire() {
   root.addEventListener("focusin", explain);
   for (const b of root.querySelectorAll(".n-tab")) b.addEventListener("click", () => store.set({ tab: b.dataset.tab }));
   $("n-theirs-toggle").addEventListener("click", () => store.set({ theirs: !store.get().theirs }));
+  $("n-hints").checked = store.get().hints;
+  $("n-hints").addEventListener("change", () => {
+    const hints = $("n-hints").checked;
+    localStorage.setItem(SETTING_KEYS.hints, hints ? "1" : "0");
+    store.set({ hints });
+  });
   wireDetail(root, $("n-detail"));
   $("n-copy").addEventListener("click", async () => {
     try { await navigator.clipboard.writeText($("n-invite-url").value); } catch { $("n-invite-url").select(); }
