@@ -174,21 +174,30 @@ def test_a_card_offered_only_for_its_value_says_why(
     expect(page.locator("#hand .card-why")).to_have_count(0)
 
 
-def test_a_rated_match_shows_no_hints(open_page: Callable[..., Page]) -> None:
-    ana, bea = open_page(prefs={"wg.hints": "1"}), open_page()
-    sign_up(ana, "ana_hints")
-    sign_up(bea, "bea_hints")
+def rated_match(ana: Page, bea: Page, game: str, url: re.Pattern[str]) -> str:
+    """Ana opens a rated challenge of `game` in the lobby (hints asked for in her browser), Bea
+    takes it; the match id."""
+    sign_up(ana, f"ana_{game}")
+    sign_up(bea, f"bea_{game}")
     bea.goto("/lobby")
     ana.goto("/lobby")
-    ana.locator("#challenge-form").get_by_text(EN["ui"]["editor"], exact=True).click()
+    ana.locator("#challenge-form").get_by_label(EN["games"][game]).check()
+    if game == "watergate":
+        ana.locator("#challenge-form").get_by_text(EN["ui"]["editor"], exact=True).click()
     ana.locator("#rated").check()
     ana.locator("#open-challenge").click()
-    expect(ana).to_have_url(MATCH_URL)
-    match_id = MATCH_URL.search(ana.url).group(1)  # type: ignore[union-attr]
+    expect(ana).to_have_url(url)
+    match_id = url.search(ana.url).group(1)  # type: ignore[union-attr]
     bea.locator(f'.challenge[data-match-id="{match_id}"]').get_by_role(
         "button", name=EN["lobby"]["join"]
     ).click()
     expect(bea).to_have_url(re.compile(f"/match/{match_id}$"))
+    return match_id
+
+
+def test_a_rated_match_shows_no_hints(open_page: Callable[..., Page]) -> None:
+    ana, bea = open_page(prefs={"wg.hints": "1"}), open_page()
+    match_id = rated_match(ana, bea, "watergate", MATCH_URL)
 
     ana.wait_for_function(MY_PLAY)  # the Editor moves first, with hints asked for in this browser
     seen = ana.evaluate(SEAT_VIEW, match_id)
@@ -234,20 +243,7 @@ def test_nations_says_why_a_choice_is_closed_unless_hints_are_off(
 
 def test_a_rated_nations_match_says_no_why(open_page: Callable[..., Page]) -> None:
     ana, bea = open_page(prefs={"wg.hints": "1"}), open_page()
-    sign_up(ana, "ana_nhints")
-    sign_up(bea, "bea_nhints")
-    bea.goto("/lobby")
-    ana.goto("/lobby")
-    form = ana.locator("#challenge-form")
-    form.get_by_label(EN["games"]["nations"]).check()
-    ana.locator("#rated").check()
-    ana.locator("#open-challenge").click()
-    expect(ana).to_have_url(NATIONS_URL)
-    match_id = NATIONS_URL.search(ana.url).group(1)  # type: ignore[union-attr]
-    bea.locator(f'.challenge[data-match-id="{match_id}"]').get_by_role(
-        "button", name=EN["lobby"]["join"]
-    ).click()
-    expect(bea).to_have_url(NATIONS_URL)
+    match_id = rated_match(ana, bea, "nations", NATIONS_URL)
     seen = ana.evaluate(SEAT_VIEW, match_id)
     assert seen["rated"] is True
     reasons = (EN["nations"]["why_not_now"], EN["nations"]["why_wait"])  # the mover's, the other's
