@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware.gzip import GZipMiddleware
 
 from .clocks import Clock, SystemClock
 from .config import Settings
@@ -126,6 +127,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=None,
     )
+    # innermost: a page carries its locale and the game's card data (Nations' is ~130 KB of
+    # HTML), which a phone on a slow line otherwise waits for uncompressed (Lighthouse: first
+    # paint ~2 s); a middle level, as the answers are small and the CPU is the players'
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=5)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     hardening.install(app, settings, metrics)
     install_errors(app)

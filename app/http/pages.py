@@ -16,6 +16,7 @@ from engine.registry import DEFAULT_GAME, get_game
 
 from ..games import site
 from ..lessons import checked_lesson
+from .assets import page_modules
 from .i18n import LOCALES, locale, pick
 from .links import link_base
 from .paths import TEMPLATES
@@ -56,6 +57,7 @@ def _page(request: Request, template: str, game: str = DEFAULT_GAME, **extra: An
             "bootstrap": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/"),
             "cards": [data["cards"][c] for c in sorted(data["cards"])] if "cards" in data else [],
             "game": game,
+            "preload": page_modules(template),
             **extra,
         },
     )
