@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from .actions import ChooseTarget, ChooseToken, PlayAction, PlayValue, card_offers, offer
-from .catalog import COLORS, Role
+from .actions import (
+    CARD_OFFERS_GET,
+    ChooseTarget,
+    ChooseToken,
+    PlayAction,
+    PlayValue,
+    card_offers,
+    offer,
+)
+from .catalog import Role
 from .choosing import requirements_met
 from .events import (
     Event,
@@ -54,36 +62,45 @@ def _targets_by_color(s: MatchState, role: Role) -> dict[str, list[int]]:
 
 
 def play_choices(s: MatchState, d: PlayD) -> list[PlayValue | PlayAction]:
+    """Every play of every card the seat may play now, card by card in hand order: its value
+    on each target it may name (R10, R11, R12), then its action part when usable (R16, R21).
+
+    The commonest decision of a match (about 60% of a random game's), so it is written for
+    speed: the offers are shared records (`card_offers`), a card's evidence moves are appended
+    with one `map`, and `can_use_action`'s checks are inlined so a card without requirements
+    costs no call."""
     role = d.role
-    cards = s.hands[role] if d.card == "" else [d.card]
+    cards = s.hands[role] if d.card == "" else (d.card,)
     by_color = _targets_by_color(s, role)
     has_initiative, has_momentum = s.track_initiative is not None, s.track_momentum is not None
+    restrictions = s.restrictions
     # R11: the Editor may ask whatever it holds; the count of face-down tokens is public
     may_ask = (
-        role == "editor"
-        and "editor_no_ask" not in s.restrictions
-        and any(not t.up for t in s.track)
+        role == "editor" and "editor_no_ask" not in restrictions and any(not t.up for t in s.track)
     )
+    # R21: under A brilliant mood the Editor's events are played for their value only
+    events_blocked = role == "editor" and "editor_events_value_only" in restrictions
     out: list[PlayValue | PlayAction] = []
-    catalogue = s.rules.cards
+    catalogue, offers_of = s.rules.cards, CARD_OFFERS_GET
     for c in cards:
-        card, offers = catalogue[c], card_offers(c)
-        n = len(out)
+        card = catalogue[c]
+        offers = offers_of(c) or card_offers(c)
         if has_initiative:
             out.append(offers.initiative)
         if has_momentum:
             out.append(offers.momentum)
-        moves = offers.evidence
-        for handle in by_color[card.color]:
-            out.append(moves.get(handle) or offers.move_evidence(c, handle))
+        handles = by_color[card.color]
+        if handles:
+            out += map(offers.evidence.__getitem__, handles)
         if may_ask:
-            if card.color == "joker":
-                out.extend(offers.ask[color] for color in COLORS)
-            else:
-                out.append(offers.ask[card.color])
-        if len(out) == n:
+            out += offers.asks[card.color]
+        elif not (has_initiative or has_momentum or handles):
             out.append(offers.none)  # R12
-        if can_use_action(s, role, c, d.turn):
+        if (
+            card.effects
+            and not (events_blocked and card.kind == "event")
+            and (not card.requires or requirements_met(s, role, c, d.turn))
+        ):
             out.append(offers.play_action)
     return out
 
