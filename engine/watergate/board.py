@@ -11,9 +11,8 @@ from .track import token_payload, win
 
 def open_spaces(s: MatchState, token_id: str) -> list[int]:
     """Empty evidence spaces whose colour slip matches the token (either colour of a pair: R23)."""
-    colors = s.rules.tokens[token_id].colors
     board = s.board
-    return [i for i, sp in enumerate(s.rules.spaces) if board[i] is None and sp.color in colors]
+    return [i for i in s.rules.token_spaces[token_id] if board[i] is None]
 
 
 def connected_spaces(s: MatchState) -> list[bool]:

@@ -254,42 +254,46 @@ Decision = (
 )
 
 
+# The fields that make up a match (equality, JSON), in the order its JSON lists them: all but the
+# legal-action cache and the shared components. Written out (not read back from `__slots__`) so
+# the optional compiled build (mypyc: `make mypyc`) takes the class as it is.
+STATE_FIELDS: Final = (
+    "bag",
+    "board",
+    "chain",
+    "decision",
+    "decks",
+    "discards",
+    "hands",
+    "holding",
+    "in_play",
+    "initiative",
+    "momentum",
+    "momentum_removed",
+    "momentum_supply",
+    "next_handle",
+    "pictures",
+    "removed",
+    "restrictions",
+    "rng",
+    "round",
+    "seed",
+    "stack",
+    "track",
+    "track_initiative",
+    "track_momentum",
+    "turn",
+    "turns",
+    "version",
+    "win_reason",
+    "winner",
+)
+
+
 class MatchState:
     """All of one match. Compare with ==, copy with clone(); never mutate a returned state."""
 
-    __slots__ = (
-        "_legal",
-        "bag",
-        "board",
-        "chain",
-        "decision",
-        "decks",
-        "discards",
-        "hands",
-        "holding",
-        "in_play",
-        "initiative",
-        "momentum",
-        "momentum_removed",
-        "momentum_supply",
-        "next_handle",
-        "pictures",
-        "removed",
-        "restrictions",
-        "rng",
-        "round",
-        "rules",
-        "seed",
-        "stack",
-        "track",
-        "track_initiative",
-        "track_momentum",
-        "turn",
-        "turns",
-        "version",
-        "win_reason",
-        "winner",
-    )
+    __slots__ = ("_legal", "rules", *STATE_FIELDS)
 
     seed: int
     rng: int
@@ -373,10 +377,6 @@ class MatchState:
 
     def __repr__(self) -> str:
         return f"<MatchState round={self.round} version={self.version} decision={self.decision}>"
-
-
-# The fields that make up a match (equality, JSON): all but the cache and the shared components.
-STATE_FIELDS: Final = tuple(n for n in MatchState.__slots__ if n not in ("_legal", "rules"))
 
 
 def token_by_handle(tokens: list[Token], handle: int) -> int:
