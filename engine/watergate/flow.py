@@ -113,7 +113,10 @@ def _turn(s: MatchState, t: Turn, ev: list[Event]) -> None:
 
 def _turn_end(s: MatchState, t: TurnEnd, ev: list[Event]) -> None:
     s.turn = other(t.role)
-    _turn(s, Turn(), ev)
+    _turn(s, _TURN, ev)
+
+
+_TURN: Final = Turn()
 
 
 _TASKS: Final[dict[type, Callable[[MatchState, Any, list[Event]], None]]] = {
@@ -257,10 +260,17 @@ def apply(s: MatchState, role: Role, action: object) -> WatergateStep:
     d = s.decision
     if d is None or d.role != role:
         raise NotYourDecision("It is not your decision now.")
-    legal = legal_actions(s, role)
-    act, is_legal = find_offered(legal, action, parse_action, ACTION_TYPES)
-    if not is_legal:
-        raise IllegalAction(_illegal_reason(s, role, act))
+    cached = s._legal
+    legal = cached[1] if cached is not None else legal_actions(s, role)
+    # The fast path of `find_offered`, inline: a bot in-process hands back the very object offered.
+    for offered in legal:
+        if offered is action:
+            act = offered
+            break
+    else:
+        act, is_legal = find_offered(legal, action, parse_action, ACTION_TYPES)
+        if not is_legal:
+            raise IllegalAction(_illegal_reason(s, role, act))
     n = s.clone()
     n.decision = None
     ev: list[Event] = []
