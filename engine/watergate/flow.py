@@ -28,6 +28,7 @@ from .evaluation import (
     start_evaluation,
 )
 from .events import CardsDrawn, Event, MatchStarted, RoundStarted, TokensPlaced
+from .events.interned import shared
 from .plays import (
     face_down_choices,
     fallback_choices,
@@ -39,6 +40,7 @@ from .plays import (
 from .reactions import react_choices, resolve_react, run_resolve, run_window
 from .ruleset import Ruleset
 from .state import (
+    TURN,
     AskedD,
     CardD,
     Decision,
@@ -67,6 +69,7 @@ from .state import (
     Turn,
     TurnEnd,
     Window,
+    turn_play,
 )
 from .track import draw_cards, draw_from_bag, new_handle, run_momentum_gain, run_move, token_payload
 
@@ -83,7 +86,7 @@ def _start_round(s: MatchState, t: StartRound, ev: list[Event]) -> None:
     s.round += 1
     s.turns = {"editor": 0, "nixon": 0}
     s.restrictions.clear()
-    ev.append(RoundStarted(s.round, s.initiative))
+    ev.append(shared(RoundStarted, s.round, s.initiative))
     for role in ("editor", "nixon"):
         drawn = draw_cards(s, role, 5 if role == s.initiative else 4, ev)
         s.hands[role].extend(drawn)
@@ -95,7 +98,7 @@ def _start_round(s: MatchState, t: StartRound, ev: list[Event]) -> None:
         placed.append(token_payload(s, token))
     ev.append(TokensPlaced("nixon", tuple(placed)))
     s.turn = s.initiative
-    s.stack.append(Turn())
+    s.stack.append(TURN)
 
 
 def _turn(s: MatchState, t: Turn, ev: list[Event]) -> None:
@@ -108,15 +111,12 @@ def _turn(s: MatchState, t: Turn, ev: list[Event]) -> None:
             start_evaluation(s, ev)
             return
         s.turn = role  # R6: the player without cards is skipped
-    s.decision = PlayD(role, "", s.turns[role] + 1)
+    s.decision = turn_play(role, s.turns[role] + 1)
 
 
 def _turn_end(s: MatchState, t: TurnEnd, ev: list[Event]) -> None:
     s.turn = other(t.role)
-    _turn(s, _TURN, ev)
-
-
-_TURN: Final = Turn()
+    _turn(s, TURN, ev)
 
 
 _TASKS: Final[dict[type, Callable[[MatchState, Any, list[Event]], None]]] = {

@@ -24,8 +24,11 @@ from .events import (
     PlaySource,
     TokenRevealed,
 )
-from .events.interned import card_played
+from .events.interned import card_played, shared
 from .state import (
+    RESOLVES,
+    TURN_END,
+    WINDOWS,
     Ann,
     FaceDownD,
     FallbackD,
@@ -33,7 +36,6 @@ from .state import (
     Move,
     PlayD,
     Resolve,
-    TurnEnd,
     Window,
 )
 from .track import token_payload
@@ -111,7 +113,7 @@ def resolve_play(s: MatchState, d: PlayD, action: PlayValue | PlayAction, ev: li
         s.hands[role].remove(card_id)
         s.in_play.append(card_id)
         s.turns[role] = d.turn
-        s.stack.append(TurnEnd(role))
+        s.stack.append(TURN_END[role])
     source: PlaySource = "hand" if d.card == "" else "deck"
     match action:
         case PlayAction():
@@ -147,7 +149,7 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
         token = s.track[i]
         if not token.up:  # R13
             s.track[i] = token = token._replace(up=True, peeked=False)
-            ev.append(TokenRevealed(token_payload(s, token), token.pos))
+            ev.append(shared(TokenRevealed, token_payload(s, token), token.pos))
         # R17: "Follow the money!" may answer before the token moves (or is gained at space 5)
         announce(s, Ann(role, card_id, "value", "value_evidence_move", -1, handle, False))
         return
@@ -166,7 +168,7 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
 
 def _ask(s: MatchState, card_id: str, color: str, steps: int, ev: list[Event]) -> None:
     """R11: the Editor names a colour; Nixon must flip and move one of his choice if he has one."""
-    ev.append(FaceDownAsked("editor", color))
+    ev.append(shared(FaceDownAsked, "editor", color))
     if any(not t.up and color in s.rules.tokens[t.id].colors for t in s.track):
         # R11, R18: Nixon is asked even when only one token fits, so the prompt's timing tells
         # the Editor nothing about how many face-down tokens of that colour there are.
@@ -217,5 +219,7 @@ def announce(s: MatchState, ann: Ann) -> None:
     """Put a play on the chain: it resolves after the opponent's reaction window (R17)."""
     s.chain.append(ann)
     index = len(s.chain) - 1
-    s.stack.append(Resolve(index))
-    s.stack.append(Window(index))
+    if index < len(WINDOWS):
+        s.stack += (RESOLVES[index], WINDOWS[index])
+    else:
+        s.stack += (Resolve(index), Window(index))

@@ -22,14 +22,15 @@ from .events import (
     TokenRevealed,
     WinReason,
 )
-from .events.interned import token_moved
+from .events.interned import shared, token_moved
 from .state import (
+    MOMENTUM_GAIN,
+    PIN_HOLDING,
     BoardToken,
     MatchState,
     MomentumGain,
     Move,
     OpTask,
-    PinHolding,
     Token,
 )
 
@@ -102,7 +103,7 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
         start = token.pos
         if not token.up:  # R13: a face-down token is turned face up when moved
             token = Token(handle, token.id, start, True, False)
-            ev.append(TokenRevealed(token_payload(s, token), start))
+            ev.append(shared(TokenRevealed, token_payload(s, token), start))
     if start is None:
         return  # R14: initiative or momentum already gained this round
     end = start + steps if toward == "editor" else start - steps  # R9: Editor positive
@@ -129,13 +130,13 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
         s.track_momentum = end
         if gainer:
             s.track_momentum = None
-            ev.append(MomentumGained(gainer))
-            s.stack.append(MomentumGain(gainer))
+            ev.append(shared(MomentumGained, gainer))
+            s.stack.append(MOMENTUM_GAIN[gainer])
     elif gainer:
         del track[idx]
         s.holding[gainer].append(Token(handle, token.id, 0, token.up, token.peeked))
         ev.append(EvidenceGained(gainer, (token_payload(s, token),)))
-        s.stack.append(PinHolding(gainer))
+        s.stack.append(PIN_HOLDING[gainer])
     else:
         track[idx] = Token(handle, token.id, end, token.up, token.peeked)
 
@@ -144,7 +145,7 @@ def gain_initiative(s: MatchState, role: Role, ev: list[Event]) -> None:
     """The initiative card turns to the gainer; they start the next round (evaluation step 2)."""
     s.track_initiative = None
     s.initiative = role
-    ev.append(InitiativeGained(role))
+    ev.append(shared(InitiativeGained, role))
 
 
 def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
@@ -157,7 +158,7 @@ def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
         ev.append(MomentumRemoved(role))
         return
     s.momentum[role] = placed + 1
-    ev.append(MomentumPlaced(role, placed + 1))
+    ev.append(shared(MomentumPlaced, role, placed + 1))
     if role == "nixon":
         if placed + 1 >= spaces:
             win(s, "nixon", "fifth_momentum", ev)
