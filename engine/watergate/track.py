@@ -40,7 +40,8 @@ _END = 5  # the last space on each side of the track
 def token_payload(s: MatchState, t: Token | BoardToken) -> TokenPayload:
     """Everything about a token, for events; each event's record says what a seat may see."""
     data = s.rules.tokens[t.id]
-    return TokenPayload(t.handle, t.id, data.colors, data.momentum_symbol, "up" if t.up else "down")
+    face = "up" if t.up else "down"
+    return shared(TokenPayload, t.handle, t.id, data.colors, data.momentum_symbol, face)
 
 
 def win(s: MatchState, role: Role, reason: WinReason, ev: list[Event]) -> None:
