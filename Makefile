@@ -13,7 +13,7 @@ ARGS ?=
 COMPILE = $(BIN)/uv pip compile --no-config --universal --generate-hashes --python-version 3.11 \
 	--custom-compile-command 'make lock' --quiet $(ARGS)
 
-.PHONY: run test lint bench lock upgrade clean
+.PHONY: run test lint bench mypyc test-mypyc lock upgrade clean
 
 define NEW_VENV
 @$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -50,6 +50,34 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --games 2000
+
+# The optional compiled engine (issue 14): the pure-Python engine stays the reference and is what
+# the app runs; `make mypyc` compiles a copy of engine/ with the locked mypy's mypyc into
+# build/mypyc, where the compiled modules shadow their sources. bench.engine then prints both
+# figures, and `make test-mypyc` runs the engine tests against the copy.
+# Not compiled: engine/core/game.py (runtime-checkable Protocols) and the modules of frozen
+# dataclasses with ClassVar fields (actions, events/plays, events/tokens: mypyc takes a ClassVar
+# for a field, mypyc issue 1122); they run as Python beside the compiled ones.
+MYPYC_DIR := build/mypyc
+MYPYC_MODULES = engine/core/actions.py engine/core/rng.py \
+	$(filter-out engine/watergate/actions.py,$(wildcard engine/watergate/*.py)) \
+	$(filter-out engine/watergate/events/plays.py engine/watergate/events/tokens.py,\
+		$(wildcard engine/watergate/events/*.py))
+
+mypyc: $(STAMP)
+	rm -rf $(MYPYC_DIR)
+	mkdir -p $(MYPYC_DIR)
+	cp -r engine pyproject.toml $(MYPYC_DIR)/
+	find $(MYPYC_DIR) -name __pycache__ -prune -exec rm -rf {} +
+	ln -s ../../tests ../../docs $(MYPYC_DIR)/
+	cd $(MYPYC_DIR) && ../../$(BIN)/mypyc $(MYPYC_MODULES) >build.log 2>&1 \
+		|| { tail -30 build.log >&2; exit 1; }
+
+# The same engine tests, run from the copy, so `engine` is the compiled one there.
+test-mypyc: mypyc
+	cd $(MYPYC_DIR) && ../../$(BIN)/python -c \
+		'import engine.watergate.flow as f; assert f.__file__.endswith(".so"), f.__file__'
+	cd $(MYPYC_DIR) && ../../$(BIN)/python -m pytest -q -p no:cacheprovider tests/engine
 
 # Rewrites both locks from pyproject.toml (and requirements/build.in), keeping every version that
 # still fits; the image's lock is the test lock's versions, cut to what the server needs. A lock

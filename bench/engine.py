@@ -1,6 +1,12 @@
-"""Engine speed: random players play full games on one core; prints `games_per_second <float>` last.
+"""Engine speed: random players play full games on one core; prints `games_per_second <float>`.
 
 python -m bench.engine --games 2000 [--seed 1] [--game watergate] [--players N] [--rules-version V]
+
+`engine` says which engine played: `pure` (the reference, what the app runs) or `mypyc` (the
+optional compiled copy that `make mypyc` builds in build/mypyc). With that copy built, a run on the
+pure engine also plays the same games on the copy (this module again, in a second process whose
+path puts the copy first) and prints `decisions_per_second_mypyc` and `games_per_second_mypyc`
+after the pure figures; `--no-compiled` leaves the copy out.
 
 Only the Game protocol is used (through the registry). Each seat picks uniformly among its legal
 actions with the shared SplitMix64 generator, seeded as the games' random bots are, so the games
@@ -13,7 +19,11 @@ several player counts (Nations: 2-5) at that count; the default is the game's fi
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import time
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 
 from engine.core.rng import below, seed_state
 from engine.registry import DEFAULT_GAME, AnyGame, game_ids, get_game
@@ -35,6 +45,34 @@ def play_one(game: AnyGame, seed: int, rules_version: str | None = None) -> tupl
     return decisions, f"{'_'.join(outcome.winners) or 'draw'}_{outcome.reason}"
 
 
+COMPILED_COPY = Path(__file__).resolve().parent.parent / "build" / "mypyc"
+
+
+def engine_kind() -> str:
+    """`mypyc` when any engine module imported so far is a compiled extension, else `pure`."""
+    for name, module in list(sys.modules.items()):
+        if name.startswith("engine.") and str(getattr(module, "__file__", "")).endswith(
+            tuple(EXTENSION_SUFFIXES)
+        ):
+            return "mypyc"
+    return "pure"
+
+
+def compiled_figures(argv: list[str]) -> dict[str, str]:
+    """The same benchmark played by the compiled copy: its output lines by name."""
+    run = (
+        f"import runpy, sys; sys.path.insert(0, {str(COMPILED_COPY)!r}); "
+        "runpy.run_module('bench.engine', run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", run, *argv, "--no-compiled"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1000)
@@ -42,6 +80,7 @@ def main() -> None:
     parser.add_argument("--game", default=DEFAULT_GAME, choices=game_ids())
     parser.add_argument("--players", type=int, default=None, help="default: the game's first")
     parser.add_argument("--rules-version", default=None, help="default: the game's current")
+    parser.add_argument("--no-compiled", action="store_true", help="skip build/mypyc's engine")
     args = parser.parse_args()
     game = get_game(args.game)
     if args.players is not None:
@@ -53,6 +92,8 @@ def main() -> None:
         decisions += n
         reasons[reason] = reasons.get(reason, 0) + 1
     elapsed = time.perf_counter() - started
+    kind = engine_kind()
+    print(f"engine {kind}")
     print(f"rules_version {args.rules_version or game.rules_version}")
     print(f"players {len(game.seats)}")
     print(f"games {args.games}")
@@ -62,6 +103,14 @@ def main() -> None:
     print(f"decisions_per_game {decisions / args.games:.1f}")
     print(f"decisions_per_second {decisions / elapsed:.0f}")
     print(f"games_per_second {args.games / elapsed:.1f}")
+    if kind == "pure" and not args.no_compiled and (COMPILED_COPY / "engine").is_dir():
+        compiled = compiled_figures(sys.argv[1:])
+        assert compiled["engine"] == "mypyc", "build/mypyc holds no compiled engine module"
+        # the same games (same end counts) or the copy is not the same engine
+        ends = {k: v for k, v in compiled.items() if k.startswith("end_")}
+        assert ends == {f"end_{r}": str(c) for r, c in reasons.items()}, ends
+        print(f"decisions_per_second_mypyc {compiled['decisions_per_second']}")
+        print(f"games_per_second_mypyc {compiled['games_per_second']}")
 
 
 if __name__ == "__main__":

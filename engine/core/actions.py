@@ -5,7 +5,7 @@ rules offer, so an offered action is built once and `in legal` is mostly an iden
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from .errors import MalformedAction
 
@@ -43,16 +43,18 @@ class Interner:
     __slots__ = ("_memo",)
 
     def __init__(self) -> None:
-        self._memo: dict[tuple[object, ...], object] = {}
+        # values typed Any so `offer` returns its record without a call to typing.cast (offer
+        # runs a few hundred times a random game); each key's first item is its record's class
+        self._memo: dict[tuple[object, ...], Any] = {}
 
     def offer(self, cls: Callable[..., A], *fields: object) -> A:
         key = (cls, *fields)
-        found = self._memo.get(key)
+        found: A | None = self._memo.get(key)
         if found is None:
             if len(self._memo) >= _MEMO_LIMIT:
                 self._memo.clear()
             found = self._memo[key] = cls(*fields)
-        return cast(A, found)
+        return found
 
     def find(self, cls: Callable[..., object], *fields: object) -> object | None:
         """The offered action equal to `cls(*fields)`, if one was built (parsing adds nothing)."""

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from .catalog import Role
 from .events import Event, EvidencePinned
+from .events.interned import shared
 from .state import BoardToken, MatchState, Move, Token
 from .track import token_payload, win
 
 
 def open_spaces(s: MatchState, token_id: str) -> list[int]:
     """Empty evidence spaces whose colour slip matches the token (either colour of a pair: R23)."""
-    colors = s.rules.tokens[token_id].colors
     board = s.board
-    return [i for i, sp in enumerate(s.rules.spaces) if board[i] is None and sp.color in colors]
+    return [i for i in s.rules.token_spaces[token_id] if board[i] is None]
 
 
 def connected_spaces(s: MatchState) -> list[bool]:
@@ -54,7 +54,7 @@ def pin_token(s: MatchState, role: Role, token: Token, space: int, ev: list[Even
     """Pin a gained token: Editor face up, Nixon face down; the momentum symbol pulls (R23, R24)."""
     placed = BoardToken(token.handle, token.id, role == "editor")
     s.board[space] = placed
-    ev.append(EvidencePinned(role, s.rules.spaces[space].id, token_payload(s, placed)))
+    ev.append(shared(EvidencePinned, role, s.rules.spaces[space].id, token_payload(s, placed)))
     if s.rules.tokens[token.id].momentum_symbol:
         s.stack.append(Move("momentum", -1, 1, role, role))
     if role == "editor":

@@ -49,8 +49,10 @@ from .events import (
     TopCardDrawn,
     TrackPeeked,
 )
+from .events.interned import shared
 from .plays import announce
 from .state import (
+    PIN_HOLDING,
     Ann,
     AskedD,
     CardD,
@@ -58,7 +60,6 @@ from .state import (
     Move,
     OpTask,
     PictureD,
-    PinHolding,
     PlayD,
     SpaceD,
     TargetD,
@@ -122,7 +123,7 @@ def _op_pin_from_bag(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> No
         held.append(token)
         ev.append(TokenDrawnFromBag(task.role, token_payload(s, token)))
     if held:
-        s.stack.append(PinHolding(task.role))
+        s.stack.append(PIN_HOLDING[task.role])
 
 
 def _op_pin_picture(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
@@ -137,7 +138,7 @@ def pin_picture(s: MatchState, role: Role, person: str, ev: list[Event]) -> None
     """Take a picture from the supply: the Editor pins it face up, Nixon face down."""
     face: Face = "up" if role == "editor" else "down"
     s.pictures[s.rules.person_index[person]] = face
-    ev.append(PicturePinned(role, person, face))
+    ev.append(shared(PicturePinned, role, person, face))
     if face == "up":
         check_editor_win(s, ev)
 
@@ -236,7 +237,7 @@ def _replay(s: MatchState, role: Role, card: str, ev: list[Event]) -> None:
 def _ask(s: MatchState, task: OpTask, color: str, ev: list[Event]) -> None:
     """R29, as R11: Nixon must turn up a face-down token of the colour if he has one (his
     choice); if not, that is said publicly and the Editor chooses among the face-up ones."""
-    ev.append(FaceDownAsked("editor", color))
+    ev.append(shared(FaceDownAsked, "editor", color))
     asked = AskedD("nixon", task, color)
     if asked_tokens(s, asked):
         s.decision = asked  # asked even when only one fits: the timing tells nothing (R18)
@@ -255,7 +256,7 @@ def resolve_asked(s: MatchState, d: AskedD, action: ChooseToken, ev: list[Event]
     """R29: the token Nixon named is turned face up, then the Editor's instruction takes it."""
     i = token_by_handle(s.track, action.handle)
     token = s.track[i] = s.track[i]._replace(up=True, peeked=False)
-    ev.append(TokenRevealed(token_payload(s, token), token.pos))
+    ev.append(shared(TokenRevealed, token_payload(s, token), token.pos))
     _chosen(s, d.task, op_of(s, d.task), action.handle, ev)
 
 

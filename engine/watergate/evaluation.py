@@ -14,10 +14,15 @@ from .events import (
     TokenReturnedToBag,
     TokensReset,
 )
+from .events.interned import shared
 from .state import (
+    EVAL_STEPS,
+    MOMENTUM_GAIN,
+    PIN_D,
+    PIN_HOLDING,
+    PIN_SIDE,
     EvalStep,
     MatchState,
-    MomentumGain,
     PinD,
     PinHolding,
     PinSide,
@@ -27,9 +32,9 @@ from .track import gain_initiative, token_payload, win
 
 
 def start_evaluation(s: MatchState, ev: list[Event]) -> None:
-    ev.append(EvaluationStarted(s.round))
+    ev.append(shared(EvaluationStarted, s.round))
     for step in (5, 4, 3, 2, 1):
-        s.stack.append(EvalStep(step))
+        s.stack.append(EVAL_STEPS[step])
 
 
 def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
@@ -54,8 +59,8 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
                 ev.append(MomentumReturned())
             else:
                 gainer: Role = "editor" if pos > 0 else "nixon"
-                ev.append(MomentumGained(gainer))
-                s.stack.append(MomentumGain(gainer))
+                ev.append(shared(MomentumGained, gainer))
+                s.stack.append(MOMENTUM_GAIN[gainer])
     elif step == 4:  # new initiative and momentum tokens on space 0
         if s.momentum_supply == 0:
             win(s, "nixon", "empty_supply", ev)  # R4, R27
@@ -63,11 +68,11 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
         s.momentum_supply -= 1
         s.track_initiative = 0
         s.track_momentum = 0
-        ev.append(TokensReset())
+        ev.append(shared(TokensReset))
     else:  # R25: the player with initiative pins first, then the other; then a new round
         s.stack.append(StartRound())
-        s.stack.append(PinSide(other(s.initiative)))
-        s.stack.append(PinSide(s.initiative))
+        s.stack.append(PIN_SIDE[other(s.initiative)])
+        s.stack.append(PIN_SIDE[s.initiative])
 
 
 def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
@@ -80,7 +85,7 @@ def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
         s.track.remove(token)
         s.holding[t.role].append(token._replace(pos=0))
     ev.append(EvidenceGained(t.role, tuple(token_payload(s, tok) for tok in gained)))
-    s.stack.append(PinHolding(t.role))
+    s.stack.append(PIN_HOLDING[t.role])
 
 
 def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
@@ -91,7 +96,7 @@ def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
         s.bag.append(token.id)
         ev.append(TokenReturnedToBag(t.role, token_payload(s, token), False, "no_space"))
     if held:
-        s.decision = PinD(t.role)
+        s.decision = PIN_D[t.role]
 
 
 def pin_choices(s: MatchState, d: PinD) -> list[Pin]:
@@ -109,5 +114,5 @@ def resolve_pin(s: MatchState, d: PinD, action: Pin, ev: list[Event]) -> None:
     token = next(tok for tok in held if tok.handle == handle)
     held.remove(token)
     space = s.rules.space_index[action.space]
-    s.stack.append(PinHolding(d.role))
+    s.stack.append(PIN_HOLDING[d.role])
     pin_token(s, d.role, token, space, ev)

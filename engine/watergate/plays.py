@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from .actions import ChooseTarget, ChooseToken, PlayAction, PlayValue, card_offers, offer
-from .catalog import COLORS, Role
+from .actions import (
+    CARD_OFFERS_GET,
+    ChooseTarget,
+    ChooseToken,
+    PlayAction,
+    PlayValue,
+    card_offers,
+    offer,
+)
+from .catalog import Role
 from .choosing import requirements_met
 from .events import (
     Event,
@@ -16,8 +24,11 @@ from .events import (
     PlaySource,
     TokenRevealed,
 )
-from .events.interned import card_played
+from .events.interned import card_played, shared
 from .state import (
+    RESOLVES,
+    TURN_END,
+    WINDOWS,
     Ann,
     FaceDownD,
     FallbackD,
@@ -25,7 +36,6 @@ from .state import (
     Move,
     PlayD,
     Resolve,
-    TurnEnd,
     Window,
 )
 from .track import token_payload
@@ -54,36 +64,45 @@ def _targets_by_color(s: MatchState, role: Role) -> dict[str, list[int]]:
 
 
 def play_choices(s: MatchState, d: PlayD) -> list[PlayValue | PlayAction]:
+    """Every play of every card the seat may play now, card by card in hand order: its value
+    on each target it may name (R10, R11, R12), then its action part when usable (R16, R21).
+
+    The commonest decision of a match (about 60% of a random game's), so it is written for
+    speed: the offers are shared records (`card_offers`), a card's evidence moves are appended
+    with one `map`, and `can_use_action`'s checks are inlined so a card without requirements
+    costs no call."""
     role = d.role
-    cards = s.hands[role] if d.card == "" else [d.card]
+    cards = s.hands[role] if d.card == "" else (d.card,)
     by_color = _targets_by_color(s, role)
     has_initiative, has_momentum = s.track_initiative is not None, s.track_momentum is not None
+    restrictions = s.restrictions
     # R11: the Editor may ask whatever it holds; the count of face-down tokens is public
     may_ask = (
-        role == "editor"
-        and "editor_no_ask" not in s.restrictions
-        and any(not t.up for t in s.track)
+        role == "editor" and "editor_no_ask" not in restrictions and any(not t.up for t in s.track)
     )
+    # R21: under A brilliant mood the Editor's events are played for their value only
+    events_blocked = role == "editor" and "editor_events_value_only" in restrictions
     out: list[PlayValue | PlayAction] = []
-    catalogue = s.rules.cards
+    catalogue, offers_of = s.rules.cards, CARD_OFFERS_GET
     for c in cards:
-        card, offers = catalogue[c], card_offers(c)
-        n = len(out)
+        card = catalogue[c]
+        offers = offers_of(c) or card_offers(c)
         if has_initiative:
             out.append(offers.initiative)
         if has_momentum:
             out.append(offers.momentum)
-        moves = offers.evidence
-        for handle in by_color[card.color]:
-            out.append(moves.get(handle) or offers.move_evidence(c, handle))
+        handles = by_color[card.color]
+        if handles:
+            out += map(offers.evidence.__getitem__, handles)
         if may_ask:
-            if card.color == "joker":
-                out.extend(offers.ask[color] for color in COLORS)
-            else:
-                out.append(offers.ask[card.color])
-        if len(out) == n:
+            out += offers.asks[card.color]
+        elif not (has_initiative or has_momentum or handles):
             out.append(offers.none)  # R12
-        if can_use_action(s, role, c, d.turn):
+        if (
+            card.effects
+            and not (events_blocked and card.kind == "event")
+            and (not card.requires or requirements_met(s, role, c, d.turn))
+        ):
             out.append(offers.play_action)
     return out
 
@@ -94,7 +113,7 @@ def resolve_play(s: MatchState, d: PlayD, action: PlayValue | PlayAction, ev: li
         s.hands[role].remove(card_id)
         s.in_play.append(card_id)
         s.turns[role] = d.turn
-        s.stack.append(TurnEnd(role))
+        s.stack.append(TURN_END[role])
     source: PlaySource = "hand" if d.card == "" else "deck"
     match action:
         case PlayAction():
@@ -130,7 +149,7 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
         token = s.track[i]
         if not token.up:  # R13
             s.track[i] = token = token._replace(up=True, peeked=False)
-            ev.append(TokenRevealed(token_payload(s, token), token.pos))
+            ev.append(shared(TokenRevealed, token_payload(s, token), token.pos))
         # R17: "Follow the money!" may answer before the token moves (or is gained at space 5)
         announce(s, Ann(role, card_id, "value", "value_evidence_move", -1, handle, False))
         return
@@ -149,7 +168,7 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
 
 def _ask(s: MatchState, card_id: str, color: str, steps: int, ev: list[Event]) -> None:
     """R11: the Editor names a colour; Nixon must flip and move one of his choice if he has one."""
-    ev.append(FaceDownAsked("editor", color))
+    ev.append(shared(FaceDownAsked, "editor", color))
     if any(not t.up and color in s.rules.tokens[t.id].colors for t in s.track):
         # R11, R18: Nixon is asked even when only one token fits, so the prompt's timing tells
         # the Editor nothing about how many face-down tokens of that colour there are.
@@ -200,5 +219,7 @@ def announce(s: MatchState, ann: Ann) -> None:
     """Put a play on the chain: it resolves after the opponent's reaction window (R17)."""
     s.chain.append(ann)
     index = len(s.chain) - 1
-    s.stack.append(Resolve(index))
-    s.stack.append(Window(index))
+    if index < len(WINDOWS):
+        s.stack += (RESOLVES[index], WINDOWS[index])
+    else:
+        s.stack += (Resolve(index), Window(index))

@@ -20,9 +20,10 @@ from .events import (
     PlayCancelled,
     ReactionPassed,
 )
-from .events.interned import card_played
+from .events.interned import card_played, shared
 from .plays import announce
 from .state import (
+    DISPOSES,
     Ann,
     DiscardPlayed,
     Dispose,
@@ -78,7 +79,7 @@ def react_choices(s: MatchState, d: ReactD) -> list[Pass | React]:
 def resolve_react(s: MatchState, d: ReactD, action: Pass | React, ev: list[Event]) -> None:
     match action:
         case Pass():
-            ev.append(ReactionPassed(d.role))
+            ev.append(shared(ReactionPassed, d.role))
         case React(card_id):
             _react(s, d, card_id, ev)
         case _:
@@ -101,7 +102,7 @@ def run_resolve(s: MatchState, t: Resolve, ev: list[Event]) -> None:
         return  # the canceller already put the card away
     if ann.target >= 0:
         _cancel(s, ann, ev)
-        s.stack.append(Dispose(t.ann))
+        s.stack.append(_dispose(t.ann))
         _after_cancel(s, ann)
     elif ann.mode == "value":
         s.stack.append(DiscardPlayed(ann.role, ann.card))
@@ -109,8 +110,12 @@ def run_resolve(s: MatchState, t: Resolve, ev: list[Event]) -> None:
             Move("evidence", ann.handle, s.rules.cards[ann.card].value, ann.role, ann.role)
         )
     else:
-        s.stack.append(Dispose(t.ann))
+        s.stack.append(_dispose(t.ann))
         push_effects(s, ann.role, ann.card)
+
+
+def _dispose(ann: int) -> Dispose:
+    return DISPOSES[ann] if ann < len(DISPOSES) else Dispose(ann)
 
 
 def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:

@@ -53,6 +53,8 @@ class Ruleset:
     center_neighbours: tuple[int, ...]
     space_neighbours: tuple[tuple[int, ...], ...]
     informant_neighbours: tuple[tuple[int, ...], ...]
+    # Evidence-space indices whose colour slip takes each token (either colour of a pair: R23).
+    token_spaces: Mapping[str, tuple[int, ...]]
     informants_json: JSON  # the board's informant list as written (for clients)
     layout_json: JSON  # drawing positions for clients
     editor_momentum_effects: Mapping[int, tuple[Op, ...]]
@@ -182,6 +184,10 @@ def ruleset_from_data(
         center_neighbours=evidence_next_to(center),
         space_neighbours=tuple(evidence_next_to(s.id) for s in spaces),
         informant_neighbours=tuple(evidence_next_to(informant_spaces[p]) for p in people),
+        token_spaces={
+            t.id: tuple(i for i, sp in enumerate(spaces) if sp.color in t.colors)
+            for t in token_list
+        },
         informants_json=board["informants"],
         layout_json=board["layout"],
         editor_momentum_effects=editor_momentum,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from .actions import Action
-from .catalog import Role
+from .catalog import ROLES, Role
 from .ruleset import Ruleset
 
 JSON = str | int | bool | None | list["JSON"] | dict[str, "JSON"]
@@ -254,42 +254,70 @@ Decision = (
 )
 
 
+# ---- shared records ---------------------------------------------------------------------------
+# A NamedTuple's constructor is Python code (about half a microsecond), and a random game builds
+# about a thousand records; the work items and decisions queued most often take few values, so
+# each of those is built once here and shared (they are immutable values, compared by ==).
+
+TURN: Final = Turn()
+TURN_END: Final = {r: TurnEnd(r) for r in ROLES}
+PIN_HOLDING: Final = {r: PinHolding(r) for r in ROLES}
+PIN_SIDE: Final = {r: PinSide(r) for r in ROLES}
+PIN_D: Final = {r: PinD(r) for r in ROLES}
+MOMENTUM_GAIN: Final = {r: MomentumGain(r) for r in ROLES}
+EVAL_STEPS: Final = {k: EvalStep(k) for k in range(1, 6)}
+_SHARED: Final = 32  # chain links and turns below this are shared (a turn's chain is short)
+RESOLVES: Final = tuple(Resolve(i) for i in range(_SHARED))
+WINDOWS: Final = tuple(Window(i) for i in range(_SHARED))
+DISPOSES: Final = tuple(Dispose(i) for i in range(_SHARED))
+_TURN_PLAYS: Final = {r: tuple(PlayD(r, "", t) for t in range(_SHARED)) for r in ROLES}
+
+
+def turn_play(role: Role, turn: int) -> PlayD:
+    """`PlayD(role, "", turn)`: the decision of a turn's card play (shared for early turns)."""
+    return _TURN_PLAYS[role][turn] if turn < _SHARED else PlayD(role, "", turn)
+
+
+# The fields that make up a match (equality, JSON), in the order its JSON lists them: all but the
+# legal-action cache and the shared components. Written out (not read back from `__slots__`) so
+# the optional compiled build (mypyc: `make mypyc`) takes the class as it is.
+STATE_FIELDS: Final = (
+    "bag",
+    "board",
+    "chain",
+    "decision",
+    "decks",
+    "discards",
+    "hands",
+    "holding",
+    "in_play",
+    "initiative",
+    "momentum",
+    "momentum_removed",
+    "momentum_supply",
+    "next_handle",
+    "pictures",
+    "removed",
+    "restrictions",
+    "rng",
+    "round",
+    "seed",
+    "stack",
+    "track",
+    "track_initiative",
+    "track_momentum",
+    "turn",
+    "turns",
+    "version",
+    "win_reason",
+    "winner",
+)
+
+
 class MatchState:
     """All of one match. Compare with ==, copy with clone(); never mutate a returned state."""
 
-    __slots__ = (
-        "_legal",
-        "bag",
-        "board",
-        "chain",
-        "decision",
-        "decks",
-        "discards",
-        "hands",
-        "holding",
-        "in_play",
-        "initiative",
-        "momentum",
-        "momentum_removed",
-        "momentum_supply",
-        "next_handle",
-        "pictures",
-        "removed",
-        "restrictions",
-        "rng",
-        "round",
-        "rules",
-        "seed",
-        "stack",
-        "track",
-        "track_initiative",
-        "track_momentum",
-        "turn",
-        "turns",
-        "version",
-        "win_reason",
-        "winner",
-    )
+    __slots__ = ("_legal", "rules", *STATE_FIELDS)
 
     seed: int
     rng: int
@@ -373,10 +401,6 @@ class MatchState:
 
     def __repr__(self) -> str:
         return f"<MatchState round={self.round} version={self.version} decision={self.decision}>"
-
-
-# The fields that make up a match (equality, JSON): all but the cache and the shared components.
-STATE_FIELDS: Final = tuple(n for n in MatchState.__slots__ if n not in ("_legal", "rules"))
 
 
 def token_by_handle(tokens: list[Token], handle: int) -> int:

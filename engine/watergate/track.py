@@ -7,7 +7,7 @@ from typing import cast
 
 from ..core.rng import below, shuffle
 from .actions import TrackTarget
-from .catalog import Role, direction
+from .catalog import Role
 from .disposal import put_away_at_end
 from .events import (
     DeckReshuffled,
@@ -22,14 +22,15 @@ from .events import (
     TokenRevealed,
     WinReason,
 )
-from .events.interned import token_moved
+from .events.interned import shared, token_moved
 from .state import (
+    MOMENTUM_GAIN,
+    PIN_HOLDING,
     BoardToken,
     MatchState,
     MomentumGain,
     Move,
     OpTask,
-    PinHolding,
     Token,
 )
 
@@ -39,7 +40,8 @@ _END = 5  # the last space on each side of the track
 def token_payload(s: MatchState, t: Token | BoardToken) -> TokenPayload:
     """Everything about a token, for events; each event's record says what a seat may see."""
     data = s.rules.tokens[t.id]
-    return TokenPayload(t.handle, t.id, data.colors, data.momentum_symbol, "up" if t.up else "down")
+    face = "up" if t.up else "down"
+    return shared(TokenPayload, t.handle, t.id, data.colors, data.momentum_symbol, face)
 
 
 def win(s: MatchState, role: Role, reason: WinReason, ev: list[Event]) -> None:
@@ -82,54 +84,69 @@ def draw_from_bag(s: MatchState) -> str:
 
 
 def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
-    """Move a token towards a side; reaching space 5 gains it at once, extra steps are lost (R9)."""
-    sign = direction(t.toward)
-    if t.what == "initiative":
+    """Move a token towards a side; reaching space 5 gains it at once, extra steps are lost (R9).
+
+    Run about twice a decision: tokens are rebuilt directly rather than by `_replace`, and the
+    token is found and the end clamped without generator or builtin calls."""
+    what, handle, steps, toward, by = t
+    if what == "initiative":
         start = s.track_initiative
-    elif t.what == "momentum":
+    elif what == "momentum":
         start = s.track_momentum
     else:
-        idx = next((i for i, tok in enumerate(s.track) if tok.handle == t.handle), -1)
-        if idx < 0:
+        track = s.track
+        for idx in range(len(track)):
+            token = track[idx]
+            if token.handle == handle:
+                break
+        else:
             return  # R14: the token left the track; the instruction is skipped
-        token = s.track[idx]
         start = token.pos
         if not token.up:  # R13: a face-down token is turned face up when moved
-            token = token._replace(up=True, peeked=False)
-            ev.append(TokenRevealed(token_payload(s, token), start))
+            token = Token(handle, token.id, start, True, False)
+            ev.append(shared(TokenRevealed, token_payload(s, token), start))
     if start is None:
         return  # R14: initiative or momentum already gained this round
-    end = max(-_END, min(_END, start + sign * t.steps))
-    what = cast(TrackTarget, t.what)
-    handle = t.handle if what == "evidence" else None
-    ev.append(token_moved(what, t.by, t.toward, abs(end - start), start, end, handle))
+    end = start + steps if toward == "editor" else start - steps  # R9: Editor positive
+    end = _END if end > _END else -_END if end < -_END else end
+    ev.append(
+        token_moved(
+            cast(TrackTarget, what),
+            by,
+            toward,
+            abs(end - start),
+            start,
+            end,
+            handle if what == "evidence" else None,
+        )
+    )
     # R9 extended (our ruling): a token that reaches space 5 on a side is gained by that side's
     # player, also when the opponent's card pushed it there (Saturday Night Massacre).
     gainer: Role | None = "editor" if end == _END else "nixon" if end == -_END else None
-    if t.what == "initiative":
+    if what == "initiative":
         s.track_initiative = end
         if gainer:
             gain_initiative(s, gainer, ev)
-    elif t.what == "momentum":
+    elif what == "momentum":
         s.track_momentum = end
         if gainer:
             s.track_momentum = None
-            ev.append(MomentumGained(gainer))
-            s.stack.append(MomentumGain(gainer))
+            ev.append(shared(MomentumGained, gainer))
+            s.stack.append(MOMENTUM_GAIN[gainer])
     elif gainer:
-        del s.track[idx]
-        s.holding[gainer].append(token._replace(pos=0))
+        del track[idx]
+        s.holding[gainer].append(Token(handle, token.id, 0, token.up, token.peeked))
         ev.append(EvidenceGained(gainer, (token_payload(s, token),)))
-        s.stack.append(PinHolding(gainer))
+        s.stack.append(PIN_HOLDING[gainer])
     else:
-        s.track[idx] = token._replace(pos=end)
+        track[idx] = Token(handle, token.id, end, token.up, token.peeked)
 
 
 def gain_initiative(s: MatchState, role: Role, ev: list[Event]) -> None:
     """The initiative card turns to the gainer; they start the next round (evaluation step 2)."""
     s.track_initiative = None
     s.initiative = role
-    ev.append(InitiativeGained(role))
+    ev.append(shared(InitiativeGained, role))
 
 
 def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
@@ -142,7 +159,7 @@ def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
         ev.append(MomentumRemoved(role))
         return
     s.momentum[role] = placed + 1
-    ev.append(MomentumPlaced(role, placed + 1))
+    ev.append(shared(MomentumPlaced, role, placed + 1))
     if role == "nixon":
         if placed + 1 >= spaces:
             win(s, "nixon", "fifth_momentum", ev)
