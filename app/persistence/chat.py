@@ -15,6 +15,7 @@ from .models import ChatMessage
 
 HISTORY = 100  # lines a view carries (contract v1.1)
 CHARS_KEPT = 4_000_000  # characters of chat this process keeps in memory (LRU by match)
+NEWEST_KEPT = 10_000  # matches whose newest line id is remembered (a stale read is refused)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,9 @@ class ChatHistory:
         self._limit = chars
         self._chars = 0  # what is kept, by its texts' and names' lengths
         self._lock = threading.Lock()  # worker threads read the database and put what they read
+        # the newest line said per match lately (bounded): a read that began before that line was
+        # stored must not be kept, or the line would be missing until the match is dropped
+        self._newest: OrderedDict[str, int] = OrderedDict()
 
     def get(self, match_id: str) -> tuple[ChatLine, ...] | None:
         with self._lock:
@@ -78,13 +82,20 @@ class ChatHistory:
             return found
 
     def put(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
+        """Keep what was read, unless a line said since is missing from it (a stale read)."""
         with self._lock:
+            read_up_to = lines[-1].id if lines else 0
+            if self._newest.get(match_id, 0) > read_up_to:
+                return
             self._keep(match_id, lines[-HISTORY:])
 
     def said(self, match_id: str, line: ChatLine) -> None:
         """A new line: appended where the match's history is kept (else read when needed),
         unless what is kept was read after the line was stored and holds it already."""
         with self._lock:
+            self._newest[match_id] = max(line.id, self._newest.pop(match_id, 0))
+            while len(self._newest) > NEWEST_KEPT:
+                self._newest.popitem(last=False)
             found = self._kept.get(match_id)
             if found is not None and not (found and found[-1].id >= line.id):
                 self._keep(match_id, (*found, line)[-HISTORY:])
@@ -100,6 +111,7 @@ class ChatHistory:
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+            self._newest.clear()
             self._chars = 0
 
 

@@ -188,6 +188,22 @@ def test_the_chat_kept_in_memory_is_bounded_least_recently_used_first() -> None:
     assert kept.get("m2") is None
 
 
+def test_a_read_older_than_a_line_said_meanwhile_is_not_kept() -> None:
+    """A view's database read began before the first line was stored and ended after it was
+    said: keeping that read would hide the line from every later view (seen once in CI)."""
+    kept = ChatHistory()
+    first = ChatLine("editor", "Ana", "x" * 500, START, id=1)
+    kept.said("m", first)  # not kept yet: nothing to append to
+    kept.put("m", ())  # the read that missed it
+    assert kept.get("m") is None  # read again next time, with the line
+    kept.put("m", (first,))
+    assert kept.get("m") == (first,)
+    second = ChatLine("editor", "Ana", "hi", START + 1, id=2)
+    kept.said("m", second)
+    kept.put("m", (first,))  # a late read without the second line changes nothing
+    assert kept.get("m") == (first, second)
+
+
 @pytest.mark.parametrize("phrase", [None, "thanks"])
 def test_a_chat_line_crosses_redis_whole(phrase: str | None) -> None:
     """Other processes push the line from the message alone (they never read it back)."""
