@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Final, cast
 
 from ..core.game import JSON, Bot, JSONObject, Judged, Outcome, Seat, Step, Viewer
-from ..core.lessons import Lesson, lesson_from_json
+from ..core.lessons import Lesson, lessons_from_json
 from ..core.rng import ALGORITHMS
 from . import flow, serialize, views
 from .actions import Action, action_to_json, parse_action
@@ -156,10 +156,7 @@ class WatergateGame:
 
     @cached_property
     def _lessons(self) -> Mapping[str, Lesson]:
-        entries = read_data("lessons")["lessons"]
-        assert isinstance(entries, list)
-        made = (lesson_from_json(e) for e in entries if isinstance(e, dict))
-        return {lesson.id: lesson for lesson in made}
+        return lessons_from_json(read_data("lessons"))
 
     def lessons(self) -> Mapping[str, Lesson]:
         """The tutorial lessons (core.lessons.Teachable): one per seat, from data/lessons.json."""
