@@ -15,8 +15,8 @@ from ..flow import apply, current_role, legal_actions
 from ..observation import determinize, observation_for
 from ..state import MatchState
 from .evaluate import evaluate
-from .levels import _HARD_CANDIDATES, _HARD_RANKING_SAMPLES, _HARD_WIDENING
-from .search import _SCALE, SearchBot
+from .levels import hard_bot
+from .search import _SCALE
 
 # fixed work per decision, so a match's analysis takes the same time on any load and the same
 # numbers on any machine: the hard search on an iteration budget (no clock), and a few play-outs
@@ -57,13 +57,9 @@ def judge(observation: MatchState, role: Role, played: Action, seed: int) -> Jud
     """Both actions judged on the same samples and play-outs (common random numbers), so the
     difference between before and after is the choice's, not the dice's. Only `observation` is
     read: states that differ in what `role` cannot see are judged alike."""
-    best = SearchBot(
-        seed,
-        iterations=SEARCH_ITERATIONS,
-        candidates=_HARD_CANDIDATES,
-        ranking_samples=_HARD_RANKING_SAMPLES,
-        widening=_HARD_WIDENING,
-    ).decide(observation, role, legal_actions(observation, role))
+    best = hard_bot(seed, 0, None, SEARCH_ITERATIONS).decide(
+        observation, role, legal_actions(observation, role)
+    )
     judged = [best] if played == best else [best, played]
     totals, counts = [0.0, 0.0], [0, 0]
     rng = seed_state(seed ^ 0x5A5A5A5A)

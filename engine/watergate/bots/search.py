@@ -68,6 +68,8 @@ class SearchBot:
         candidates: int = _CANDIDATES,
         ranking_samples: int = 1,
         widening: float = 0.0,
+        explore: float = _EXPLORE,
+        rollout_steps: int = _ROLLOUT_STEPS,
     ) -> None:
         self._rng = seed_state(seed)
         self.budget = budget_ms / 1000
@@ -79,6 +81,10 @@ class SearchBot:
         self.candidates = candidates
         self.ranking_samples = ranking_samples
         self.widening = widening
+        # UCB's exploration weight and the random play-out's length; normal keeps the first
+        # edition's, hard exploits more and looks further (docs/levels.md)
+        self.explore = explore
+        self.rollout_steps = rollout_steps
         self._allowed: set[Key] = set()
 
     def _rand(self, n: int) -> int:
@@ -159,7 +165,7 @@ class SearchBot:
         best, best_value = actions[0], -1.0
         for a in actions:
             child = node.children[_key(a)]
-            value = child.reward / child.visits + _EXPLORE * math.sqrt(
+            value = child.reward / child.visits + self.explore * math.sqrt(
                 math.log(max(child.avail, 1)) / child.visits
             )
             if value > best_value:
@@ -167,7 +173,7 @@ class SearchBot:
         return best
 
     def _rollout(self, s: MatchState) -> MatchState:
-        for _ in range(_ROLLOUT_STEPS):
+        for _ in range(self.rollout_steps):
             actor = current_role(s)
             if actor is None:
                 break
