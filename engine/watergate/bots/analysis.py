@@ -57,9 +57,8 @@ def judge(observation: MatchState, role: Role, played: Action, seed: int) -> Jud
     """Both actions judged on the same samples and play-outs (common random numbers), so the
     difference between before and after is the choice's, not the dice's. Only `observation` is
     read: states that differ in what `role` cannot see are judged alike."""
-    best = hard_bot(seed, 0, None, SEARCH_ITERATIONS).decide(
-        observation, role, legal_actions(observation, role)
-    )
+    searcher = hard_bot(seed, budget_ms=0, clock=None, iterations=SEARCH_ITERATIONS)
+    best = searcher.decide(observation, role, legal_actions(observation, role))
     judged = [best] if played == best else [best, played]
     totals, counts = [0.0, 0.0], [0, 0]
     rng = seed_state(seed ^ 0x5A5A5A5A)
