@@ -19,6 +19,7 @@ from . import logs
 from .config import Settings
 from .main import create_app
 from .persistence.db import is_sqlite
+from .protocols import HttpProtocol, WebSocketProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
 SHUTDOWN_SECONDS = 5  # requests still running this long after SIGTERM are cancelled
@@ -61,6 +62,25 @@ def migrate(url: str) -> None:
     command.upgrade(config, "head")
 
 
+def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
+    """How uvicorn serves the app: our protocols, sizes and timeouts, our logging."""
+    return uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        http=HttpProtocol,
+        ws=WebSocketProtocol,
+        ws_max_size=settings.max_ws_frame_bytes,
+        ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
+        timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
+        proxy_headers=False,  # the app applies FORWARDED_ALLOW_IPS itself (app/http/hardening.py)
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        log_config=None,  # uvicorn's loggers go to the scrubbing root handler, not their own
+        access_log=False,  # the app's request log writes one line a request, with its id
+        log_level="info",
+    )
+
+
 def main() -> None:
     settings = Settings()
     # before anything logs: secrets are scrubbed from every line
@@ -76,20 +96,7 @@ def main() -> None:
     gc.collect()
     gc.freeze()
     app = create_app(settings)
-    config = uvicorn.Config(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=settings.max_ws_frame_bytes,
-        ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
-        timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused
-        proxy_headers=False,  # the app applies FORWARDED_ALLOW_IPS itself (app/http/hardening.py)
-        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
-        log_config=None,  # uvicorn's loggers go to the scrubbing root handler, not their own
-        access_log=False,  # the app's request log writes one line a request, with its id
-        log_level="info",
-    )
-    server = Server(config, app)
+    server = Server(server_config(app, settings), app)
     with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl+C during shutdown
         server.run()
     if not server.started:

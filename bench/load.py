@@ -18,7 +18,10 @@ think time and duration, and prints its figures and `p99_over_echo` (the goal is
 `--hostile N` adds N clients that, while the matches play, keep opening spectator sockets on the
 matches' spectator keys, wait for the first frame and close them again; the percentiles stay
 those of the honest seats, and `hostile_connects` / `refused_sockets` count the churn (a socket
-refused at the handshake, or answered with an error frame before its close). Run the server
+refused at the handshake, or answered with an error frame before its close). The hostile
+clients run in processes of their own (`--hostile-procs`, default 1), as an attacker's would:
+sharing the honest clients' event loop, their handshakes would delay the honest clients' reading
+of their pushes and the tail would be the measuring client's, not the server's. Run the server
 with RATE_LIMITS=off.
 """
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -55,6 +59,7 @@ class Stats:
     hostile_connects: int = 0
     bot_matches: int = 0  # finished against the computer
     refused_sockets: int = 0
+    shared: Any = None  # a Manager list: the spectator paths honest parts found, for hostile ones
 
 
 def _ws_url(base: str, match_id: str, token: str) -> str:
@@ -83,8 +88,10 @@ async def _seat(
         if msg.get("type") != "view":
             continue
         version = msg["version"]
-        if msg.get("spectate_path"):
+        if msg.get("spectate_path") and msg["spectate_path"] not in stats.spectate:
             stats.spectate.setdefault(msg["spectate_path"])
+            if stats.shared is not None:
+                stats.shared.append(msg["spectate_path"])
         started = sent.pop(version, None)
         if started is not None:
             now = time.perf_counter()
@@ -184,15 +191,26 @@ async def _slot(
             stats.codes[name] = stats.codes.get(name, 0) + 1
 
 
+async def _learn_paths(stats: Stats, deadline: float) -> None:
+    """In a hostile part: the spectator paths the honest parts found, picked up twice a second."""
+    while time.perf_counter() < deadline:
+        for path in list(stats.shared):
+            stats.spectate.setdefault(path)
+        await asyncio.sleep(0.5)
+
+
 async def _hostile(base: str, stats: Stats, deadline: float, seed: int) -> None:
     """Churn spectator sockets on the honest matches until the deadline."""
     rng = random.Random(seed)
     ws_base = base.replace("http", "ws", 1).rstrip("/")
+    paths: list[str] = []
     while time.perf_counter() < deadline:
-        if not stats.spectate:
+        if len(paths) != len(stats.spectate):
+            paths = list(stats.spectate)
+        if not paths:
             await asyncio.sleep(0.1)  # no match has started yet
             continue
-        path = rng.choice(list(stats.spectate)).replace("/watch/", "/ws/watch/", 1)
+        path = rng.choice(paths).replace("/watch/", "/ws/watch/", 1)
         stats.hostile_connects += 1
         try:
             async with websockets.connect(ws_base + path, open_timeout=10) as ws:
@@ -213,14 +231,15 @@ async def run(
     seconds: float,
     think_ms: int,
     ramp_s: float,
-    hostile: int = 0,
     part: tuple[int, int] = (0, 1),
     bots: int = 0,
+    shared: Any = None,
 ) -> Stats:
-    """Part k of n plays the matches k, k + n, k + 2n… and that share of the hostile clients,
-    so n processes together play exactly what one would."""
+    """Part k of n plays the matches k, k + n, k + 2n… and that share of the bot matches, so n
+    processes together play exactly what one would; it puts the spectator paths it finds in
+    `shared` (for the hostile parts) when given."""
     k, n = part
-    stats = Stats()
+    stats = Stats(shared=shared)
     stats.steady_from = time.perf_counter() + ramp_s + 1.0  # every match has started by then
     deadline = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=100)
@@ -230,19 +249,54 @@ async def run(
                 _slot(http, base, game, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
                 for i in range(k, matches, n)
             ),
-            *(_hostile(base, stats, deadline, 10_000 + i) for i in range(k, hostile, n)),
             *(_bot_match(base, game, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
         )
     return stats
 
 
-def _run_part(args: argparse.Namespace, k: int) -> Stats:
+async def run_hostile(
+    base: str, seconds: float, hostile: int, part: tuple[int, int], shared: Any
+) -> Stats:
+    """Part k of n of the hostile clients, on the spectator paths the honest parts put in
+    `shared`."""
+    k, n = part
+    stats = Stats(shared=shared)
+    deadline = time.perf_counter() + seconds
+    await asyncio.gather(
+        _learn_paths(stats, deadline),
+        *(_hostile(base, stats, deadline, 10_000 + i) for i in range(k, hostile, n)),
+    )
+    return stats
+
+
+def _run_part(args: argparse.Namespace, k: int, shared: Any = None) -> Stats:
     return asyncio.run(
         run(
             args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s,
-            args.hostile, (k, args.procs), args.bots,
+            (k, args.procs), args.bots, shared,
         )
     )  # fmt: skip
+
+
+def _run_hostile_part(args: argparse.Namespace, k: int, shared: Any) -> Stats:
+    return asyncio.run(
+        run_hostile(args.base, args.seconds, args.hostile, (k, args.hostile_procs), shared)
+    )
+
+
+def _play(args: argparse.Namespace) -> Stats:
+    """Every part, each in a process of its own when there is more than one."""
+    if args.procs == 1 and not args.hostile:
+        return _run_part(args, 0)
+    with multiprocessing.Manager() as manager:
+        shared = manager.list() if args.hostile else None
+        hostile_parts = args.hostile_procs if args.hostile else 0
+        with ProcessPoolExecutor(args.procs + hostile_parts) as pool:
+            futures = [pool.submit(_run_part, args, k, shared) for k in range(args.procs)]
+            futures += [
+                pool.submit(_run_hostile_part, args, k, shared) for k in range(hostile_parts)
+            ]
+            return _merged([f.result() for f in futures])
 
 
 def _merged(parts: list[Stats]) -> Stats:
@@ -280,14 +334,11 @@ def main() -> None:
     parser.add_argument("--echo-port", type=int, default=8099)
     parser.add_argument("--hostile", type=int, default=0, help="spectator-socket churners")
     parser.add_argument("--procs", type=int, default=1, help="client processes sharing the load")
+    parser.add_argument("--hostile-procs", type=int, default=1, help="processes of hostile clients")
     parser.add_argument("--bots", type=int, default=0, help="extra matches against the computer")
     args = parser.parse_args()
     started, cpu = time.perf_counter(), CpuTimes.now()
-    if args.procs == 1:
-        stats = _run_part(args, 0)
-    else:  # the client's own CPU must not be what limits a large run
-        with ProcessPoolExecutor(args.procs) as pool:
-            stats = _merged(list(pool.map(_run_part, [args] * args.procs, range(args.procs))))
+    stats = _play(args)
     elapsed, steal = time.perf_counter() - started, steal_percent(cpu, CpuTimes.now())
     print(f"matches {args.matches}")
     print(f"think_ms {args.think_ms}")

@@ -82,7 +82,10 @@ def served_in_thread(app: FastAPI) -> Iterator[tuple[str, uvicorn.Server]]:
     """uvicorn serving `app` on a free port in a thread of this process (so the test reaches
     the app's own objects), stopped at the end."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    # log_config=None, as `python -m app` starts it: uvicorn's loggers left to propagate, not
+    # given handlers of their own that later tests' log capture would not see
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", log_config=None)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run)
     thread.start()
     deadline = time.monotonic() + 20

@@ -1,0 +1,92 @@
+"""The server's uvicorn protocols (app/protocols.py), on a real uvicorn configured as `python -m
+app` configures it: a refused spectator handshake logs no error, and no websocket handshake
+leaves a reference cycle for the garbage collector (under a churn of sockets those cycles made
+full collections run every second, each stopping the event loop for a tenth of a second)."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+from app.__main__ import server_config
+from app.main import create_app
+from tests.app.conftest import make_settings
+from tests.app.test_crash import free_port
+
+NO_SUCH_MATCH = "/ws/watch/" + "0" * 24 + "?key=" + "k" * 22
+
+
+@contextmanager
+def served(sqlite_url: str) -> Iterator[str]:
+    """The app behind uvicorn with our server config, in a thread; spectators' budget is one
+    socket (then one per 100 s) and a refusal is answered at once."""
+    settings = make_settings(
+        sqlite_url, spectator_sockets_per_second=0.01, spectator_refusal_delay_ms=0
+    )
+    config = server_config(create_app(settings), settings)
+    config.port = free_port()
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield f"ws://127.0.0.1:{config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+def spend_the_budget(base: str) -> None:
+    """The budget's one socket: let through (it is told there is no such match)."""
+    with contextlib.suppress(ConnectionClosed), connect(base + NO_SUCH_MATCH) as ws:
+        assert '"error"' in str(ws.recv(timeout=10))
+
+
+def refused_status(url: str) -> int:
+    """The HTTP status a handshake was refused with."""
+    with pytest.raises(InvalidStatus) as refused, connect(url, open_timeout=10):
+        pass
+    return refused.value.response.status_code
+
+
+def test_a_refused_spectator_handshake_is_a_429_and_logs_no_error(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    with served(sqlite_url) as base:
+        spend_the_budget(base)
+        with caplog.at_level(logging.INFO):
+            for _ in range(3):
+                assert refused_status(base + NO_SUCH_MATCH) == 429
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert errors == []
+
+
+def test_websocket_handshakes_leave_no_reference_cycles(sqlite_url: str) -> None:
+    with served(sqlite_url) as base:
+        spend_the_budget(base)
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector finds is kept for us to look at
+        try:
+            for _ in range(5):
+                refused_status(base + NO_SUCH_MATCH)
+            gc.collect()
+            # type(), not isinstance(): a dead weak proxy among the garbage raises on the latter
+            left = [o for o in gc.garbage if issubclass(type(o), HttpToolsProtocol)]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+    assert left == []
