@@ -129,11 +129,20 @@ class JsonFormatter(logging.Formatter):
 
 
 class QuietSockets(logging.Filter):
-    """Drops uvicorn's "connection open" and "connection closed": two lines a socket that name
-    neither the socket nor its client (its `"WebSocket /path" [accepted]` line does); under a
-    storm of connects they cost a tenth of the CPU."""
+    """Drops the websockets library's "connection open" and "connection closed" (two lines a
+    socket that name neither the socket nor its client: its `"WebSocket /path" [accepted]` line
+    does), and its "connection rejected (429 …)" after a refused handshake, which uvicorn's
+    `"WebSocket /path" 429` line already says with the path; under a storm of connects they
+    cost a tenth of the CPU."""
 
-    NOISE = frozenset({"connection open", "connection closed"})
+    NOISE = frozenset(
+        {
+            "connection open",
+            "connection closed",
+            "connection rejected (%d %s)",
+            "HTTP response sent (%d %s)",
+        }
+    )
 
     def filter(self, record: logging.LogRecord) -> bool:
         return record.msg not in self.NOISE

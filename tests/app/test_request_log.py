@@ -160,7 +160,8 @@ def test_another_log_format_stops_the_start() -> None:
 
 
 def test_uvicorn_s_socket_chatter_is_dropped_and_its_other_lines_kept() -> None:
-    """ "connection open"/"connection closed" name nothing; the accepted line names the socket."""
+    """ "connection open"/"connection closed" name nothing, "connection rejected" repeats the
+    refusal line; the accepted and refused lines name the socket."""
     seen: list[str] = []
     catcher = logging.Handler()
     catcher.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
@@ -174,9 +175,14 @@ def test_uvicorn_s_socket_chatter_is_dropped_and_its_other_lines_kept() -> None:
             "connection open",
             '1.2.3.4:5 - "WebSocket /ws/x" [accepted]',
             "connection closed",
+            '1.2.3.4:6 - "WebSocket /ws/watch/y" 429',
         ):
             uvicorn.info(line)
-        assert seen == ['1.2.3.4:5 - "WebSocket /ws/x" [accepted]']
+        uvicorn.info("connection rejected (%d %s)", 429, "Too Many Requests")  # as websockets logs
+        assert seen == [
+            '1.2.3.4:5 - "WebSocket /ws/x" [accepted]',
+            '1.2.3.4:6 - "WebSocket /ws/watch/y" 429',
+        ]
     finally:
         root = logging.getLogger()
         root.handlers[:], _ = saved[0], root.setLevel(saved[1])
