@@ -68,7 +68,7 @@ def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
         app,
         host=settings.host,
         port=settings.port,
-        http=HttpProtocol,
+        http=HttpProtocol.for_app(app.state.shedder),
         ws=WebSocketProtocol,
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU

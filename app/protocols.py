@@ -1,4 +1,5 @@
-"""uvicorn's HTTP and websocket protocols, with two fixes a churn of refused sockets needs."""
+"""uvicorn's HTTP and websocket protocols, with what a churn of refused sockets needs: no cycle
+left per handshake, no error line per refusal, and spectators over budget refused early."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .http.shedding import HELD_MAX, Shedder, is_spectator_socket
 
 
 class HttpProtocol(HttpToolsProtocol):
@@ -18,9 +21,54 @@ class HttpProtocol(HttpToolsProtocol):
     generations, full collections ran every second and each stopped the event loop for about
     170 ms: the players' p99 was those pauses. Once upgraded, the parser is never used again."""
 
+    shedder: Shedder | None = None  # the app's spectator budget (for_app)
+
+    @classmethod
+    def for_app(cls, shedder: Shedder | None) -> type[HttpProtocol]:
+        """The protocol class for an app whose spectator budget is `shedder` (None: no budget)."""
+        return type(cls.__name__, (cls,), {"shedder": shedder})
+
     def handle_websocket_upgrade(self) -> None:
-        super().handle_websocket_upgrade()
+        shedder = self.shedder
+        if (
+            shedder is not None
+            # the raw target: the scope has no path before the upgrade (a spectator path
+            # spelled with %-escapes is let through here and refused by the middleware)
+            and is_spectator_socket(self.url.split(b"?", 1)[0].decode("latin-1"))
+            and shedder.budget.empty()
+        ):
+            self._refuse_spectator(shedder)
+        else:
+            super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]  # freed now, by reference counting
+
+    def _refuse_spectator(self, shedder: Shedder) -> None:
+        """The answer app/http/shedding.py gives a spectator over the budget, given here before
+        any websocket protocol, ASGI scope, task or middleware exists for the connection: a
+        refusal then costs a timer, not a request. The budget is only looked at, not spent: a
+        socket let through here is charged by the middleware, which stays the authority."""
+        self.transport.pause_reading()  # nothing more is read: the answer is the last word
+        if shedder.held < HELD_MAX:
+            shedder.held += 1
+            self.loop.call_later(shedder.delay_s, self._answer_refusal, shedder, True)
+        else:
+            self._answer_refusal(shedder, False)
+
+    def _answer_refusal(self, shedder: Shedder, held: bool) -> None:
+        if held:
+            shedder.held -= 1
+        if self.transport.is_closing():
+            return  # the client gave up waiting
+        wait, body = shedder.refusal()
+        head = (
+            "HTTP/1.1 429 Too Many Requests\r\n"
+            "content-type: application/json\r\n"
+            f"retry-after: {wait}\r\n"
+            f"content-length: {len(body)}\r\n"
+            "connection: close\r\n\r\n"
+        )
+        self.transport.write(head.encode() + body)
+        self.transport.close()
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):

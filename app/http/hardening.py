@@ -12,7 +12,7 @@ from ..metrics import Metrics
 from .ratelimit import Limiter, RateLimit, RateLimited
 from .requestlog import RequestLog
 from .security import AdminOrigin, SecurityHeaders
-from .shedding import ShedSpectators
+from .shedding import Shedder, ShedSpectators
 
 
 async def _rate_limited(_: Request, err: Exception) -> JSONResponse:
@@ -32,12 +32,12 @@ def install(app: FastAPI, settings: Settings, metrics: Metrics) -> None:
     if settings.limits_on:
         app.state.limiter = limiter = Limiter(settings, metrics)
         app.add_middleware(RateLimit, limiter=limiter)
+    app.state.shedder = None
     if settings.spectator_sockets_per_second:
-        app.add_middleware(
-            ShedSpectators,
-            per_second=settings.spectator_sockets_per_second,
-            delay_s=settings.spectator_refusal_delay_ms / 1000,
+        app.state.shedder = shedder = Shedder(
+            settings.spectator_sockets_per_second, settings.spectator_refusal_delay_ms / 1000
         )
+        app.add_middleware(ShedSpectators, shedder=shedder)
     app.add_middleware(AdminOrigin, settings=settings)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestLog)

@@ -42,25 +42,48 @@ class Budget:
         self.tokens -= 1
         return True
 
+    def empty(self) -> bool:
+        """Whether a take now would find no token (nothing is taken)."""
+        now = self.clock()
+        return min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate) < 1
+
     def wait(self) -> int:
         """Whole seconds until a token is back (Retry-After)."""
         return max(1, int((1 - self.tokens) / self.rate + 0.999))
+
+
+class Shedder:
+    """The process's budget of new spectator sockets and its refusals waiting to be answered,
+    shared by the middleware below and the HTTP protocol's early refusal (app/protocols.py)."""
+
+    def __init__(self, per_second: float, delay_s: float) -> None:
+        self.delay_s = delay_s
+        self.budget = Budget(per_second, max(1.0, per_second * BURST_SECONDS))
+        self.held = 0
+
+    def refusal(self) -> tuple[int, bytes]:
+        """Retry-After (whole seconds) and the JSON body a refusal answers with."""
+        wait = self.budget.wait()
+        body = json.dumps({"code": OVERLOADED, "message": MESSAGE, "retry_after": wait})
+        return wait, body.encode()
+
+
+def is_spectator_socket(path: str) -> bool:
+    return path.startswith(SPECTATOR_PREFIX)
 
 
 class ShedSpectators:
     """Refuses a spectator socket over the budget before routing, authentication or any read.
     Seat sockets are never shed."""
 
-    def __init__(self, app: ASGIApp, per_second: float, delay_s: float) -> None:
-        self.app, self.delay_s = app, delay_s
-        self.budget = Budget(per_second, max(1.0, per_second * BURST_SECONDS))
-        self.held = 0
+    def __init__(self, app: ASGIApp, shedder: Shedder) -> None:
+        self.app, self.shedder = app, shedder
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
             scope["type"] == "websocket"
-            and scope["path"].startswith(SPECTATOR_PREFIX)
-            and not self.budget.take()
+            and is_spectator_socket(scope["path"])
+            and not self.shedder.budget.take()
         ):
             await self._refuse(scope, receive, send)
             return
@@ -70,17 +93,17 @@ class ShedSpectators:
         """After the delay, the handshake answered `429 overloaded` with Retry-After: the
         cheapest refusal there is (no socket is opened; a browser sees a failed connection and
         backs off). Where the server cannot answer a handshake so, an error frame and 4429."""
-        wait = self.budget.wait()
-        if self.held < HELD_MAX:
-            self.held += 1
+        shedder = self.shedder
+        if shedder.held < HELD_MAX:
+            shedder.held += 1
             try:
-                await asyncio.sleep(self.delay_s)
+                await asyncio.sleep(shedder.delay_s)
             finally:
-                self.held -= 1
+                shedder.held -= 1
+        wait, body = shedder.refusal()
         if "websocket.http.response" not in scope.get("extensions", {}):
             await refuse_socket(receive, send, wait, OVERLOADED, MESSAGE)
             return
-        body = json.dumps({"code": OVERLOADED, "message": MESSAGE, "retry_after": wait})
         headers = [(b"content-type", b"application/json"), (b"retry-after", str(wait).encode())]
         await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
-        await send({"type": "websocket.http.response.body", "body": body.encode()})
+        await send({"type": "websocket.http.response.body", "body": body})
