@@ -50,7 +50,7 @@ class HttpProtocol(HttpToolsProtocol):
         self.transport.pause_reading()  # nothing more is read: the answer is the last word
         if shedder.held < HELD_MAX:
             shedder.held += 1
-            self.loop.call_later(shedder.delay_s, self._answer_refusal, shedder, True)
+            self.loop.call_later(shedder.delay(), self._answer_refusal, shedder, True)
         else:
             self._answer_refusal(shedder, False)
 

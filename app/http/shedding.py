@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 from collections.abc import Callable
 
@@ -61,6 +62,13 @@ class Shedder:
         self.budget = Budget(per_second, max(1.0, per_second * BURST_SECONDS))
         self.held = 0
 
+    def delay(self) -> float:
+        """How long this refusal waits: the delay, spread over half to one and a half of it.
+        A fixed delay kept a crowd refused together: answered in the same instant, its clients
+        came back in the same instant, and each wave's handshakes stopped the event loop for a
+        tenth of a second or more."""
+        return self.delay_s * random.uniform(0.5, 1.5)
+
     def refusal(self) -> tuple[int, bytes]:
         """Retry-After (whole seconds) and the JSON body a refusal answers with."""
         wait = self.budget.wait()
@@ -97,7 +105,7 @@ class ShedSpectators:
         if shedder.held < HELD_MAX:
             shedder.held += 1
             try:
-                await asyncio.sleep(shedder.delay_s)
+                await asyncio.sleep(shedder.delay())
             finally:
                 shedder.held -= 1
         wait, body = shedder.refusal()

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
-from app.http.shedding import Budget
+from app.http.shedding import Budget, Shedder
 
 from .test_admin import ADMIN
 from .test_socket_flood import spectator_socket
@@ -50,6 +50,13 @@ def test_a_slow_budget_asks_for_a_longer_wait() -> None:
     budget = Budget(rate=0.1, burst=1, clock=FakeTime())
     assert budget.take() and not budget.take()
     assert budget.wait() == 10
+
+
+def test_refusals_wait_spread_around_the_delay_so_a_refused_crowd_returns_spread_out() -> None:
+    delays = [Shedder(per_second=1, delay_s=1.0).delay() for _ in range(400)]
+    assert all(0.5 <= d <= 1.5 for d in delays)
+    assert min(delays) < 0.6 and max(delays) > 1.4  # a crowd's answers are spread over a second
+    assert Shedder(per_second=1, delay_s=0).delay() == 0
 
 
 def test_spectators_over_the_budget_are_refused_and_seats_still_connect(
