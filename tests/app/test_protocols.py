@@ -11,13 +11,10 @@ import contextlib
 import gc
 import json
 import logging
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
@@ -27,6 +24,7 @@ from app.main import create_app
 from app.protocols import HttpProtocol
 from tests.app.conftest import make_settings
 from tests.app.test_crash import free_port
+from tests.app.test_shutdown import running
 
 NO_SUCH_MATCH = "/ws/watch/" + "0" * 24 + "?key=" + "k" * 22
 
@@ -43,18 +41,8 @@ def served(sqlite_url: str, early: bool = True) -> Iterator[str]:
     config.port = free_port()
     if not early:
         config.http = HttpProtocol.for_app(None)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
+    with running(config):
         yield f"ws://127.0.0.1:{config.port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
 
 
 def spend_the_budget(base: str) -> None:

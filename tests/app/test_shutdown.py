@@ -78,13 +78,9 @@ def test_sigterm_closes_sockets_going_away_and_exits_0_within_seconds(
 
 
 @contextmanager
-def served_in_thread(app: FastAPI) -> Iterator[tuple[str, uvicorn.Server]]:
-    """uvicorn serving `app` on a free port in a thread of this process (so the test reaches
-    the app's own objects), stopped at the end."""
-    port = free_port()
-    # log_config=None, as `python -m app` starts it: uvicorn's loggers left to propagate, not
-    # given handlers of their own that later tests' log capture would not see
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", log_config=None)
+def running(config: uvicorn.Config) -> Iterator[uvicorn.Server]:
+    """uvicorn serving `config` in a thread of this process (so the test reaches the app's own
+    objects), stopped at the end."""
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run)
     thread.start()
@@ -93,10 +89,21 @@ def served_in_thread(app: FastAPI) -> Iterator[tuple[str, uvicorn.Server]]:
         assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.05)
     try:
-        yield f"127.0.0.1:{port}", server
+        yield server
     finally:
         server.should_exit = True
         thread.join(timeout=20)
+
+
+@contextmanager
+def served_in_thread(app: FastAPI) -> Iterator[tuple[str, uvicorn.Server]]:
+    """uvicorn serving `app` on a free port in a thread of this process, stopped at the end."""
+    port = free_port()
+    # log_config=None, as `python -m app` starts it: uvicorn's loggers left to propagate, not
+    # given handlers of their own that later tests' log capture would not see
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", log_config=None)
+    with running(config) as server:
+        yield f"127.0.0.1:{port}", server
 
 
 def test_a_socket_whose_sender_fails_is_closed_1011_and_can_reconnect(sqlite_url: str) -> None:
