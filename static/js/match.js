@@ -123,10 +123,10 @@ function draw(s, prev) {
     renderTargets(model);
     renderHints($("hand"), $("decision"), s.view, model, s.settings);
   }
-  if (s.view && (fresh || coached || s.pick !== prev.pick)) {
+  if (s.view && (fresh || coached || s.pick !== prev.pick || s.busy !== prev.busy)) {
     const lesson = lessonOf(s);
     drawCoach($("coach"), store, matchId, lesson, (move) => moveWords(move, me));
-    renderPointer(pointed(lesson, settlePick(shown(s), s.pick)));
+    renderPointer(s.busy ? [] : pointed(lesson, settlePick(shown(s), s.pick)));  // a move in flight: nothing to click yet
   }
   renderChrome(s, root);
 }

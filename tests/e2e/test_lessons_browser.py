@@ -77,10 +77,14 @@ def follow_the_coach(
             target.click()
             clicks += 1
             assert clicks <= 3, "the coach points at a move of at most three clicks"
+            # the match moved on, or the coach points at the move's next piece (while the move
+            # is in flight it points at nothing: a click then could land on the next step's piece)
             page.wait_for_function(
-                f"""([v, k]) => document.querySelector('{table}').dataset.version !== v
-                   || ![...document.querySelectorAll('.coach-point')].some(
-                        (x) => ({POINTED_KEY})(x) === k)""",
+                f"""([v, k]) => {{
+                     if (document.querySelector('{table}').dataset.version !== v) return true;
+                     const keys = [...document.querySelectorAll('.coach-point')].map({POINTED_KEY});
+                     return keys.length > 0 && !keys.includes(k);
+                   }}""",
                 arg=[version, key],
             )
         moves += 1

@@ -228,7 +228,7 @@ function draw(s, prev) {
     model = drawChoices(s);
     const lesson = lessonOf(s);
     drawCoach($("coach"), store, matchId, lesson, (move) => actionLabel(move, s.view, me));
-    const points = pointed(root, lesson, s.pick);
+    const points = s.busy ? [] : pointed(root, lesson, s.pick);  // a move in flight: nothing to click yet
     renderPointer(points);
     reveal(points, $("coach"));
   }
