@@ -6,8 +6,10 @@
 
 Latency is measured from sending an action to the opponent socket's push of the new version.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
-The percentiles are of the steady state, once every match has started (`--ramp-s` + 1 s);
-`warmup_p99_ms` is the same figure while players were still arriving.
+The percentiles are of the steady state, once every match has started (both its seats' sockets
+open), which `all_started_s` says, in seconds from the start: at least `--ramp-s`, later when the
+server falls behind while the matches are being created; `warmup_p99_ms` is the same figure while
+players were still arriving.
 `--bots N` adds N people playing the computer at once whenever they may (not counted in the
 percentiles: the computer's thinking is load the pairs must not feel). `--procs N` splits the
 clients over N processes (for runs whose client alone would fill a core).
@@ -30,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing
 import random
 import time
@@ -50,7 +53,12 @@ DEFAULT_GAME = "watergate"
 class Stats:
     latencies: list[float] = field(default_factory=list)  # after the warm-up
     warmup: list[float] = field(default_factory=list)  # while players were still arriving
-    steady_from: float = 0.0  # perf_counter time the warm-up ends
+    # (when the push came: perf_counter time, its latency), split into the two above at the end
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    slots: int = 0  # the matches this part plays at once (none in a hostile part)
+    started: set[int] = field(default_factory=set)  # slots with a match's sockets open once
+    last_start: float = 0.0  # when the last of them opened (perf_counter time)
+    all_started_s: float | None = None  # seconds from the start until every match had started
     actions: int = 0
     errors: int = 0
     finished: int = 0
@@ -95,7 +103,7 @@ async def _seat(
         started = sent.pop(version, None)
         if started is not None:
             now = time.perf_counter()
-            (stats.latencies if now >= stats.steady_from else stats.warmup).append(now - started)
+            stats.samples.append((now, now - started))
         if msg["status"] == "finished":
             done.set()
             return
@@ -112,7 +120,13 @@ async def _seat(
 
 
 async def _one_match(
-    http: httpx.AsyncClient, base: str, game: str, think: float, stats: Stats, rng: random.Random
+    http: httpx.AsyncClient,
+    base: str,
+    game: str,
+    think: float,
+    stats: Stats,
+    rng: random.Random,
+    slot: int,
 ) -> None:
     created = (await http.post("/api/matches", json=_new_match(game, "human"))).json()
     code = created["invite_url"].rsplit("/", 1)[1]
@@ -123,6 +137,9 @@ async def _one_match(
         websockets.connect(_ws_url(base, created["match_id"], created["seat_token"])) as a,
         websockets.connect(_ws_url(base, claimed["match_id"], claimed["seat_token"])) as b,
     ):
+        if slot not in stats.started:  # the warm-up lasts until every slot has played
+            stats.started.add(slot)
+            stats.last_start = time.perf_counter()
         tasks = [
             asyncio.create_task(_seat(a, think, sent, stats, rng, done)),
             asyncio.create_task(_seat(b, think, sent, stats, rng, done)),
@@ -180,7 +197,7 @@ async def _slot(
     while time.perf_counter() < deadline:
         try:
             await asyncio.wait_for(
-                _one_match(http, base, game, think, stats, rng),
+                _one_match(http, base, game, think, stats, rng, seed),
                 timeout=max(0.1, deadline - time.perf_counter()),
             )
         except TimeoutError:
@@ -240,8 +257,8 @@ async def run(
     `shared` (for the hostile parts) when given."""
     k, n = part
     stats = Stats(shared=shared)
-    stats.steady_from = time.perf_counter() + ramp_s + 1.0  # every match has started by then
-    deadline = time.perf_counter() + seconds
+    began = time.perf_counter()
+    deadline = began + seconds
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
         await asyncio.gather(
@@ -251,7 +268,20 @@ async def run(
             ),
             *(_bot_match(base, game, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
         )
+    _split(stats, began, len(range(k, matches, n)))
     return stats
+
+
+def _split(stats: Stats, began: float, slots: int) -> None:
+    """The steady state starts once every match has started (both seats' sockets open): with a
+    server that falls behind while the matches are being created, later than the ramp's end, and
+    pushes measured before then belong to the warm-up. No steady state if some never started."""
+    stats.slots = slots
+    if len(stats.started) >= slots:
+        stats.all_started_s = stats.last_start - began
+    steady_from = stats.last_start if stats.all_started_s is not None else math.inf
+    stats.latencies = [lat for at, lat in stats.samples if at >= steady_from]
+    stats.warmup = [lat for at, lat in stats.samples if at < steady_from]
 
 
 async def run_hostile(
@@ -312,6 +342,9 @@ def _merged(parts: list[Stats]) -> Stats:
         total.bot_matches += part.bot_matches
         for code, count in part.codes.items():
             total.codes[code] = total.codes.get(code, 0) + count
+    starts = [part.all_started_s for part in parts if part.slots]
+    known = [start for start in starts if start is not None]
+    total.all_started_s = max(known) if known and len(known) == len(starts) else None
     return total
 
 
@@ -350,6 +383,8 @@ def main() -> None:
     print(f"p99_ms {_pct(stats.latencies, 0.99):.1f}")
     print(f"p999_ms {_pct(stats.latencies, 0.999):.1f}")
     print(f"warmup_p99_ms {_pct(stats.warmup, 0.99):.1f}")
+    ready = stats.all_started_s
+    print(f"all_started_s {'nan' if ready is None else f'{ready:.1f}'}")
     print(f"errors {stats.errors}")
     print(f"steal_pct {steal:.1f}")
     if args.hostile:
