@@ -137,7 +137,7 @@ async def _one_match(
         websockets.connect(_ws_url(base, created["match_id"], created["seat_token"])) as a,
         websockets.connect(_ws_url(base, claimed["match_id"], claimed["seat_token"])) as b,
     ):
-        if slot not in stats.started:  # the warm-up lasts until every slot has played
+        if slot not in stats.started:  # the warm-up lasts until every slot has started one
             stats.started.add(slot)
             stats.last_start = time.perf_counter()
         tasks = [
