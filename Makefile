@@ -45,8 +45,13 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Two workers (pytest-xdist), each taking whole files: many tests wait on real servers, sockets
+# and browsers, so two share the machine's cores well; TEST_WORKERS=0 runs them in this process.
+TEST_WORKERS ?= 2
+PYTEST = $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
 test: lint
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.engine --games 2000
@@ -77,7 +82,7 @@ mypyc: $(STAMP)
 test-mypyc: mypyc
 	cd $(MYPYC_DIR) && ../../$(BIN)/python -c \
 		'import engine.watergate.flow as f; assert f.__file__.endswith(".so"), f.__file__'
-	cd $(MYPYC_DIR) && ../../$(BIN)/python -m pytest -q -p no:cacheprovider tests/engine
+	cd $(MYPYC_DIR) && ../../$(PYTEST) -p no:cacheprovider tests/engine
 
 # Rewrites both locks from pyproject.toml (and requirements/build.in), keeping every version that
 # still fits; the image's lock is the test lock's versions, cut to what the server needs. A lock

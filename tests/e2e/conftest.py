@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTPUT = Path(__file__).resolve().parent / "output"
+OUTPUT = Path(__file__).resolve().parent / "output"  # emptied at the start by tests/conftest.py
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -116,9 +116,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
-    """Headless Debian Chromium (never downloaded)."""
+    """Headless Debian Chromium (never downloaded), for one test module: Playwright's sync API
+    holds an event loop on this thread while it runs, so it must be gone before a test of
+    another module (a test worker runs browser and app modules in any order) calls asyncio.run."""
     if not CHROMIUM.exists():
         _missing(str(CHROMIUM))
     try:
@@ -126,9 +128,6 @@ def chromium() -> Iterator[Any]:
     except ImportError:
         _missing("Playwright for Python")
     expect.set_options(timeout=UI_TIMEOUT_MS)
-    OUTPUT.mkdir(exist_ok=True)
-    for old in OUTPUT.glob("*.png"):  # the folder shows this run only
-        old.unlink()
     with sync_playwright() as p:
         instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:

@@ -63,6 +63,18 @@ def new_match(page: Page, role: str, opponent: str = "bot") -> str:
     return str(made["match_id"])
 
 
+# The decision's kind and its first choice's box (null when nothing is offered), read at once.
+FIRST_CHOICE = """() => {
+  const decision = document.querySelector("#decision");
+  const first = document.querySelector("#decision .decision-options .btn");
+  const kind = (decision && decision.dataset.kind) || "";
+  if (!first) return [kind, null];
+  const r = first.getBoundingClientRect();
+  return [kind, {x: r.x, y: r.y, width: r.width, height: r.height, right: r.right,
+                 bottom: r.bottom}];
+}"""
+
+
 def inside_viewport(page: Page, selectors: tuple[str, ...]) -> list[str]:
     """The selectors whose box is not wholly inside the viewport (without scrolling)."""
     size = page.viewport_size or {"width": 0, "height": 0}
@@ -446,10 +458,14 @@ def test_screenshots_through_a_match(
     taken: set[str] = set()
 
     def seen(page: Page) -> None:
-        kind = page.locator("#decision").get_attribute("data-kind") or ""
-        first = "#decision .decision-options .btn >> nth=0"
-        if page.locator(first).count():  # whatever is asked, its first choice is on screen
-            assert inside_viewport(page, (first,)) == [], kind
+        # whatever is asked, its first choice is on screen; read in one go in the page, since
+        # a push may replace the decision between a count and a box read from here
+        kind, box = page.evaluate(FIRST_CHOICE)
+        if box is not None:
+            size = page.viewport_size or {"width": 0, "height": 0}
+            shown = box["width"] > 0 and box["height"] > 0
+            inside = box["x"] >= 0 and box["y"] >= 0 and box["right"] <= size["width"] + 0.5
+            assert shown and inside and box["bottom"] <= size["height"] + 0.5, (kind, box)
         state = {"react": "reaction", "pin": "pinning"}.get(kind)
         if state and state not in taken:
             taken.add(state)
