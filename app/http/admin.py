@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 from pydantic import BaseModel, Field
 
-from ..persistence.repository import MatchFilter
+from ..persistence.admin import MatchFilter
 from ..services.admin import MatchRow
 from .deps import AdminDep, CtxDep, SessionsDep
 from .schemas import AdminMatchRow, ErrorBody

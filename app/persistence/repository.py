@@ -1,36 +1,30 @@
-"""Every SQL statement of the app, as small functions over a session the caller's transaction
-owns. Services call these; nothing else in the app writes SQL."""
+"""The statements of matches, seats, invites, actions and rematches, as small functions over a
+session the caller's transaction owns, and the Core statements built once that the other
+statement modules of this package (players, admin, accounts…) join on. Services call these;
+nothing outside app/persistence writes SQL."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
-    Float,
     Select,
     and_,
     bindparam,
-    case,
-    cast,
     delete,
-    func,
     insert,
     or_,
     select,
-    true,
     update,
 )
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter
 
-from .models import AdminAudit, Match, MatchAction, MatchAnalysis, Rematch, Seat, utcnow
-from .records import Ending, InviteRow, MatchRow, PlayerRow, SeatRow
-
-SORTS = {"created": Match.created_at, "activity": Match.updated_at}
-
+from .models import Match, MatchAction, MatchAnalysis, Rematch, Seat, utcnow
+from .records import Ending, InviteRow, MatchRow, SeatRow
 
 # ---- matches -------------------------------------------------------------------------------------
 
@@ -146,14 +140,14 @@ def delete_match(db: Session, match: Match) -> None:
     db.delete(match)
 
 
-def _with_bot() -> Any:
+def with_bot() -> Any:
     """The ids of matches with a computer seat (a subquery)."""
     return select(Seat.match_id).where(Seat.kind == "bot")
 
 
 def bot_matches_active(db: Session) -> list[str]:
     """Active matches with a computer seat."""
-    query = select(Match.id).where(Match.status == "active", Match.id.in_(_with_bot()))
+    query = select(Match.id).where(Match.status == "active", Match.id.in_(with_bot()))
     return list(db.scalars(query).all())
 
 
@@ -162,7 +156,7 @@ def _idle(cutoff: datetime | BindParameter[Any]) -> Any:
     return and_(
         MATCHES.c.status.in_(("waiting", "active")),
         MATCHES.c.updated_at < cutoff,
-        MATCHES.c.id.not_in(_with_bot()),
+        MATCHES.c.id.not_in(with_bot()),
     )
 
 
@@ -263,6 +257,16 @@ def seats_of(db: Session, match_id: str) -> list[SeatRow]:
     return [SeatRow(*row) for row in found]
 
 
+def seats_of_many(db: Session, match_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
+    """match id -> its seat rows (with their players' names), for the listed matches."""
+    found: dict[str, list[SeatRow]] = {m: [] for m in match_ids}
+    if match_ids:
+        query = SEAT_ROWS.add_columns(SEATS.c.match_id).where(SEATS.c.match_id.in_(match_ids))
+        for *columns, match_id in db.connection().execute(query):
+            found[match_id].append(SeatRow(*columns))
+    return found
+
+
 def touch_seat(db: Session, match_id: str, seat: str, when: datetime) -> None:
     db.connection().execute(
         update(SEATS)
@@ -290,86 +294,6 @@ def claim_invite(db: Session, code: str, when: datetime) -> bool:
         .values(claimed_at=when)
     )
     return claimed.rowcount == 1
-
-
-# ---- players -------------------------------------------------------------------------------------
-
-PLAYER = select(PLAYERS.c.id, PLAYERS.c.name, PLAYERS.c.username.is_not(None)).where(
-    PLAYERS.c.deleted_at.is_(None)
-)
-
-
-def add_player(db: Session, player_id: str, name: str, when: datetime) -> None:
-    db.connection().execute(insert(PLAYERS), {"id": player_id, "name": name, "created_at": when})
-
-
-def add_session(db: Session, session_id: str, player_id: str, digest: str, when: datetime) -> None:
-    """One more device holding the player: the hash of its token."""
-    values = {"id": session_id, "player_id": player_id, "token_hash": digest, "created_at": when}
-    db.connection().execute(insert(SESSIONS), values)
-
-
-def player_by_token(db: Session, digest: str) -> PlayerRow | None:
-    """The (not deleted) player a session's token holds."""
-    query = PLAYER.join_from(PLAYERS, SESSIONS, SESSIONS.c.player_id == PLAYERS.c.id).where(
-        SESSIONS.c.token_hash == digest
-    )
-    row = db.connection().execute(query).first()
-    return None if row is None else PlayerRow(*row)
-
-
-def player_by_id(db: Session, player_id: str) -> PlayerRow | None:
-    """The player, unless it does not exist or was deleted."""
-    row = db.connection().execute(PLAYER.where(PLAYERS.c.id == player_id)).first()
-    return None if row is None else PlayerRow(*row)
-
-
-def rename_player(db: Session, player_id: str, name: str) -> None:
-    db.connection().execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(name=name))
-
-
-def open_matches_of(db: Session, player_id: str) -> list[str]:
-    """The waiting and active matches the player sits in (their tables show its name)."""
-    query = (
-        select(SEATS.c.match_id)
-        .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
-        .where(SEATS.c.player == player_id, MATCHES.c.status.in_(("waiting", "active")))
-    )
-    return list(db.connection().execute(query).scalars())
-
-
-def _decided_of(player_id: str) -> Any:
-    """The player's seats in finished matches that have a winner (an aborted one has none)."""
-    return (
-        select(SEATS.c.match_id, SEATS.c.name, MATCHES.c.winner)
-        .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
-        .where(
-            SEATS.c.player == player_id,
-            MATCHES.c.status == "finished",
-            MATCHES.c.winner.is_not(None),
-        )
-    )
-
-
-def record_of(db: Session, player_id: str) -> tuple[int, int]:
-    """(games, wins) of the player's decided matches."""
-    decided = _decided_of(player_id).subquery()
-    won = func.sum(case((decided.c.winner == decided.c.name, 1), else_=0))
-    row = db.connection().execute(select(func.count(), won).select_from(decided)).one()
-    return int(row[0] or 0), int(row[1] or 0)
-
-
-def recent_of(db: Session, player_id: str, limit: int) -> list[tuple[str, str, str, SeatRow]]:
-    """The player's newest decided matches: (match id, its seat, the winner, the other seat)."""
-    query = _decided_of(player_id).order_by(MATCHES.c.updated_at.desc(), MATCHES.c.id).limit(limit)
-    mine = [(str(m), str(seat), str(winner)) for m, seat, winner in db.connection().execute(query)]
-    seats = seats_of_many(db, [m for m, _, _ in mine])
-    played = []
-    for match_id, seat, winner in mine:
-        other = next((s for s in seats[match_id] if s.name != seat), None)
-        if other is not None:
-            played.append((match_id, seat, winner, other))
-    return played
 
 
 # ---- actions -------------------------------------------------------------------------------------
@@ -402,112 +326,6 @@ def get_rematch(db: Session, old_match_id: str, *, lock: bool = False) -> Rematc
 
 def add_rematch(db: Session, old_match_id: str, offered_by: str) -> None:
     db.add(Rematch(old_match_id=old_match_id, offered_by=offered_by))
-
-
-# ---- admin ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MatchFilter:
-    status: str | None
-    winner: str | None
-    opponent: str | None  # bot | human
-    id_prefix: str
-    sort: str
-    descending: bool
-    limit: int
-    offset: int
-
-
-def find_matches(db: Session, f: MatchFilter) -> tuple[list[Match], int]:
-    """One page of matches and the number of all that match the filter."""
-    query = select(Match)
-    if f.status:
-        query = query.where(Match.status == f.status)
-    if f.winner:
-        query = query.where(Match.winner == f.winner)
-    if f.opponent == "bot":
-        query = query.where(Match.id.in_(_with_bot()))
-    elif f.opponent == "human":
-        query = query.where(Match.id.not_in(_with_bot()))
-    if f.id_prefix:
-        query = query.where(Match.id.startswith(f.id_prefix))
-    total = db.scalar(select(func.count()).select_from(query.subquery())) or 0
-    column = SORTS.get(f.sort, Match.updated_at)
-    query = query.order_by(column.desc() if f.descending else column.asc(), Match.id)
-    return list(db.scalars(query.limit(f.limit).offset(f.offset)).all()), total
-
-
-def seats_of_many(db: Session, match_ids: Sequence[str]) -> dict[str, list[SeatRow]]:
-    """match id -> its seat rows (with their players' names), for the listed matches."""
-    found: dict[str, list[SeatRow]] = {m: [] for m in match_ids}
-    if match_ids:
-        query = SEAT_ROWS.add_columns(SEATS.c.match_id).where(SEATS.c.match_id.in_(match_ids))
-        for *columns, match_id in db.connection().execute(query):
-            found[match_id].append(SeatRow(*columns))
-    return found
-
-
-@dataclass(frozen=True)
-class Totals:
-    per_day: list[tuple[str, int]]
-    by_status: dict[str, int]
-    decided: int
-    wins: dict[str, int]
-    avg_rounds: float | None
-    avg_seconds: float | None
-    reasons: dict[str, int]
-
-
-def totals(db: Session, sqlite: bool, seats: Sequence[str], game: str | None = None) -> Totals:
-    """Aggregates over every stored match of `game` (of every game when None), computed by the
-    database (UTC days on both); `wins` counts each of `seats`."""
-    of_game = Match.game == game if game is not None else true()
-    day = (
-        func.date(Match.created_at) if sqlite else func.date(func.timezone("UTC", Match.created_at))
-    )
-    seconds = (
-        (func.julianday(Match.updated_at) - func.julianday(Match.created_at)) * 86400.0
-        if sqlite
-        else func.extract("epoch", Match.updated_at - Match.created_at)
-    )
-    per_day = db.execute(
-        select(day.label("day"), func.count()).where(of_game).group_by("day").order_by("day")
-    )
-    by_status = db.execute(
-        select(Match.status, func.count()).where(of_game).group_by(Match.status)
-    ).all()
-    finished = and_(Match.status == "finished", of_game)
-    row = db.execute(
-        select(
-            func.count(),
-            func.avg(cast(Match.round, Float)),
-            func.avg(cast(seconds, Float)),
-            *(func.sum(case((Match.winner == seat, 1), else_=0)) for seat in seats),
-        ).where(finished, Match.winner.is_not(None))
-    ).one()
-    reasons = db.execute(
-        select(Match.win_reason, func.count())
-        .where(finished, Match.win_reason.is_not(None))
-        .group_by(Match.win_reason)
-    ).all()
-    return Totals(
-        per_day=[(str(d), int(n)) for d, n in per_day.all()],
-        by_status={str(s): int(n) for s, n in by_status},
-        decided=int(row[0] or 0),
-        wins={seat: int(row[3 + i] or 0) for i, seat in enumerate(seats)},
-        avg_rounds=float(row[1]) if row[1] is not None else None,
-        avg_seconds=float(row[2]) if row[2] is not None else None,
-        reasons={str(k): int(v) for k, v in reasons},
-    )
-
-
-def add_audit(db: Session, action: str, match_id: str | None, detail: dict[str, Any]) -> None:
-    db.add(AdminAudit(actor="admin", action=action, match_id=match_id, detail=detail))
-
-
-def audit_log(db: Session, limit: int = 100) -> list[AdminAudit]:
-    return list(db.scalars(select(AdminAudit).order_by(AdminAudit.id.desc()).limit(limit)).all())
 
 
 # ---- readiness -----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from ..passwords import (
     verified,
 )
 from ..persistence import accounts as store
-from ..persistence import repository as repo
+from ..persistence import players as player_rows
 from ..push.changes import MatchChanged
 from .core import Core
 from .players import player_of, unknown_player
@@ -78,9 +78,9 @@ class Accounts:
                     assert name is not None
                     token, now = new_token(), self.core.stamp()
                     player_id = new_player_id()
-                    repo.add_player(db, player_id, name, now)
-                    repo.add_session(db, new_player_id(), player_id, token_hash(token), now)
-                    player = repo.player_by_id(db, player_id)
+                    player_rows.add_player(db, player_id, name, now)
+                    player_rows.add_session(db, new_player_id(), player_id, token_hash(token), now)
+                    player = player_rows.player_by_id(db, player_id)
                     assert player is not None
                 elif player.has_account:
                     raise ApiError(409, "has_account", "This player already has an account.")
@@ -106,7 +106,7 @@ class Accounts:
             if store.account_of(db, account.player_id) is None:
                 raise bad_credentials()  # deleted while we verified
             now = self.core.stamp()
-            repo.add_session(db, new_player_id(), account.player_id, token_hash(token), now)
+            player_rows.add_session(db, new_player_id(), account.player_id, token_hash(token), now)
             store.trim_sessions(db, account.player_id)
         return SignedIn(account.player_id, account.name, account.username, token)
 

@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 from ..errors import ApiError, checked_id, not_found
+from ..persistence import admin as admin_rows
 from ..persistence import repository as repo
 from ..persistence.cache import load
 from ..persistence.chat import last_lines
@@ -65,12 +66,12 @@ class Admin:
         self.core = core
         self.db = core.db
 
-    async def page(self, f: repo.MatchFilter) -> tuple[list[MatchRow], int]:
+    async def page(self, f: admin_rows.MatchFilter) -> tuple[list[MatchRow], int]:
         """One page of matches and the total count."""
 
         def run() -> tuple[list[MatchRow], int]:
             with self.db.reader() as db:
-                rows, total = repo.find_matches(db, f)
+                rows, total = admin_rows.find_matches(db, f)
                 seats = repo.seats_of_many(db, [m.id for m in rows])
                 return [_row(m, seats[m.id]) for m in rows], total
 
@@ -144,10 +145,12 @@ class Admin:
         """
         sqlite = is_sqlite(self.db.url)
 
-        def run() -> tuple[repo.Totals, dict[str, repo.Totals]]:
+        def run() -> tuple[admin_rows.Totals, dict[str, admin_rows.Totals]]:
             with self.db.reader() as db:
-                every = repo.totals(db, sqlite, ())
-                per_game = {g: repo.totals(db, sqlite, get_game(g).seats, g) for g in game_ids()}
+                every = admin_rows.totals(db, sqlite, ())
+                per_game = {
+                    g: admin_rows.totals(db, sqlite, get_game(g).seats, g) for g in game_ids()
+                }
                 return every, per_game
 
         every, per_game = await run_in_threadpool(run)
@@ -182,7 +185,7 @@ class Admin:
             match.status = "finished"
             match.ended_by = "host"
             match.updated_at = self.core.stamp()
-            repo.add_audit(db, "abort", match_id, {})
+            admin_rows.add_audit(db, "abort", match_id, {})
 
     async def remove(self, match_id: str) -> None:
         """Delete a match and everything stored about it; every process forgets it."""
@@ -196,7 +199,7 @@ class Admin:
                 raise not_found()
             detail = {"status": match.status, "version": match.version}
             repo.delete_match(db, match)
-            repo.add_audit(db, "delete", match_id, detail)
+            admin_rows.add_audit(db, "delete", match_id, detail)
 
     async def audit(self) -> list[dict[str, Any]]:
         """The newest admin actions."""
@@ -212,21 +215,21 @@ class Admin:
                         "detail": a.detail,
                         "created_at": a.created_at.isoformat(),
                     }
-                    for a in repo.audit_log(db)
+                    for a in admin_rows.audit_log(db)
                 ]
 
         return await run_in_threadpool(run)
 
 
-def _per_day(t: repo.Totals) -> list[dict[str, Any]]:
+def _per_day(t: admin_rows.Totals) -> list[dict[str, Any]]:
     return [{"day": day, "count": n} for day, n in t.per_day]
 
 
-def _by_status(t: repo.Totals) -> dict[str, int]:
+def _by_status(t: admin_rows.Totals) -> dict[str, int]:
     return {status: t.by_status.get(status, 0) for status in STATUSES}
 
 
-def _outcomes(t: repo.Totals) -> dict[str, Any]:
+def _outcomes(t: admin_rows.Totals) -> dict[str, Any]:
     """How the decided matches ended; the first seat's win rate is the balance figure."""
     first = next(iter(t.wins))
     return {

@@ -16,8 +16,8 @@ from ..errors import ApiError, checked_id, not_found
 from ..glicko2 import Rating
 from ..names import checked_name
 from ..persistence import accounts
+from ..persistence import players as player_rows
 from ..persistence import ratings as rated
-from ..persistence import repository as repo
 from ..persistence.ratings import RatingRow
 from ..persistence.records import PlayerRow, SeatInfo, SeatRow, seat_info
 from ..push.changes import MatchChanged
@@ -65,7 +65,7 @@ class Profile:
 
 
 def played(recent: list[tuple[str, str, str, SeatRow]]) -> tuple[Played, ...]:
-    """Finished matches as a profile lists them, from repo.recent_of's rows."""
+    """Finished matches as a profile lists them, from player_rows.recent_of's rows."""
     return tuple(
         Played(match_id, seat, "win" if winner == seat else "loss", seat_info(other))
         for match_id, seat, winner, other in recent
@@ -81,7 +81,7 @@ def player_of(db: Session, token: str | None) -> PlayerRow | None:
     401 unknown_player for one that names nobody (a malformed one is refused before hashing)."""
     if not token:
         return None
-    found = repo.player_by_token(db, token_hash(token)) if plausible_token(token) else None
+    found = player_rows.player_by_token(db, token_hash(token)) if plausible_token(token) else None
     if found is None:
         raise unknown_player()
     return found
@@ -98,8 +98,8 @@ class Players:
         player_id, token = new_player_id(), new_token()
         with self.core.db.write() as db:
             now = self.core.stamp()
-            repo.add_player(db, player_id, name, now)
-            repo.add_session(db, new_player_id(), player_id, token_hash(token), now)
+            player_rows.add_player(db, player_id, name, now)
+            player_rows.add_session(db, new_player_id(), player_id, token_hash(token), now)
         return NewPlayer(player_id, name, token)
 
     async def rename(self, token: str | None, name: str) -> PlayerRow:
@@ -117,8 +117,8 @@ class Players:
         with self.core.db.write() as db:
             player = player_of(db, token)
             assert player is not None
-            repo.rename_player(db, player.id, name)
-            return PlayerRow(player.id, name, player.has_account), repo.open_matches_of(
+            player_rows.rename_player(db, player.id, name)
+            return PlayerRow(player.id, name, player.has_account), player_rows.open_matches_of(
                 db, player.id
             )
 
@@ -127,11 +127,11 @@ class Players:
 
     def _profile(self, player_id: str) -> Profile:
         with self.core.db.reader() as db:
-            player = repo.player_by_id(db, player_id)
+            player = player_rows.player_by_id(db, player_id)
             if player is None:
                 raise not_found("player")
-            games, wins = repo.record_of(db, player.id)
-            recent = repo.recent_of(db, player.id, RECENT)
+            games, wins = player_rows.record_of(db, player.id)
+            recent = player_rows.recent_of(db, player.id, RECENT)
             ratings = tuple(rated.ratings_of(db, player.id)) if player.has_account else ()
             if player.has_account and not ratings:  # a newcomer: the starting rating
                 start = Rating()

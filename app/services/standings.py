@@ -14,6 +14,7 @@ from engine.registry import get_game
 
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import accounts
+from ..persistence import players as player_rows
 from ..persistence import ratings as store
 from ..persistence import repository as repo
 from ..persistence.records import SeatInfo, SeatRow, seat_info
@@ -87,7 +88,7 @@ class Standings:
 
     def _history(self, player_id: str, game: str) -> list[Point]:
         with self.core.db.reader() as db:
-            if repo.player_by_id(db, player_id) is None:
+            if player_rows.player_by_id(db, player_id) is None:
                 raise not_found("player")
             found = store.history_of(db, player_id, game, HISTORY_POINTS)
         return [Point(*row) for row in found]
@@ -103,7 +104,7 @@ class Standings:
             assert player is not None
             ongoing = accounts.ongoing_of(db, player.id, ONGOING_MAX)
             seats = repo.seats_of_many(db, [m.match_id for m in ongoing])
-            recent = played(repo.recent_of(db, player.id, RECENT_MAX))
+            recent = played(player_rows.recent_of(db, player.id, RECENT_MAX))
         listed = [self._mine(m, seats[m.match_id]) for m in ongoing]
         listed.sort(key=lambda m: not m.your_turn)  # stable: newest first within each part
         return MyGames(tuple(listed), recent)

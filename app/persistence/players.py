@@ -1,0 +1,91 @@
+"""The statements of players: a player made, found by session token or id, renamed, and its
+record (the matches it sits in, its decided games and newest results)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import case, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from . import repository
+from .records import PlayerRow, SeatRow
+from .repository import MATCHES, PLAYERS, SEATS, SESSIONS
+
+PLAYER = select(PLAYERS.c.id, PLAYERS.c.name, PLAYERS.c.username.is_not(None)).where(
+    PLAYERS.c.deleted_at.is_(None)
+)
+
+
+def add_player(db: Session, player_id: str, name: str, when: datetime) -> None:
+    db.connection().execute(insert(PLAYERS), {"id": player_id, "name": name, "created_at": when})
+
+
+def add_session(db: Session, session_id: str, player_id: str, digest: str, when: datetime) -> None:
+    """One more device holding the player: the hash of its token."""
+    values = {"id": session_id, "player_id": player_id, "token_hash": digest, "created_at": when}
+    db.connection().execute(insert(SESSIONS), values)
+
+
+def player_by_token(db: Session, digest: str) -> PlayerRow | None:
+    """The (not deleted) player a session's token holds."""
+    query = PLAYER.join_from(PLAYERS, SESSIONS, SESSIONS.c.player_id == PLAYERS.c.id).where(
+        SESSIONS.c.token_hash == digest
+    )
+    row = db.connection().execute(query).first()
+    return None if row is None else PlayerRow(*row)
+
+
+def player_by_id(db: Session, player_id: str) -> PlayerRow | None:
+    """The player, unless it does not exist or was deleted."""
+    row = db.connection().execute(PLAYER.where(PLAYERS.c.id == player_id)).first()
+    return None if row is None else PlayerRow(*row)
+
+
+def rename_player(db: Session, player_id: str, name: str) -> None:
+    db.connection().execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(name=name))
+
+
+def open_matches_of(db: Session, player_id: str) -> list[str]:
+    """The waiting and active matches the player sits in (their tables show its name)."""
+    query = (
+        select(SEATS.c.match_id)
+        .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
+        .where(SEATS.c.player == player_id, MATCHES.c.status.in_(("waiting", "active")))
+    )
+    return list(db.connection().execute(query).scalars())
+
+
+def _decided_of(player_id: str) -> Any:
+    """The player's seats in finished matches that have a winner (an aborted one has none)."""
+    return (
+        select(SEATS.c.match_id, SEATS.c.name, MATCHES.c.winner)
+        .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
+        .where(
+            SEATS.c.player == player_id,
+            MATCHES.c.status == "finished",
+            MATCHES.c.winner.is_not(None),
+        )
+    )
+
+
+def record_of(db: Session, player_id: str) -> tuple[int, int]:
+    """(games, wins) of the player's decided matches."""
+    decided = _decided_of(player_id).subquery()
+    won = func.sum(case((decided.c.winner == decided.c.name, 1), else_=0))
+    row = db.connection().execute(select(func.count(), won).select_from(decided)).one()
+    return int(row[0] or 0), int(row[1] or 0)
+
+
+def recent_of(db: Session, player_id: str, limit: int) -> list[tuple[str, str, str, SeatRow]]:
+    """The player's newest decided matches: (match id, its seat, the winner, the other seat)."""
+    query = _decided_of(player_id).order_by(MATCHES.c.updated_at.desc(), MATCHES.c.id).limit(limit)
+    mine = [(str(m), str(seat), str(winner)) for m, seat, winner in db.connection().execute(query)]
+    seats = repository.seats_of_many(db, [m for m, _, _ in mine])
+    played = []
+    for match_id, seat, winner in mine:
+        other = next((s for s in seats[match_id] if s.name != seat), None)
+        if other is not None:
+            played.append((match_id, seat, winner, other))
+    return played
