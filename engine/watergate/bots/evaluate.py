@@ -1,7 +1,8 @@
 """A static evaluation of a position for the computer opponents: how close each side is to its win.
 
 The Editor needs two informants joined to Nixon; `editor_need` counts the evidence spaces still to
-fill (plus pictures still to pin) on the two cheapest threads. Nixon needs momentum: tokens on his
+fill (plus pictures still to pin) on the two cheapest threads, `joined_need` the same counting a
+space the two threads share once (hard's play-outs use it). Nixon needs momentum: tokens on his
 card, the momentum token's place on the track, and the shrinking supply. The weights are rules of
 thumb, tuned by simulation (docs/balance.md).
 """
@@ -15,6 +16,7 @@ from ..state import MatchState
 
 WIN: Final = 1000.0
 _BLOCKED: Final = 99
+_NEED_CAP: Final = 2 * 12  # what a need is cut to: both threads as long as they come
 
 
 def _space_costs(s: MatchState) -> list[int]:
@@ -22,15 +24,15 @@ def _space_costs(s: MatchState) -> list[int]:
     return [1 if b is None else 0 if b.up else _BLOCKED for b in s.board]
 
 
-def thread_needs(s: MatchState) -> list[int]:
-    """For each informant: spaces (and picture) still missing on its cheapest thread to Nixon."""
-    cost = _space_costs(s)
-    rules = s.rules
-    neighbours = rules.space_neighbours
-    n = len(rules.spaces)
-    # Dijkstra-like relaxation from the centre over a tiny graph (21 spaces): repeated sweeps.
+def _distances(
+    cost: list[int], neighbours: tuple[tuple[int, ...], ...], start: tuple[int, ...]
+) -> list[int]:
+    """For each space, the cheapest chain of spaces from one of `start` to it, both ends counted
+    (blocked, at least, where none is open)."""
+    n = len(cost)
+    # Dijkstra-like relaxation over a tiny graph (21 spaces): repeated sweeps.
     dist = [_BLOCKED] * n
-    for i in rules.center_neighbours:
+    for i in start:
         dist[i] = cost[i]
     changed = True
     while changed:
@@ -46,6 +48,13 @@ def thread_needs(s: MatchState) -> list[int]:
             if best < dist[i]:
                 dist[i] = best
                 changed = True
+    return dist
+
+
+def thread_needs(s: MatchState) -> list[int]:
+    """For each informant: spaces (and picture) still missing on its cheapest thread to Nixon."""
+    rules = s.rules
+    dist = _distances(_space_costs(s), rules.space_neighbours, rules.center_neighbours)
     needs = []
     for k, around in enumerate(rules.informant_neighbours):
         picture = s.pictures[k]
@@ -58,15 +67,69 @@ def thread_needs(s: MatchState) -> list[int]:
 
 
 def editor_need(s: MatchState) -> int:
-    """What the Editor still lacks on the two cheapest threads (0 means connected: a win)."""
+    """What the Editor still lacks on the two cheapest threads (0 means connected: a win); a
+    space both threads use is counted twice."""
     a, b = sorted(thread_needs(s))[:2]
-    return min(a + b, 2 * 12)
+    return min(a + b, _NEED_CAP)
+
+
+def joined_need(s: MatchState) -> int:
+    """What the Editor still lacks to join two informants to Nixon, each missing space and
+    picture counted once: the cheapest tree from Nixon to two informants, whose two threads may
+    run together up to the space where they part (0 means connected: a win)."""
+    rules = s.rules
+    cost = _space_costs(s)
+    neighbours = rules.space_neighbours
+    from_nixon = _distances(cost, neighbours, rules.center_neighbours)
+    informants = []  # (own thread's need, picture missing, index)
+    for k, around in enumerate(rules.informant_neighbours):
+        picture = s.pictures[k]
+        road = min(from_nixon[i] for i in around)
+        if picture != "down" and road < _BLOCKED:
+            informants.append(
+                (road + (1 if picture is None else 0), 1 if picture is None else 0, k)
+            )
+    if len(informants) < 2:
+        return _NEED_CAP
+    informants.sort()
+    best = informants[0][0] + informants[1][0]  # two threads that meet only at Nixon
+    open_spaces = [v for v in range(len(cost)) if cost[v] < _BLOCKED]
+    from_informant: dict[int, list[int]] = {}
+    for a, (need_a, picture_a, k_a) in enumerate(informants):
+        if need_a >= best:  # a tree through this informant costs at least its own thread
+            break
+        for need_b, picture_b, k_b in informants[a + 1 :]:
+            if need_b >= best:
+                break
+            for k in (k_a, k_b):
+                if k not in from_informant:
+                    around = rules.informant_neighbours[k]
+                    from_informant[k] = _distances(cost, neighbours, around)
+            da, db = from_informant[k_a], from_informant[k_b]
+            pictures = picture_a + picture_b
+            for v in open_spaces:  # the threads part at v: each space of the tree counted once
+                total = from_nixon[v] + da[v] + db[v] - 2 * cost[v] + pictures
+                if total < best:
+                    best = total
+    return min(best, _NEED_CAP)
 
 
 def evaluate(s: MatchState, me: Role) -> float:
-    """Higher is better for `me`."""
+    """Higher is better for `me`; the Editor's distance to a connection is `editor_need`."""
     if s.winner is not None:
         return WIN if s.winner == me else -WIN
+    return _score(s, editor_need(s), me)
+
+
+def evaluate_joined(s: MatchState, me: Role) -> float:
+    """`evaluate` with the Editor's distance counted exactly (`joined_need`): hard's play-outs
+    (docs/levels.md)."""
+    if s.winner is not None:
+        return WIN if s.winner == me else -WIN
+    return _score(s, joined_need(s), me)
+
+
+def _score(s: MatchState, need: int, me: Role) -> float:
     score = 0.0  # from the Editor's point of view
     score -= 11.0 * s.momentum["nixon"]
     spaces = s.rules.momentum_spaces
@@ -81,6 +144,6 @@ def evaluate(s: MatchState, me: Role) -> float:
         elif t.pos < 0:
             score -= 1.5 - 0.1 * t.pos
     score += 2.5 * (len(s.holding["editor"]) - len(s.holding["nixon"]))
-    score -= 6.0 * editor_need(s)
+    score -= 6.0 * need
     score -= 2.0 * (spaces + 3 - s.momentum_supply)
     return score if me == "editor" else -score

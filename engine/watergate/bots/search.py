@@ -11,7 +11,7 @@ thinking time; otherwise the iteration budget alone bounds the work.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final, TypeVar
 
 from ...core.rng import below, seed_state
@@ -51,9 +51,12 @@ class _Node:
         self.avail = 0
 
 
-def _editor_reward(s: MatchState) -> float:
+Evaluation = Callable[[MatchState, Role], float]
+
+
+def _editor_reward(s: MatchState, evaluation: Evaluation) -> float:
     """0..1 from the Editor's point of view."""
-    return 1.0 / (1.0 + math.exp(-evaluate(s, "editor") / _SCALE))
+    return 1.0 / (1.0 + math.exp(-evaluation(s, "editor") / _SCALE))
 
 
 class SearchBot:
@@ -70,6 +73,7 @@ class SearchBot:
         widening: float = 0.0,
         explore: float = _EXPLORE,
         rollout_steps: int = _ROLLOUT_STEPS,
+        evaluations: Mapping[Role, Evaluation] | None = None,
     ) -> None:
         self._rng = seed_state(seed)
         self.budget = budget_ms / 1000
@@ -85,6 +89,9 @@ class SearchBot:
         # edition's, hard exploits more and looks further (docs/levels.md)
         self.explore = explore
         self.rollout_steps = rollout_steps
+        # what a play-out's end is scored by, for the role the bot plays (`evaluate` if none)
+        self.evaluations = dict(evaluations or {})
+        self._evaluation: Evaluation = evaluate
         self._allowed: set[Key] = set()
 
     def _rand(self, n: int) -> int:
@@ -98,6 +105,7 @@ class SearchBot:
 
     def _search(self, observation: MatchState, role: Role, legal: Sequence[Action]) -> Action:
         root = _Node()
+        self._evaluation = self.evaluations.get(role, evaluate)
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         scores = [0.0] * len(legal)
         started = deadline - self.budget
@@ -156,7 +164,7 @@ class SearchBot:
             node = node.children[_key(action)]
             s = apply(s, actor, action).state
             path.append((node, actor))
-        reward = _editor_reward(self._rollout(s))
+        reward = _editor_reward(self._rollout(s), self._evaluation)
         for visited, actor in path:
             visited.visits += 1
             visited.reward += reward if actor == "editor" else 1.0 - reward
