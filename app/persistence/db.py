@@ -116,6 +116,16 @@ class Database:
         )
         # SQLite has one writer at a time: this process's writers queue on this lock first
         self.write_lock: threading.Lock | None = threading.Lock() if is_sqlite(self.url) else None
+        self.disposed = False
+        for engine in {self.writer_engine, self.reader_engine}:
+            event.listen(engine, "checkin", self._close_after_dispose)
+
+    def _close_after_dispose(self, dbapi_connection: Any, record: Any) -> None:
+        """Work still in flight when the process stopped hands its connection back after
+        dispose(), to a pool nobody holds any more: close it now, rather than leave it open on
+        the server until the garbage collector finds that pool."""
+        if self.disposed and dbapi_connection is not None:
+            record.invalidate()
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -142,5 +152,7 @@ class Database:
             raw.close()
 
     def dispose(self) -> None:
+        """Close every connection: the idle ones now, those in use as they are handed back."""
+        self.disposed = True
         self.writer_engine.dispose()
         self.reader_engine.dispose()

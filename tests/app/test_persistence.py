@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 import engine.watergate as engine
-from app.persistence.db import driver_url
+from app.persistence.db import Database, driver_url
 from app.persistence.models import Invite, Match, MatchAction
 from engine.watergate.bots import RandomBot
 from engine.watergate.serialize import dumps, state_to_json
@@ -424,6 +424,25 @@ def test_shutdown_right_after_an_action_leaves_no_connection_open(
     finally:
         for pool in pools:  # close what a failure left open here, not in a later test's GC
             pool.dispose()
+
+
+def test_a_connection_handed_back_after_dispose_is_closed_at_once(any_db_url: str) -> None:
+    """Work in flight when the process stops hands its connection back after dispose(): it is
+    closed then, not left open on the server until the garbage collector finds the old pool."""
+    db = Database(any_db_url)
+    in_use = [e.raw_connection() for e in {db.writer_engine, db.reader_engine}]
+    drivers = [raw.dbapi_connection for raw in in_use]
+    db.dispose()
+    for raw, driver in zip(in_use, drivers, strict=True):
+        raw.close()  # the work ends: back to the pool that dispose() let go
+        with pytest.raises(db.writer_engine.dialect.loaded_dbapi.Error):
+            driver.cursor().execute("select 1")
+    fresh = Database(any_db_url)  # a new process still connects as usual
+    try:
+        with fresh.reader() as session:
+            assert session.execute(text("select 1")).scalar() == 1
+    finally:
+        fresh.dispose()
 
 
 def test_a_256_bit_seed_is_stored_exactly_and_deals_the_match(
