@@ -54,14 +54,19 @@ def _distances(
 def thread_needs(s: MatchState) -> list[int]:
     """For each informant: spaces (and picture) still missing on its cheapest thread to Nixon."""
     rules = s.rules
-    dist = _distances(_space_costs(s), rules.space_neighbours, rules.center_neighbours)
+    return _needs(s, _distances(_space_costs(s), rules.space_neighbours, rules.center_neighbours))
+
+
+def _needs(s: MatchState, from_nixon: list[int]) -> list[int]:
+    """thread_needs, from the spaces' distances to Nixon (blocked, at least, for a face-down
+    picture or an informant no open chain reaches)."""
     needs = []
-    for k, around in enumerate(rules.informant_neighbours):
+    for k, around in enumerate(s.rules.informant_neighbours):
         picture = s.pictures[k]
         if picture == "down":
             needs.append(_BLOCKED)
             continue
-        road = min(dist[i] for i in around)
+        road = min(from_nixon[i] for i in around)
         needs.append(road + (1 if picture is None else 0))
     return needs
 
@@ -81,14 +86,12 @@ def joined_need(s: MatchState) -> int:
     cost = _space_costs(s)
     neighbours = rules.space_neighbours
     from_nixon = _distances(cost, neighbours, rules.center_neighbours)
-    informants = []  # (own thread's need, picture missing, index)
-    for k, around in enumerate(rules.informant_neighbours):
-        picture = s.pictures[k]
-        road = min(from_nixon[i] for i in around)
-        if picture != "down" and road < _BLOCKED:
-            informants.append(
-                (road + (1 if picture is None else 0), 1 if picture is None else 0, k)
-            )
+    # (own thread's need, picture missing, index) of the informants a thread can still reach
+    informants = [
+        (need, 1 if s.pictures[k] is None else 0, k)
+        for k, need in enumerate(_needs(s, from_nixon))
+        if need < _BLOCKED
+    ]
     if len(informants) < 2:
         return _NEED_CAP
     informants.sort()

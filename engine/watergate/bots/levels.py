@@ -39,7 +39,7 @@ _HARD_EXPLORE: Final = 0.2
 _HARD_ROLLOUT_STEPS: Final = 12
 # As Nixon, the play-out's end is scored with the Editor's distance to a connection counted
 # exactly (a space two threads share once), so he sees a connection coming that the two threads'
-# sum puts further off: against the heuristic Editor 0.65 instead of 0.55 over 200 deals. As the
+# sum puts further off: against the heuristic Editor 0.63 instead of 0.55 over 300 deals. As the
 # Editor the same scoring lost (0.72 instead of 0.86 over 100), so the Editor keeps `evaluate`.
 _HARD_EVALUATIONS: Final[dict[Role, Evaluation]] = {"nixon": evaluate_joined}
 

@@ -91,7 +91,6 @@ class SearchBot:
         self.rollout_steps = rollout_steps
         # what a play-out's end is scored by, for the role the bot plays (`evaluate` if none)
         self.evaluations = dict(evaluations or {})
-        self._evaluation: Evaluation = evaluate
         self._allowed: set[Key] = set()
 
     def _rand(self, n: int) -> int:
@@ -105,7 +104,7 @@ class SearchBot:
 
     def _search(self, observation: MatchState, role: Role, legal: Sequence[Action]) -> Action:
         root = _Node()
-        self._evaluation = self.evaluations.get(role, evaluate)
+        evaluation = self.evaluations.get(role, evaluate)
         deadline = self.clock() + self.budget if self.clock is not None else 0.0
         scores = [0.0] * len(legal)
         started = deadline - self.budget
@@ -127,7 +126,7 @@ class SearchBot:
             if width != len(self._allowed) or done == 0:
                 self._allowed = set(ranked_moves[:width])
             sample, self._rng = determinize(observation, role, self._rng)
-            self._iterate(root, sample)
+            self._iterate(root, sample, evaluation)
         by_key = {_key(a): a for a in legal}
         ranked = sorted(
             (
@@ -140,7 +139,7 @@ class SearchBot:
         )
         return by_key[ranked[0][3]] if ranked else legal[self._rand(len(legal))]
 
-    def _iterate(self, root: _Node, s: MatchState) -> None:
+    def _iterate(self, root: _Node, s: MatchState, evaluation: Evaluation) -> None:
         node, path = root, []  # path: (node, player who chose the move into it)
         while (actor := current_role(s)) is not None:
             actions = legal_actions(s, actor)
@@ -164,7 +163,7 @@ class SearchBot:
             node = node.children[_key(action)]
             s = apply(s, actor, action).state
             path.append((node, actor))
-        reward = _editor_reward(self._rollout(s), self._evaluation)
+        reward = _editor_reward(self._rollout(s), evaluation)
         for visited, actor in path:
             visited.visits += 1
             visited.reward += reward if actor == "editor" else 1.0 - reward
