@@ -22,6 +22,9 @@ BURST_SECONDS = 2.0  # the bucket holds this many seconds' worth: a page of watc
 # thousand. At most HELD_MAX refusals wait at once (each holds a connection's memory); beyond
 # that they are answered at once.
 HELD_MAX = 1000
+# In a request's "state": the HTTP protocol (app/protocols.py) already charged this spectator
+# socket to the budget, so the middleware does not charge it again.
+ADMITTED = "watergate.spectator_admitted"
 
 
 class Budget:
@@ -42,11 +45,6 @@ class Budget:
             return False
         self.tokens -= 1
         return True
-
-    def empty(self) -> bool:
-        """Whether a take now would find no token (nothing is taken)."""
-        now = self.clock()
-        return min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate) < 1
 
     def wait(self) -> int:
         """Whole seconds until a token is back (Retry-After)."""
@@ -82,7 +80,9 @@ def is_spectator_socket(path: str) -> bool:
 
 class ShedSpectators:
     """Refuses a spectator socket over the budget before routing, authentication or any read.
-    Seat sockets are never shed."""
+    Seat sockets are never shed. Behind our HTTP protocol a plain spectator path was charged
+    (or refused) before the handshake and is let through here; this charges the rest (a path
+    spelled with %-escapes, another server)."""
 
     def __init__(self, app: ASGIApp, shedder: Shedder) -> None:
         self.app, self.shedder = app, shedder
@@ -91,6 +91,7 @@ class ShedSpectators:
         if (
             scope["type"] == "websocket"
             and is_spectator_socket(scope["path"])
+            and not scope.get("state", {}).get(ADMITTED)
             and not self.shedder.budget.take()
         ):
             await self._refuse(scope, receive, send)
