@@ -30,24 +30,27 @@ class HttpProtocol(HttpToolsProtocol):
         return type(cls.__name__, (cls,), {"shedder": shedder})
 
     def handle_websocket_upgrade(self) -> None:
+        if self._admitted():
+            super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]  # freed now, by reference counting
+
+    def _admitted(self) -> bool:
+        """Whether the upgrade goes on; a spectator over the budget is refused here instead."""
         shedder = self.shedder
         # the raw target: the scope has no path before the upgrade (a spectator path spelled
         # with %-escapes is let through here and charged by the middleware)
-        if shedder is not None and is_spectator_socket(
-            self.url.split(b"?", 1)[0].decode("latin-1")
-        ):
-            if not shedder.budget.take():
-                self._refuse_spectator(shedder)
-                self.parser = None  # type: ignore[assignment]
-                return
-            # Spent here, not in the middleware: a crowd arriving in one instant all found the
-            # budget not yet spent and went on to full handshakes and ASGI requests before the
-            # middleware refused all but one (8,500 of 32,000 refusals in a bench.load churn).
-            # The mark rides in the request's "state", which the websocket protocol copies
-            # from this dict; the middleware lets a socket so marked through.
-            self.app_state = {**self.app_state, ADMITTED: True}
-        super().handle_websocket_upgrade()
-        self.parser = None  # type: ignore[assignment]  # freed now, by reference counting
+        if shedder is None or not is_spectator_socket(self.url.split(b"?", 1)[0].decode("latin-1")):
+            return True
+        if not shedder.budget.take():
+            self._refuse_spectator(shedder)
+            return False
+        # Spent here, not in the middleware: a crowd arriving in one instant all found the
+        # budget not yet spent and went on to full handshakes and ASGI requests before the
+        # middleware refused all but one (8,500 of 32,000 refusals in a bench.load churn). The
+        # mark rides in the request's "state", which the websocket protocol copies from this
+        # dict; the middleware lets a socket so marked through.
+        self.app_state = {**self.app_state, ADMITTED: True}
+        return True
 
     def _refuse_spectator(self, shedder: Shedder) -> None:
         """The answer app/http/shedding.py gives a spectator over the budget, given here before
