@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
+import io
+import logging
 import signal
 import socket
 import sys
+import time
 from pathlib import Path
 from types import FrameType
 
@@ -22,7 +26,11 @@ from .persistence.db import is_sqlite
 from .protocols import HttpProtocol, WebSocketProtocol
 
 ROOT = Path(__file__).resolve().parent.parent
-SHUTDOWN_SECONDS = 5  # requests still running this long after SIGTERM are cancelled
+# From SIGTERM: sockets closed and requests finished within this long, or cancelled; then the
+# lifespan's own shutdown (bounded steps of its own), so the process is gone within seconds.
+SHUTDOWN_SECONDS = 3
+DRAIN_SECONDS = 1.0  # of that, what the sockets' handlers get to leave by themselves
+log = logging.getLogger("watergate.shutdown")
 
 
 class Server(uvicorn.Server):
@@ -44,12 +52,27 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        deadline = time.monotonic() + SHUTDOWN_SECONDS
         for server in self.servers:
             server.close()  # no new connections: a reconnecting client goes elsewhere
         ctx = getattr(self.app.state, "ctx", None)
         if ctx is not None:
-            await ctx.drain()
-        await super().shutdown(sockets)
+            await ctx.drain(grace=DRAIN_SECONDS)
+        # one budget for both steps: uvicorn's wait for requests gets what the drain left
+        left = max(1, int(deadline - time.monotonic()))  # uvicorn counts whole seconds
+        self.config.timeout_graceful_shutdown = left
+        # just before uvicorn cancels what is still running, say what that is and where it waits
+        report = asyncio.get_running_loop().call_later(left - 0.1, self._report_running)
+        try:
+            await super().shutdown(sockets)
+        finally:
+            report.cancel()
+
+    def _report_running(self) -> None:
+        for task in list(self.server_state.tasks):
+            stack = io.StringIO()
+            task.print_stack(limit=12, file=stack)
+            log.warning("still running at shutdown, to be cancelled:\n%s", stack.getvalue())
 
 
 def migrate(url: str) -> None:
