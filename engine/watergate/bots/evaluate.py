@@ -9,6 +9,7 @@ thumb, tuned by simulation (docs/balance.md).
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Final
 
 from ..catalog import Role
@@ -29,25 +30,25 @@ def _distances(
 ) -> list[int]:
     """For each space, the cheapest chain of spaces from one of `start` to it, both ends counted
     (blocked, at least, where none is open)."""
-    n = len(cost)
-    # Dijkstra-like relaxation over a tiny graph (21 spaces): repeated sweeps.
-    dist = [_BLOCKED] * n
+    # Entering a space costs 0 or 1, so a breadth-first walk that takes free steps first (0-1
+    # BFS) settles each space once: the play-outs call this for every evaluation.
+    dist = [_BLOCKED] * len(cost)
+    todo: deque[int] = deque()
     for i in start:
-        dist[i] = cost[i]
-    changed = True
-    while changed:
-        changed = False
-        for i in range(n):
-            if cost[i] >= _BLOCKED:
-                continue
-            best = dist[i]
-            for j in neighbours[i]:
-                cand = dist[j] + cost[i]
-                if cand < best:
-                    best = cand
-            if best < dist[i]:
-                dist[i] = best
-                changed = True
+        if cost[i] < dist[i]:
+            dist[i] = cost[i]
+            todo.append(i)
+    while todo:
+        i = todo.popleft()
+        here = dist[i]
+        for j in neighbours[i]:
+            step = cost[j]
+            if step < _BLOCKED and here + step < dist[j]:
+                dist[j] = here + step
+                if step:
+                    todo.append(j)
+                else:
+                    todo.appendleft(j)
     return dist
 
 
