@@ -36,6 +36,9 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 MY_PLAY = """() => document.body.classList.contains("my-turn")
   && document.querySelector("#hand .card.is-target") !== null"""
 LOG_COUNT = "() => Number(document.getElementById('log').dataset.count || 0)"
+# the Editor is asked whether to react (a pass among the options), not to play a card
+MY_REACTION = """(document.body.classList.contains("my-turn")
+  && document.querySelector('#decision .btn[data-kind="pass"]') !== null)"""
 BUDGET_S = 60.0
 # the log's length and the choices shown: a click changed the table when this changed
 CLICK_MS = 3000  # a choice still on screen is clickable at once; longer means it went away
@@ -115,7 +118,22 @@ def test_a_whole_turn_on_a_phone_without_scrolling(
     before = page.evaluate(LOG_COUNT)
     page.locator('#decision .btn[data-kind="play_value"]').first.tap()
     page.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
-    page.wait_for_function(MY_PLAY)  # the computer answered; the next turn is mine
+    # the computer answers; a play of its that opens a reaction window the Editor can use (he
+    # holds a reaction card, so auto-pass leaves it to him) must fit as well, and is passed
+    deadline = time.monotonic() + BUDGET_S
+    while not page.evaluate(MY_PLAY):
+        assert time.monotonic() < deadline, "the Editor's next play never came"
+        page.wait_for_function(f"() => ({MY_PLAY})() || {MY_REACTION}")
+        if page.evaluate(MY_PLAY):
+            break
+        passing = page.locator('#decision .btn[data-kind="pass"]')
+        assert inside_viewport(page, ("#decision", '#decision .btn[data-kind="pass"]')) == []
+        shown = page.evaluate(SHOWN)
+        try:
+            passing.first.tap(timeout=CLICK_MS)
+        except PlaywrightTimeout:
+            continue  # the window went away meanwhile (a push replaced it): look again
+        page.wait_for_function(f"before => ({SHOWN})() !== before", arg=shown)
     assert page.evaluate("() => window.scrollY") == 0
     assert inside_viewport(page, areas) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
