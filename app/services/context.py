@@ -115,7 +115,7 @@ class AppContext:
         await bots.resume_all()
         return ctx
 
-    async def drain(self, grace: float = 3.0) -> None:
+    async def drain(self, grace: float) -> None:
         """Close every socket "going away", so its client reconnects (to another process), and
         give their handlers `grace` seconds to finish; the server stops after this."""
         for conn in self.hub.connections():

@@ -37,8 +37,9 @@ MY_PLAY = """() => document.body.classList.contains("my-turn")
   && document.querySelector("#hand .card.is-target") !== null"""
 LOG_COUNT = "() => Number(document.getElementById('log').dataset.count || 0)"
 # the Editor is asked whether to react (a pass among the options), not to play a card
-MY_REACTION = """(document.body.classList.contains("my-turn")
-  && document.querySelector('#decision .btn[data-kind="pass"]') !== null)"""
+PASS_BUTTON = '#decision .btn[data-kind="pass"]'
+MY_REACTION = f"""(document.body.classList.contains("my-turn")
+  && document.querySelector('{PASS_BUTTON}') !== null)"""
 BUDGET_S = 60.0
 # the log's length and the choices shown: a click changed the table when this changed
 CLICK_MS = 3000  # a choice still on screen is clickable at once; longer means it went away
@@ -126,11 +127,10 @@ def test_a_whole_turn_on_a_phone_without_scrolling(
         page.wait_for_function(f"() => ({MY_PLAY})() || {MY_REACTION}")
         if page.evaluate(MY_PLAY):
             break
-        passing = page.locator('#decision .btn[data-kind="pass"]')
-        assert inside_viewport(page, ("#decision", '#decision .btn[data-kind="pass"]')) == []
+        assert inside_viewport(page, ("#decision", PASS_BUTTON)) == []
         shown = page.evaluate(SHOWN)
         try:
-            passing.first.tap(timeout=CLICK_MS)
+            page.locator(PASS_BUTTON).first.tap(timeout=CLICK_MS)
         except PlaywrightTimeout:
             continue  # the window went away meanwhile (a push replaced it): look again
         page.wait_for_function(f"before => ({SHOWN})() !== before", arg=shown)
