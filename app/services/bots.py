@@ -55,7 +55,7 @@ class BotRunner:
         self.clock, self.sleep = clock, sleep
         self.thinking = Thinking(settings.bot_processes, settings.log_format == "json")
         self._closing = asyncio.Event()
-        self._poked: set[str] = set()
+        self._poked: dict[str, float] = {}  # match -> when (self.clock) its last change came
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def on_change(self, change: Change) -> None:
@@ -70,7 +70,7 @@ class BotRunner:
         known = self.core.cache.info(match_id)
         if known is not None and not known.has_bot():
             return  # people only: nothing for a bot to do (the kinds of a match never change)
-        self._poked.add(match_id)  # a running task looks again before it stops
+        self._poked[match_id] = self.clock()  # a running task looks again before it stops
         task = self._tasks.get(match_id)
         if task is None or task.done():
             self._tasks[match_id] = supervise(
@@ -88,11 +88,15 @@ class BotRunner:
             # R18: the pause runs from the moment this task sees the change (right after the
             # push that offers the decision), whatever reading and thinking take meanwhile
             started = self.clock()
-            self._poked.discard(match_id)
+            self._poked.pop(match_id, None)
             found = await run_in_threadpool(current, self.core, match_id)
             if found is None:
                 self._tasks.pop(match_id, None)
                 return
+            # a change that came while reading may be the one that offers this decision (the
+            # person answered the computer's last move at once): the pause runs from it, never
+            # from before it
+            started = max(started, self._poked.get(match_id, started))
             info, entry = found
             game = get_game(entry.game)
             seats = game.to_move(entry.state)
