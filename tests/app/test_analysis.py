@@ -20,9 +20,13 @@ from tests.app.test_persistence import ADMIN, Duel, bearer
 URL = "/api/matches/{}/analysis"
 
 
-def finished(client: TestClient, seed: int) -> Duel:
+def resigned(client: TestClient, seed: int, moves: int = 16) -> Duel:
+    """A short finished match (a few random moves, then the Editor resigns): analysed as a whole
+    match is, at a fraction of the time (the analysis judges every real decision)."""
     duel = Duel.start(client)
-    duel.finish(RandomBot(seed))
+    duel.play(RandomBot(seed), moves)
+    url = f"/api/matches/{duel.match_id}/resign"
+    assert client.post(url, headers=bearer(duel.tokens["editor"])).status_code == 200
     return duel
 
 
@@ -44,7 +48,7 @@ def test_only_a_seat_of_a_finished_match_gets_its_own_decisions(client: TestClie
     live.play(RandomBot(1), 3)
     r = client.get(URL.format(live.match_id), headers=bearer(live.tokens["editor"]))
     assert (r.status_code, r.json()["code"]) == (404, "not_found")
-    duel = finished(client, seed=3)
+    duel = resigned(client, seed=3, moves=40)
     assert client.get(URL.format(duel.match_id)).status_code == 401  # stranger, spectator
     key = duel.view("editor")["spectate_path"].rsplit("key=", 1)[1]
     assert client.get(URL.format(duel.match_id) + f"?key={key}").status_code == 401
@@ -64,7 +68,7 @@ def test_only_a_seat_of_a_finished_match_gets_its_own_decisions(client: TestClie
     for role in ("editor", "nixon"):
         body = analysed(client, duel, role, [])
         assert body["role"] == role and body["information"] == "observation"
-        assert body["moves"], "a random match has real decisions for both seats"
+        assert body["moves"], "40 random moves hold real decisions for both seats"
         for move in body["moves"]:
             assert move["role"] == role
             assert 0.0 <= move["before"] <= 1.0 and 0.0 <= move["after"] <= 1.0
@@ -84,7 +88,7 @@ def test_one_analysis_at_a_time_the_second_waits(
     sqlite_url: str, make_client: Callable[..., TestClient]
 ) -> None:
     first = make_client(sqlite_url)
-    duels = [finished(first, seed=s) for s in (5, 6)]
+    duels = [resigned(first, seed=s) for s in (5, 6)]
     first.__exit__(None, None, None)  # its worker stops; the analyses are made afresh below
     with first.app.state.ctx.db.writer.begin() as db:  # type: ignore[attr-defined]
         db.execute(sa.delete(MatchAnalysis))
