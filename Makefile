@@ -13,7 +13,7 @@ ARGS ?=
 COMPILE = $(BIN)/uv pip compile --no-config --universal --generate-hashes --python-version 3.11 \
 	--custom-compile-command 'make lock' --quiet $(ARGS)
 
-.PHONY: run test lint pytest bench mypyc test-mypyc test-compiled lock upgrade clean
+.PHONY: run test lint bench mypyc test-mypyc lock upgrade clean
 
 define NEW_VENV
 @$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -46,15 +46,12 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # Two workers (pytest-xdist), each taking whole files: many tests wait on real servers, sockets
-# and browsers, so two share the machine's cores well (three were no faster on two cores, and
+# and browsers, so two share the machine's cores well (three were no faster on two slow cores, and
 # overloaded them); TEST_WORKERS=0 runs them in this process.
 TEST_WORKERS ?= 2
 PYTEST = $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
-# The checks, then the tests; `make -j2 test` runs the two side by side (CI does).
-test: lint pytest
-
-pytest: $(STAMP)
+test: lint
 	$(PYTEST)
 
 bench: $(STAMP)
@@ -82,12 +79,8 @@ mypyc: $(STAMP)
 	cd $(MYPYC_DIR) && ../../$(BIN)/mypyc $(MYPYC_MODULES) >build.log 2>&1 \
 		|| { tail -30 build.log >&2; exit 1; }
 
-# The same engine tests, run from the copy, so `engine` is the compiled one there;
-# `test-compiled` runs them on a copy already built (CI builds it while the other tests run).
+# The same engine tests, run from the copy, so `engine` is the compiled one there.
 test-mypyc: mypyc
-	$(MAKE) test-compiled
-
-test-compiled:
 	cd $(MYPYC_DIR) && ../../$(BIN)/python -c \
 		'import engine.watergate.flow as f; assert f.__file__.endswith(".so"), f.__file__'
 	cd $(MYPYC_DIR) && ../../$(PYTEST) -p no:cacheprovider tests/engine
