@@ -8,7 +8,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import closing
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -46,34 +46,14 @@ def _postgres_server() -> str:
     return url
 
 
-@pytest.fixture(scope="session")
-def _postgres_template() -> Iterator[tuple[str, str]]:
-    """(server URL, name) of a PostgreSQL database migrated once for this test process, which
-    every test's database is created from (creating and migrating each took about 0.3 s)."""
-    server = _postgres_server()
-    name = "wg_template_" + secrets.token_hex(6)
+@contextmanager
+def _database(server: str, name: str, template: str | None = None) -> Iterator[str]:
+    """A new PostgreSQL database on `server` (a copy of `template` if given): its URL; dropped on
+    the way out, whoever is still connected."""
     admin = create_engine(driver_url(server), isolation_level="AUTOCOMMIT")
+    copy = f' TEMPLATE "{template}"' if template else ""
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    base, _, _ = server.rpartition("/")
-    try:
-        migrate(f"{base}/{name}")  # its engine is disposed: no session stays on the template
-        yield server, name
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@pytest.fixture
-def postgres_url(_postgres_template: tuple[str, str]) -> Iterator[str]:
-    """A brand-new, migrated PostgreSQL database (a copy of the migrated template), dropped
-    afterwards."""
-    server, template = _postgres_template
-    name = "wg_test_" + secrets.token_hex(6)
-    admin = create_engine(driver_url(server), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     base, _, _ = server.rpartition("/")
     try:
         yield f"{base}/{name}"
@@ -81,6 +61,26 @@ def postgres_url(_postgres_template: tuple[str, str]) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def _postgres_template() -> Iterator[tuple[str, str]]:
+    """(server URL, name) of a PostgreSQL database migrated once for this test process, which
+    every test's database is created from (creating and migrating each took about 0.3 s)."""
+    server = _postgres_server()
+    name = "wg_template_" + secrets.token_hex(6)
+    with _database(server, name) as url:
+        migrate(url)  # its engine is disposed: no session stays on the template
+        yield server, name
+
+
+@pytest.fixture
+def postgres_url(_postgres_template: tuple[str, str]) -> Iterator[str]:
+    """A brand-new, migrated PostgreSQL database (a copy of the migrated template), dropped
+    afterwards."""
+    server, template = _postgres_template
+    with _database(server, "wg_test_" + secrets.token_hex(6), template) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
