@@ -58,9 +58,11 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.engine --games 2000
 
 # The optional compiled engine (issue 14): the pure-Python engine stays the reference and is what
-# the app runs; `make mypyc` compiles a copy of engine/ with the locked mypy's mypyc into
-# build/mypyc, where the compiled modules shadow their sources. bench.engine then prints both
-# figures, and `make test-mypyc` runs the engine tests against the copy.
+# the app runs; `make mypyc` compiles a copy of engine/ (Watergate's rules and bots) with the
+# locked mypy's mypyc into build/mypyc, where the compiled modules shadow their sources.
+# bench.engine then prints both figures, bench.match and bench.ladder play the copy (their
+# `engine` line says which played; --no-compiled plays the pure engine), and `make test-mypyc`
+# runs the engine tests against the copy.
 # Not compiled: engine/core/game.py (runtime-checkable Protocols) and the modules of frozen
 # dataclasses with ClassVar fields (actions, events/plays, events/tokens: mypyc takes a ClassVar
 # for a field, mypyc issue 1122); they run as Python beside the compiled ones.
@@ -68,7 +70,8 @@ MYPYC_DIR := build/mypyc
 MYPYC_MODULES = engine/core/actions.py engine/core/rng.py \
 	$(filter-out engine/watergate/actions.py,$(wildcard engine/watergate/*.py)) \
 	$(filter-out engine/watergate/events/plays.py engine/watergate/events/tokens.py,\
-		$(wildcard engine/watergate/events/*.py))
+		$(wildcard engine/watergate/events/*.py)) \
+	$(wildcard engine/watergate/bots/*.py)
 
 mypyc: $(STAMP)
 	rm -rf $(MYPYC_DIR)

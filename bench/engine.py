@@ -19,14 +19,13 @@ several player counts (Nations: 2-5) at that count; the default is the game's fi
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
-from importlib.machinery import EXTENSION_SUFFIXES
-from pathlib import Path
 
 from engine.core.rng import below, seed_state
 from engine.registry import DEFAULT_GAME, AnyGame, game_ids, get_game
+
+from .compiled import copy_plays, engine_kind, on_copy
 
 
 def play_one(game: AnyGame, seed: int, rules_version: str | None = None) -> tuple[int, str]:
@@ -45,31 +44,9 @@ def play_one(game: AnyGame, seed: int, rules_version: str | None = None) -> tupl
     return decisions, f"{'_'.join(outcome.winners) or 'draw'}_{outcome.reason}"
 
 
-COMPILED_COPY = Path(__file__).resolve().parent.parent / "build" / "mypyc"
-
-
-def engine_kind() -> str:
-    """`mypyc` when any engine module imported so far is a compiled extension, else `pure`."""
-    for name, module in list(sys.modules.items()):
-        if name.startswith("engine.") and str(getattr(module, "__file__", "")).endswith(
-            tuple(EXTENSION_SUFFIXES)
-        ):
-            return "mypyc"
-    return "pure"
-
-
 def compiled_figures(argv: list[str]) -> dict[str, str]:
     """The same benchmark played by the compiled copy: its output lines by name."""
-    run = (
-        f"import runpy, sys; sys.path.insert(0, {str(COMPILED_COPY)!r}); "
-        "runpy.run_module('bench.engine', run_name='__main__')"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", run, *argv, "--no-compiled"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    done = on_copy("bench.engine", argv, capture=True)
     return dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
 
 
@@ -92,7 +69,7 @@ def main() -> None:
         decisions += n
         reasons[reason] = reasons.get(reason, 0) + 1
     elapsed = time.perf_counter() - started
-    kind = engine_kind()
+    kind = engine_kind(args.game)
     print(f"engine {kind}")
     print(f"rules_version {args.rules_version or game.rules_version}")
     print(f"players {len(game.seats)}")
@@ -103,7 +80,7 @@ def main() -> None:
     print(f"decisions_per_game {decisions / args.games:.1f}")
     print(f"decisions_per_second {decisions / elapsed:.0f}")
     print(f"games_per_second {args.games / elapsed:.1f}")
-    if kind == "pure" and not args.no_compiled and (COMPILED_COPY / "engine").is_dir():
+    if kind == "pure" and not args.no_compiled and copy_plays(args.game):
         compiled = compiled_figures(sys.argv[1:])
         assert compiled["engine"] == "mypyc", "build/mypyc holds no compiled engine module"
         # the same games (same end counts) or the copy is not the same engine

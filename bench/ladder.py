@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.registry import DEFAULT_GAME, game_ids, get_game
 
+from .compiled import copy_plays, engine_kind, on_copy
 from .match import play
 
 _ELO: float = 400 / math.log(10)
@@ -54,7 +56,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--no-compiled", action="store_true", help="play the pure engine")
     args = parser.parse_args()
+    if not args.no_compiled and copy_plays(args.game):
+        on_copy("bench.ladder", sys.argv[1:], capture=False)
+        return
     game = get_game(args.game)
     names = args.bots.split(",")
     for name in names:
@@ -80,6 +86,7 @@ def main() -> None:
             points = 1.0 if winner == seat else 0.5 if winner == "draw" else 0.0
             had, n = score.get((me, them), (0.0, 0))
             score[(me, them)] = (had + points, n + 1)
+    print(f"engine {engine_kind(args.game)}")
     for a, b in itertools.combinations(names, 2):
         points, n = score[(a, b)]
         print(f"score_{a}_vs_{b} {points / n:.3f}")

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 from engine.registry import DEFAULT_GAME, game_ids, get_game
+
+from .compiled import copy_plays, engine_kind, on_copy
 
 
 def play(
@@ -73,7 +76,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--no-compiled", action="store_true", help="play the pure engine")
     args = parser.parse_args()
+    if not args.no_compiled and copy_plays(args.game):
+        on_copy("bench.match", sys.argv[1:], capture=False)
+        return
     game = get_game(args.game)
     if args.players not in game.player_counts:
         parser.error(f"{args.game} is played by {', '.join(map(str, game.player_counts))}")
@@ -108,6 +115,7 @@ def main() -> None:
     think = {side: sum(r[4][side] for r in results) for side in game.seats}
     count = {side: sum(r[5][side] for r in results) for side in game.seats}
     first, second = game.seats[0], game.seats[1]
+    print(f"engine {engine_kind(args.game)}")
     print(f"games {n}")
     print(f"{first} {args.first}")
     print(f"{second} {args.second}")
