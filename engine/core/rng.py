@@ -6,7 +6,11 @@ Two generators share one interface, told apart by the state itself:
   of up to 256 bits. Nothing a player sees of the shuffles narrows the seed (the first edition's
   53-bit SplitMix64 seed could be searched from an opening hand). Its state is
   `marker | seed << 64 | counter`, so a state says which generator it belongs to.
-- `splitmix64` (matches of rules version 1, and the bots' own generators): fast, not secret.
+- `splitmix64` (matches of rules version 1, the samples a bot's search plays out, the random bot
+  that plays the golden playthroughs, and Nations' bots): fast, not secret.
+
+A third, `bot_below` and `bot_shuffle` (xorshift32), is Watergate's thinking bots' own: the draws
+with which they sample hidden cards and pick play-out moves. It never deals a match.
 
 Both are only integer arithmetic and hashlib, so they never change between Python versions:
 
@@ -76,6 +80,35 @@ def shuffle(state: int, items: list[T]) -> int:
     """Shuffle items in place (Fisher–Yates, from the end) and return the new generator state."""
     for i in range(len(items) - 1, 0, -1):
         state, j = below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state
+
+
+# A search draws about a hundred numbers an iteration (most to sample the hidden cards). Under
+# mypyc SplitMix64's 64-bit products are big integers, about 0.8 µs a draw; xorshift32's values
+# stay machine-sized, about 0.1 µs. Its period (2**32 - 1) and quality are ample for sampling.
+_M32: Final = 0xFFFFFFFF
+
+
+def bot_state(seed: int) -> int:
+    """A bot generator's first state for any integer seed: 32 bits, never 0 (xorshift's fixed
+    point), spread by one SplitMix64 step so that neighbouring seeds start far apart."""
+    return next_u64(seed & _MASK)[1] >> 32 or 1
+
+
+def bot_below(state: int, n: int) -> tuple[int, int]:
+    """A bot's draw: (new_state, r) with 0 <= r < n (multiply-shift; bias below n / 2**32)."""
+    x = state
+    x ^= (x << 13) & _M32
+    x ^= x >> 17
+    x ^= (x << 5) & _M32
+    return x, (x * n) >> 32
+
+
+def bot_shuffle(state: int, items: list[T]) -> int:
+    """Shuffle items in place with a bot's generator (Fisher–Yates); return its new state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, j = bot_below(state, i + 1)
         items[i], items[j] = items[j], items[i]
     return state
 

@@ -9,7 +9,7 @@ observation, for search.
 
 from __future__ import annotations
 
-from ..core.rng import shuffle
+from ..core.rng import bot_shuffle
 from .catalog import Role, other
 from .state import MatchState, Token
 
@@ -43,21 +43,22 @@ def observation_for(s: MatchState, role: Role) -> MatchState:
 
 
 def determinize(obs: MatchState, role: Role, rng: int) -> tuple[MatchState, int]:
-    """One full state consistent with the observation, drawn with the bot's generator `rng`.
+    """One full state consistent with the observation, drawn with the bot's generator `rng` (a
+    `bot_state`).
 
     Returns the state (whose own generator continues from the bot's) and the new bot generator.
     """
     s = obs.clone()
     opp = other(role)
     pool = s.hands[opp] + s.decks[opp]
-    rng = shuffle(rng, pool)
+    rng = bot_shuffle(rng, pool)
     held = len(s.hands[opp])
     s.hands[opp] = pool[:held]
     s.decks[opp] = pool[held:]
-    rng = shuffle(rng, s.decks[role])
+    rng = bot_shuffle(rng, s.decks[role])
     unseen = _unseen_track(s, role)
     tokens = [s.track[i].id for i in unseen] + s.bag
-    rng = shuffle(rng, tokens)
+    rng = bot_shuffle(rng, tokens)
     for k, i in enumerate(unseen):
         t: Token = s.track[i]
         s.track[i] = t._replace(id=tokens[k])

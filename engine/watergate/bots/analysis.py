@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ...core.errors import EngineError
-from ...core.rng import below, seed_state
+from ...core.rng import bot_below, bot_state
 from ..actions import Action
 from ..catalog import Role
 from ..flow import apply, current_role, legal_actions
@@ -48,7 +48,7 @@ def _playout(s: MatchState, rng: int) -> MatchState:
         if actor is None:
             break
         actions = legal_actions(s, actor)
-        rng, i = below(rng, len(actions))
+        rng, i = bot_below(rng, len(actions))
         s = apply(s, actor, actions[i]).state
     return s
 
@@ -61,16 +61,16 @@ def judge(observation: MatchState, role: Role, played: Action, seed: int) -> Jud
     best = searcher.decide(observation, role, legal_actions(observation, role))
     judged = [best] if played == best else [best, played]
     totals, counts = [0.0, 0.0], [0, 0]
-    rng = seed_state(seed ^ 0x5A5A5A5A)
+    rng = bot_state(seed ^ 0x5A5A5A5A)
     for _ in range(SAMPLES):
         sample, rng = determinize(observation, role, rng)
-        rng, playout_seed = below(rng, 1 << 62)
+        rng, playout_seed = bot_below(rng, 1 << 62)
         for k, action in enumerate(judged):
             try:
                 after = apply(sample, role, action).state
             except EngineError:  # not legal in this sample (should not happen: own choices)
                 continue
-            totals[k] += _chance(_playout(after, seed_state(playout_seed)), role)
+            totals[k] += _chance(_playout(after, bot_state(playout_seed)), role)
             counts[k] += 1
     values = [t / c if c else 0.5 for t, c in zip(totals, counts, strict=True)]
     before = values[0]

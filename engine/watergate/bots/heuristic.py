@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from ...core.errors import EngineError
-from ...core.rng import below, seed_state
+from ...core.rng import bot_below, bot_state
 from ..actions import PASS, Action
 from ..catalog import Role
-from ..flow import apply, legal_actions
+from ..flow import advance, apply, legal_actions
 from ..observation import determinize
 from ..state import MatchState, ReactD
 from .evaluate import evaluate
@@ -25,13 +25,13 @@ _FOLLOW_UP_DEPTH = 2  # own sub-choices (pin where, which token) followed greedi
 
 def _settle(s: MatchState, me: Role, depth: int) -> float:
     """Value after `me`'s move: the opponent is assumed to pass reaction windows; my own
-    follow-up choices are taken greedily."""
+    follow-up choices are taken greedily. `s` is the caller's own copy: passes are played in it."""
     for _ in range(8):
         d = s.decision
         if d is None or s.winner is not None:
             break
         if d.role != me and isinstance(d, ReactD):
-            s = apply(s, d.role, PASS).state
+            advance(s, PASS)
             continue
         if d.role == me and depth > 0:
             return max(_settle(apply(s, me, a).state, me, depth - 1) for a in legal_actions(s, me))
@@ -54,7 +54,7 @@ class HeuristicBot:
     """Greedy one-ply player over one determinisation of what its seat can see."""
 
     def __init__(self, seed: int) -> None:
-        self._rng = seed_state(seed)
+        self._rng = bot_state(seed)
 
     def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
         if len(legal) == 1:
@@ -64,5 +64,5 @@ class HeuristicBot:
         scores = score_actions(sample, role, offered)
         best = max(scores)
         top = [a for a, v in zip(offered, scores, strict=True) if v >= best - 1e-9]
-        self._rng, i = below(self._rng, len(top))
+        self._rng, i = bot_below(self._rng, len(top))
         return as_given(legal, top[i])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
-from ...core.rng import below, seed_state
+from ...core.rng import bot_below, bot_state
 from ..catalog import Role
 from ..flow import legal_actions
 from ..observation import determinize
@@ -49,10 +49,10 @@ class EasyBot:
     four, otherwise any move within a token or so of the best."""
 
     def __init__(self, seed: int) -> None:
-        self._rng = seed_state(seed)
+        self._rng = bot_state(seed)
 
     def _rand(self, n: int) -> int:
-        self._rng, i = below(self._rng, n)
+        self._rng, i = bot_below(self._rng, n)
         return i
 
     def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:

@@ -14,10 +14,10 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, TypeVar
 
-from ...core.rng import below, seed_state
+from ...core.rng import bot_below, bot_state
 from ..actions import Action, action_to_json
 from ..catalog import Role
-from ..flow import apply, current_role, legal_actions
+from ..flow import advance, current_role, legal_actions
 from ..observation import determinize
 from ..state import MatchState
 from .evaluate import evaluate
@@ -75,7 +75,7 @@ class SearchBot:
         rollout_steps: int = _ROLLOUT_STEPS,
         evaluations: Mapping[Role, Evaluation] | None = None,
     ) -> None:
-        self._rng = seed_state(seed)
+        self._rng = bot_state(seed)
         self.budget = budget_ms / 1000
         self.iterations = iterations
         self.clock = clock
@@ -94,7 +94,7 @@ class SearchBot:
         self._allowed: set[Key] = set()
 
     def _rand(self, n: int) -> int:
-        self._rng, i = below(self._rng, n)
+        self._rng, i = bot_below(self._rng, n)
         return i
 
     def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
@@ -156,12 +156,12 @@ class SearchBot:
                 action = untried[self._rand(len(untried))]
                 child = node.children[_key(action)] = _Node()
                 child.avail = 1
-                s = apply(s, actor, action).state
+                advance(s, action)
                 path.append((child, actor))
                 break
             action = self._select(node, actions)
             node = node.children[_key(action)]
-            s = apply(s, actor, action).state
+            advance(s, action)
             path.append((node, actor))
         reward = _editor_reward(self._rollout(s), evaluation)
         for visited, actor in path:
@@ -185,5 +185,5 @@ class SearchBot:
             if actor is None:
                 break
             actions = legal_actions(s, actor)
-            s = apply(s, actor, actions[self._rand(len(actions))]).state
+            advance(s, actions[self._rand(len(actions))])
         return s

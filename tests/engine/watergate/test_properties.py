@@ -30,8 +30,11 @@ from engine.watergate import (
     replay_events,
     start,
 )
+from engine.watergate.actions import action_to_json
 from engine.watergate.bots import RandomBot
 from engine.watergate.events import events_to_json
+from engine.watergate.flow import advance
+from engine.watergate.flow import legal_actions as offered_actions
 from engine.watergate.serialize import dumps, state_from_json, state_to_json
 from engine.watergate.standard import RULESET
 from engine.watergate.views import admin_view, events_for, view_for
@@ -245,6 +248,19 @@ def test_every_offered_action_is_accepted_and_apply_never_mutates(seed: int, bot
         n.bag.clear()
         n.stack.clear()
         assert dumps(state_to_json(s)) == before
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, bot_seed=SEEDS)
+def test_advance_in_place_reaches_the_state_apply_returns(seed: int, bot_seed: int) -> None:
+    """A search plays its samples with `advance` (no copy a step): every step of a match must
+    come out exactly as `apply`'s, or the computer would search a game with other rules."""
+    for ply in random_match(seed, bot_seed):
+        mine = ply.before.clone()
+        offered = offered_actions(mine, ply.role)
+        advance(mine, next(a for a in offered if action_to_json(a) == ply.action))
+        assert mine == ply.after
+        assert offered_actions(mine, ply.role) == offered_actions(ply.after, ply.role)
 
 
 @settings(max_examples=30, deadline=None)
