@@ -6,11 +6,12 @@ Two generators share one interface, told apart by the state itself:
   of up to 256 bits. Nothing a player sees of the shuffles narrows the seed (the first edition's
   53-bit SplitMix64 seed could be searched from an opening hand). Its state is
   `marker | seed << 64 | counter`, so a state says which generator it belongs to.
-- `splitmix64` (matches of rules version 1, the samples a bot's search plays out, the random bot
-  that plays the golden playthroughs, and Nations' bots): fast, not secret.
+- `splitmix64` (matches of rules version 1, the random bot that plays the golden playthroughs,
+  and Nations' bots): fast, not secret.
 
 A third, `bot_below` and `bot_shuffle` (xorshift32), is Watergate's thinking bots' own: the draws
-with which they sample hidden cards and pick play-out moves. It never deals a match.
+with which they sample hidden cards and pick play-out moves, and (as a negative `sample_state`)
+the chance inside the positions they sample. It never deals a match.
 
 Both are only integer arithmetic and hashlib, so they never change between Python versions:
 
@@ -65,8 +66,11 @@ def secure_u64(state: int) -> tuple[int, int]:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """Return (new_state, r) with 0 <= r < n. SplitMix64: multiply-shift (bias below 2**-58 for
-    n <= 64); SHA-256: rejection sampling, exactly uniform."""
+    n <= 64); SHA-256: rejection sampling, exactly uniform; a sample's state: xorshift32."""
     if state < _SECURE:
+        if state < 0:  # a search's sample (`sample_state`): the bots' own generator
+            state, r = bot_below(-state, n)
+            return -state, r
         state, x = next_u64(state)
         return state, (x * n) >> 64
     limit = (1 << 64) - (1 << 64) % n  # the largest multiple of n: draws at or above it are redrawn
@@ -111,6 +115,13 @@ def bot_shuffle(state: int, items: list[T]) -> int:
         state, j = bot_below(state, i + 1)
         items[i], items[j] = items[j], items[i]
     return state
+
+
+def sample_state(bot_rng: int) -> int:
+    """The generator of a state a bot sampled for its search (its future shuffles and draws are
+    unknown to the bot, so they are drawn too): xorshift32, told apart by being below zero. No
+    match ever has such a state: a match's generator is SplitMix64's or SHA-256's."""
+    return -bot_state(bot_rng)
 
 
 def seed_state(seed: int) -> int:

@@ -89,7 +89,7 @@ def _op_move(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     if what != "evidence":
         s.stack.append(Move(what, -1, op["steps"], _toward(task, op), task.role))
         return
-    task = task._replace(remaining=remaining(task, op))
+    task = OpTask(task.role, task.source, task.at, remaining(task, op), task.excluded)
     d = TargetD(task.role, task)
     if task.remaining > 0 and has_choice(s, d):
         s.decision = d
@@ -101,7 +101,7 @@ def _op_choose_again(
     """A handler for ops whose every item is chosen: open the decision while options remain."""
 
     def handler(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
-        task = task._replace(remaining=remaining(task, op))
+        task = OpTask(task.role, task.source, task.at, remaining(task, op), task.excluded)
         d = kind(task.role, task)
         if task.remaining > 0 and has_choice(s, d):
             s.decision = d
@@ -215,7 +215,7 @@ def _requeue(s: MatchState, task: OpTask, chosen: int) -> None:
     """Queue the rest of a counted op below the effect of this choice."""
     if task.remaining > 1:
         s.stack.append(
-            task._replace(remaining=task.remaining - 1, excluded=(*task.excluded, chosen))
+            OpTask(task.role, task.source, task.at, task.remaining - 1, (*task.excluded, chosen))
         )
 
 

@@ -27,6 +27,7 @@ from .state import (
     PinHolding,
     PinSide,
     StartRound,
+    Token,
 )
 from .track import gain_initiative, token_payload, win
 
@@ -83,7 +84,7 @@ def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
         return
     for token in gained:
         s.track.remove(token)
-        s.holding[t.role].append(token._replace(pos=0))
+        s.holding[t.role].append(Token(token.handle, token.id, 0, token.up, token.peeked))
     ev.append(EvidenceGained(t.role, tuple(token_payload(s, tok) for tok in gained)))
     s.stack.append(PIN_HOLDING[t.role])
 

@@ -9,7 +9,7 @@ observation, for search.
 
 from __future__ import annotations
 
-from ..core.rng import bot_shuffle
+from ..core.rng import bot_shuffle, sample_state
 from .catalog import Role, other
 from .state import MatchState, Token
 
@@ -61,7 +61,7 @@ def determinize(obs: MatchState, role: Role, rng: int) -> tuple[MatchState, int]
     rng = bot_shuffle(rng, tokens)
     for k, i in enumerate(unseen):
         t: Token = s.track[i]
-        s.track[i] = t._replace(id=tokens[k])
+        s.track[i] = Token(t.handle, tokens[k], t.pos, t.up, t.peeked)
     s.bag = tokens[len(unseen) :]
-    s.rng = rng ^ 0x5DEECE66D  # future shuffles of this sample: unknown, so drawn too
+    s.rng = sample_state(rng)  # future shuffles of this sample: unknown, so drawn too
     return s, rng

@@ -36,6 +36,7 @@ from .state import (
     Move,
     PlayD,
     Resolve,
+    Token,
     Window,
 )
 from .track import token_payload
@@ -148,7 +149,7 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
         i = next(i for i, t in enumerate(s.track) if t.handle == handle)
         token = s.track[i]
         if not token.up:  # R13
-            s.track[i] = token = token._replace(up=True, peeked=False)
+            s.track[i] = token = Token(token.handle, token.id, token.pos, True, False)
             ev.append(shared(TokenRevealed, token_payload(s, token), token.pos))
         # R17: "Follow the money!" may answer before the token moves (or is gained at space 5)
         announce(s, Ann(role, card_id, "value", "value_evidence_move", -1, handle, False))

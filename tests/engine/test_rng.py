@@ -18,6 +18,7 @@ from engine.core.rng import (
     bot_state,
     generator_of,
     initial_state,
+    sample_state,
     secure_state,
     secure_u64,
     shuffle,
@@ -72,13 +73,18 @@ def test_a_one_bit_change_deals_a_different_deck() -> None:
 
 @pytest.mark.parametrize(
     ("draw", "state"),
-    [(below, secure_state(secrets.randbits(SEED_BITS))), (bot_below, bot_state(7))],
-    ids=["match", "bot"],
+    [
+        (below, secure_state(secrets.randbits(SEED_BITS))),
+        (bot_below, bot_state(7)),
+        (below, sample_state(7)),
+    ],
+    ids=["match", "bot", "sample"],
 )
 def test_below_is_in_range_and_reaches_every_value(
     draw: Callable[[int, int], tuple[int, int]], state: int
 ) -> None:
-    """A match's draws and a thinking bot's (which sample the hidden cards it must guess)."""
+    """A match's draws, a thinking bot's (which sample the hidden cards it must guess) and those
+    of the positions it samples (the chance still to come in them)."""
     for n in (1, 2, 3, 7, 20, 30, 300):
         seen = set()
         for _ in range(40 * n):
