@@ -6,7 +6,8 @@ each seat assignment, at `--budget-ms` per decision.
 Prints each pairing's score (`score_<a>_vs_<b> <a's share>`), then `elo_<bot> <rating>` lines: the
 Bradley–Terry maximum-likelihood ratings (400 points = 10:1 odds), `--anchor` held at 1500, with
 an approximate 95% half-width (`elo_<bot>_ci95`) from the games that bot played. A draw counts
-half. Small samples only: each game costs seconds of thinking.
+half. Small samples only: each game costs seconds of thinking. As in bench.match, `engine` says
+which engine played (the compiled copy when `make mypyc` built it; `--no-compiled`: the pure one).
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ other seats of a game of more players (--players) play the first seat's bot.
 Prints `<first seat>_win_rate <x>` (editor_win_rate, p1_win_rate) with a 95% interval, average
 rounds and decisions, how the games ended (`end_<reason>`) and the average thinking time per
 decision of each side.
+
+`engine` says which engine played. With `make mypyc` built (and current), Watergate's games are
+played by the compiled copy, bots included: a time budget buys its bots about twice the search
+of the pure engine's. `--no-compiled` plays the pure engine, the one the app runs.
 """
 
 from __future__ import annotations
