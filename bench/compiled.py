@@ -13,11 +13,9 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-COMPILED_COPY = Path(__file__).resolve().parent.parent / "build" / "mypyc"
+SOURCE = Path(__file__).resolve().parent.parent / "engine"
+COMPILED_COPY = SOURCE.parent / "build" / "mypyc"
 COMPILED_GAMES = ("watergate",)  # the games whose rules and bots `make mypyc` compiles
-
-
-SOURCE = COMPILED_COPY.parent.parent / "engine"
 
 
 def copy_current() -> bool:
