@@ -18,12 +18,12 @@ COMPILED_COPY = SOURCE.parent / "build" / "mypyc"
 COMPILED_GAMES = ("watergate",)  # the games whose rules and bots `make mypyc` compiles
 
 
-def copy_current() -> bool:
+def copy_current(sources: Path = SOURCE, copy: Path = COMPILED_COPY) -> bool:
     """Whether the copy was compiled from the engine's sources as they are now (an edit since the
     last `make mypyc` would otherwise be measured on the old rules)."""
-    copied = COMPILED_COPY / "engine"
-    for source in SOURCE.rglob("*.py"):
-        compiled = copied / source.relative_to(SOURCE)
+    copied = copy / "engine"
+    for source in sources.rglob("*.py"):
+        compiled = copied / source.relative_to(sources)
         if not compiled.is_file() or compiled.read_bytes() != source.read_bytes():
             return False
     return True
