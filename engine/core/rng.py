@@ -9,9 +9,9 @@ Two generators share one interface, told apart by the state itself:
 - `splitmix64` (matches of rules version 1, the random bot that plays the golden playthroughs,
   and Nations' bots): fast, not secret.
 
-A third, `bot_below` and `bot_shuffle` (xorshift32), is Watergate's thinking bots' own: the draws
-with which they sample hidden cards and pick play-out moves, and (as a negative `sample_state`)
-the chance inside the positions they sample. It never deals a match.
+A third, xorshift32 (`bot_state`, a state below zero), is Watergate's thinking bots' own: the
+draws with which they sample hidden cards and pick play-out moves, and the chance inside the
+positions they sample. It never deals a match.
 
 Both are only integer arithmetic and hashlib, so they never change between Python versions:
 
@@ -68,8 +68,8 @@ def below(state: int, n: int) -> tuple[int, int]:
     """Return (new_state, r) with 0 <= r < n. SplitMix64: multiply-shift (bias below 2**-58 for
     n <= 64); SHA-256: rejection sampling, exactly uniform; a sample's state: xorshift32."""
     if state < _SECURE:
-        if state < 0:  # a search's sample (`sample_state`): the bots' own generator
-            state, r = bot_below(-state, n)
+        if state < 0:  # a bot's (`bot_state`)
+            state, r = _xorshift32_below(-state, n)
             return -state, r
         state, x = next_u64(state)
         return state, (x * n) >> 64
@@ -95,33 +95,19 @@ _M32: Final = 0xFFFFFFFF
 
 
 def bot_state(seed: int) -> int:
-    """A bot generator's first state for any integer seed: 32 bits, never 0 (xorshift's fixed
-    point), spread by one SplitMix64 step so that neighbouring seeds start far apart."""
-    return next_u64(seed & _MASK)[1] >> 32 or 1
+    """A bot generator's first state for any integer seed: xorshift32, told apart from a match's
+    generators by being below zero (no match ever has such a state); never 0, xorshift's fixed
+    point; spread by one SplitMix64 step so that neighbouring seeds start far apart."""
+    return -(next_u64(seed & _MASK)[1] >> 32 or 1)
 
 
-def bot_below(state: int, n: int) -> tuple[int, int]:
-    """A bot's draw: (new_state, r) with 0 <= r < n (multiply-shift; bias below n / 2**32)."""
-    x = state
+def _xorshift32_below(x: int, n: int) -> tuple[int, int]:
+    """One xorshift32 step from x > 0: (new x, r) with 0 <= r < n (multiply-shift; bias below
+    n / 2**32)."""
     x ^= (x << 13) & _M32
     x ^= x >> 17
     x ^= (x << 5) & _M32
     return x, (x * n) >> 32
-
-
-def bot_shuffle(state: int, items: list[T]) -> int:
-    """Shuffle items in place with a bot's generator (Fisher–Yates); return its new state."""
-    for i in range(len(items) - 1, 0, -1):
-        state, j = bot_below(state, i + 1)
-        items[i], items[j] = items[j], items[i]
-    return state
-
-
-def sample_state(bot_rng: int) -> int:
-    """The generator of a state a bot sampled for its search (its future shuffles and draws are
-    unknown to the bot, so they are drawn too): xorshift32, told apart by being below zero. No
-    match ever has such a state: a match's generator is SplitMix64's or SHA-256's."""
-    return -bot_state(bot_rng)
 
 
 def seed_state(seed: int) -> int:

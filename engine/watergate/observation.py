@@ -9,7 +9,7 @@ observation, for search.
 
 from __future__ import annotations
 
-from ..core.rng import bot_shuffle, sample_state
+from ..core.rng import bot_state, shuffle
 from .catalog import Role, other
 from .state import MatchState, Token
 
@@ -51,17 +51,19 @@ def determinize(obs: MatchState, role: Role, rng: int) -> tuple[MatchState, int]
     s = obs.clone()
     opp = other(role)
     pool = s.hands[opp] + s.decks[opp]
-    rng = bot_shuffle(rng, pool)
+    rng = shuffle(rng, pool)
     held = len(s.hands[opp])
     s.hands[opp] = pool[:held]
     s.decks[opp] = pool[held:]
-    rng = bot_shuffle(rng, s.decks[role])
+    rng = shuffle(rng, s.decks[role])
     unseen = _unseen_track(s, role)
     tokens = [s.track[i].id for i in unseen] + s.bag
-    rng = bot_shuffle(rng, tokens)
+    rng = shuffle(rng, tokens)
     for k, i in enumerate(unseen):
         t: Token = s.track[i]
         s.track[i] = Token(t.handle, tokens[k], t.pos, t.up, t.peeked)
     s.bag = tokens[len(unseen) :]
-    s.rng = sample_state(rng)  # future shuffles of this sample: unknown, so drawn too
+    # future shuffles of this sample: unknown, so drawn too, from a stream seeded by the bot's
+    # generator (by its magnitude: the streams stay those the search was measured with)
+    s.rng = bot_state(-rng)
     return s, rng

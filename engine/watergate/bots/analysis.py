@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from ...core.errors import EngineError
-from ...core.rng import bot_below, bot_state
+from ...core.rng import below, bot_state
 from ..actions import Action
 from ..catalog import Role
 from ..flow import apply, current_role, legal_actions
@@ -48,7 +48,7 @@ def _playout(s: MatchState, rng: int) -> MatchState:
         if actor is None:
             break
         actions = legal_actions(s, actor)
-        rng, i = bot_below(rng, len(actions))
+        rng, i = below(rng, len(actions))
         s = apply(s, actor, actions[i]).state
     return s
 
@@ -64,7 +64,7 @@ def judge(observation: MatchState, role: Role, played: Action, seed: int) -> Jud
     rng = bot_state(seed ^ 0x5A5A5A5A)
     for _ in range(SAMPLES):
         sample, rng = determinize(observation, role, rng)
-        rng, playout_seed = bot_below(rng, 1 << 62)
+        rng, playout_seed = below(rng, 1 << 62)
         for k, action in enumerate(judged):
             try:
                 after = apply(sample, role, action).state

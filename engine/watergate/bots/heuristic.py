@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from ...core.errors import EngineError
-from ...core.rng import bot_below, bot_state
+from ...core.rng import below, bot_state
 from ..actions import PASS, Action
 from ..catalog import Role
 from ..flow import advance, apply, legal_actions
@@ -64,5 +64,5 @@ class HeuristicBot:
         scores = score_actions(sample, role, offered)
         best = max(scores)
         top = [a for a, v in zip(offered, scores, strict=True) if v >= best - 1e-9]
-        self._rng, i = bot_below(self._rng, len(top))
+        self._rng, i = below(self._rng, len(top))
         return as_given(legal, top[i])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
-from ...core.rng import bot_below, bot_state
+from ...core.rng import below, bot_state
 from ..catalog import Role
 from ..flow import legal_actions
 from ..observation import determinize
@@ -52,7 +52,7 @@ class EasyBot:
         self._rng = bot_state(seed)
 
     def _rand(self, n: int) -> int:
-        self._rng, i = bot_below(self._rng, n)
+        self._rng, i = below(self._rng, n)
         return i
 
     def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:

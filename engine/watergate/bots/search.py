@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, TypeVar
 
-from ...core.rng import bot_below, bot_state
+from ...core.rng import below, bot_state
 from ..actions import Action, action_to_json
 from ..catalog import Role
 from ..flow import advance, current_role, legal_actions
@@ -94,7 +94,7 @@ class SearchBot:
         self._allowed: set[Key] = set()
 
     def _rand(self, n: int) -> int:
-        self._rng, i = bot_below(self._rng, n)
+        self._rng, i = below(self._rng, n)
         return i
 
     def decide(self, observation: MatchState, role: Role, legal: Sequence[T]) -> T:
