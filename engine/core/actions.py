@@ -48,7 +48,9 @@ class Interner:
         self._memo: dict[tuple[object, ...], Any] = {}
 
     def offer(self, cls: Callable[..., A], *fields: object) -> A:
-        key = (cls, *fields)
+        # keyed by the class and the fields' tuple as it came: `(cls, *fields)` would build a
+        # list and then a tuple at every call (a tenth of this method, compiled)
+        key = (cls, fields)
         found: A | None = self._memo.get(key)
         if found is None:
             if len(self._memo) >= _MEMO_LIMIT:
@@ -58,7 +60,7 @@ class Interner:
 
     def find(self, cls: Callable[..., object], *fields: object) -> object | None:
         """The offered action equal to `cls(*fields)`, if one was built (parsing adds nothing)."""
-        return self._memo.get((cls, *fields))
+        return self._memo.get((cls, fields))
 
 
 def find_offered(

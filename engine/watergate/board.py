@@ -6,7 +6,7 @@ from __future__ import annotations
 from .catalog import Role
 from .events import Event, EvidencePinned
 from .events.interned import shared
-from .state import BoardToken, MatchState, Move, Token
+from .state import BoardToken, MatchState, Move, Token, set_at
 from .track import token_payload, win
 
 
@@ -53,7 +53,7 @@ def check_editor_win(s: MatchState, ev: list[Event]) -> None:
 def pin_token(s: MatchState, role: Role, token: Token, space: int, ev: list[Event]) -> None:
     """Pin a gained token: Editor face up, Nixon face down; the momentum symbol pulls (R23, R24)."""
     placed = BoardToken(token.handle, token.id, role == "editor")
-    s.board[space] = placed
+    s.board = set_at(s.board, space, placed)
     ev.append(shared(EvidencePinned, role, s.rules.spaces[space].id, token_payload(s, placed)))
     if s.rules.tokens[token.id].momentum_symbol:
         s.stack.append(Move("momentum", -1, 1, role, role))

@@ -15,7 +15,7 @@ def _put_away(s: MatchState, ann: Ann) -> None:
     """R15, R32: a replayed card and an event leave the game, any other card is discarded."""
     s.in_play.remove(ann.card)
     if ann.mode == "replay" or s.rules.cards[ann.card].kind == "event":
-        s.removed.append(ann.card)
+        s.removed += (ann.card,)
     else:
         s.discards[ann.role].append(ann.card)
 
@@ -67,10 +67,10 @@ def resolve_gambit(
     match action:
         case GambitKeep(conspirator):
             s.hands[d.role].remove(conspirator)
-            s.removed.append(conspirator)
+            s.removed += (conspirator,)
             s.discards[d.role].append(gambit)
             ev.append(GambitKept(d.role, gambit, conspirator))
         case GambitRemove():
-            s.removed.append(gambit)
+            s.removed += (gambit,)
         case _:
             assert_never(action)

@@ -64,7 +64,10 @@ from .state import (
     SpaceD,
     TargetD,
     Token,
+    replaced,
+    set_at,
     token_by_handle,
+    without,
 )
 from .track import draw_cards, draw_from_bag, new_handle, token_payload
 
@@ -117,11 +120,12 @@ def _op_move_all(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
 
 
 def _op_pin_from_bag(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
-    held = s.holding[task.role]
+    held = list(s.holding[task.role])
     for _ in range(min(op.get("count", 1), len(s.bag))):
         token = Token(new_handle(s), draw_from_bag(s), 0, True, False)
         held.append(token)
         ev.append(TokenDrawnFromBag(task.role, token_payload(s, token)))
+    s.holding = replaced(s.holding, task.role, tuple(held))
     if held:
         s.stack.append(PIN_HOLDING[task.role])
 
@@ -137,7 +141,7 @@ def _op_pin_picture(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> Non
 def pin_picture(s: MatchState, role: Role, person: str, ev: list[Event]) -> None:
     """Take a picture from the supply: the Editor pins it face up, Nixon face down."""
     face: Face = "up" if role == "editor" else "down"
-    s.pictures[s.rules.person_index[person]] = face
+    s.pictures = set_at(s.pictures, s.rules.person_index[person], face)
     ev.append(shared(PicturePinned, role, person, face))
     if face == "up":
         check_editor_win(s, ev)
@@ -160,7 +164,7 @@ def _op_draw_and_play(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> N
 
 def _op_restrict(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
     if op["rule"] not in s.restrictions:
-        s.restrictions.append(op["rule"])
+        s.restrictions += (op["rule"],)
     ev.append(RestrictionAdded(task.role, op["rule"]))
 
 
@@ -229,7 +233,7 @@ def _replay(s: MatchState, role: Role, card: str, ev: list[Event]) -> None:
         return
     # R32: "as if played normally": the card comes back into play and is announced, so the
     # opponent's reaction window opens against it; disposal sends it out of the game again.
-    s.removed.remove(card)
+    s.removed = without(s.removed, card)
     s.in_play.append(card)
     announce(s, Ann(role, card, "replay", s.rules.cards[card].kind + "_action", -1, -1, False))
 
@@ -268,7 +272,7 @@ def _chosen(s: MatchState, task: OpTask, op: Op, chosen: int, ev: list[Event]) -
         s.stack.append(Move("evidence", chosen, op["steps"], _toward(task, op), role))
     elif name == "return_to_bag":
         token = s.track.pop(token_by_handle(s.track, chosen))
-        s.bag.append(token.id)
+        s.bag += (token.id,)
         ev.append(TokenReturnedToBag(role, token_payload(s, token), token.peeked, "card"))
 
 
@@ -279,7 +283,7 @@ def _resolve_picture_choice(
         pin_picture(s, role, person, ev)
     else:  # flip_picture
         face = cast(Face, op["to"])  # the data test allows only "up" and "down"
-        s.pictures[s.rules.person_index[person]] = face
+        s.pictures = set_at(s.pictures, s.rules.person_index[person], face)
         ev.append(PictureFlipped(role, person, face))
         if face == "up":
             check_editor_win(s, ev)
@@ -293,11 +297,11 @@ def _resolve_space_choice(
     assert token is not None  # offered only for occupied spaces
     if op["op"] == "flip_board_evidence":
         token = token._replace(up=op["to"] == "up")
-        s.board[i] = token
+        s.board = set_at(s.board, i, token)
         ev.append(BoardEvidenceFlipped(role, space_id, token_payload(s, token)))
         if token.up:
             check_editor_win(s, ev)
     else:
-        s.board[i] = None
-        s.bag.append(token.id)
+        s.board = set_at(s.board, i, None)
+        s.bag += (token.id,)
         ev.append(BoardEvidenceRemoved(role, space_id, token_payload(s, token)))

@@ -28,6 +28,8 @@ from .state import (
     PinSide,
     StartRound,
     Token,
+    replaced,
+    without,
 )
 from .track import gain_initiative, token_payload, win
 
@@ -43,7 +45,7 @@ def run_eval_step(s: MatchState, t: EvalStep, ev: list[Event]) -> None:
     if step == 1:  # neutral tokens go back to the bag
         for token in [tok for tok in s.track if tok.pos == 0]:
             s.track.remove(token)
-            s.bag.append(token.id)
+            s.bag += (token.id,)
             ev.append(TokenReturnedToBag(None, token_payload(s, token), token.peeked, "neutral"))
     elif step == 2:  # this round's initiative token
         pos = s.track_initiative
@@ -84,7 +86,8 @@ def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
         return
     for token in gained:
         s.track.remove(token)
-        s.holding[t.role].append(Token(token.handle, token.id, 0, token.up, token.peeked))
+    held = (Token(tok.handle, tok.id, 0, tok.up, tok.peeked) for tok in gained)
+    s.holding = replaced(s.holding, t.role, (*s.holding[t.role], *held))
     ev.append(EvidenceGained(t.role, tuple(token_payload(s, tok) for tok in gained)))
     s.stack.append(PIN_HOLDING[t.role])
 
@@ -92,9 +95,12 @@ def run_pin_side(s: MatchState, t: PinSide, ev: list[Event]) -> None:
 def run_pin_holding(s: MatchState, t: PinHolding, ev: list[Event]) -> None:
     """Ask for the next pin; a token with no empty space of its colour returns to the bag (R23)."""
     held = s.holding[t.role]
-    for token in [tok for tok in held if not open_spaces(s, tok.id)]:
-        held.remove(token)
-        s.bag.append(token.id)
+    unpinnable = [tok for tok in held if not open_spaces(s, tok.id)]
+    if unpinnable:
+        held = tuple(tok for tok in held if tok not in unpinnable)
+        s.holding = replaced(s.holding, t.role, held)
+    for token in unpinnable:
+        s.bag += (token.id,)
         ev.append(TokenReturnedToBag(t.role, token_payload(s, token), False, "no_space"))
     if held:
         s.decision = PIN_D[t.role]
@@ -113,7 +119,7 @@ def resolve_pin(s: MatchState, d: PinD, action: Pin, ev: list[Event]) -> None:
     held = s.holding[d.role]
     handle = action.handle
     token = next(tok for tok in held if tok.handle == handle)
-    held.remove(token)
+    s.holding = replaced(s.holding, d.role, without(held, token))
     space = s.rules.space_index[action.space]
     s.stack.append(PIN_HOLDING[d.role])
     pin_token(s, d.role, token, space, ev)

@@ -85,7 +85,7 @@ def _start_round(s: MatchState, t: StartRound, ev: list[Event]) -> None:
     """Initial phase: draw 5 (initiative) or 4 cards (R5, R7); Nixon puts 3 tokens on 0 (R1)."""
     s.round += 1
     s.turns = {"editor": 0, "nixon": 0}
-    s.restrictions.clear()
+    s.restrictions = ()
     ev.append(shared(RoundStarted, s.round, s.initiative))
     for role in ("editor", "nixon"):
         drawn = draw_cards(s, role, 5 if role == s.initiative else 4, ev)
@@ -189,21 +189,22 @@ def start(seed: int, rules: Ruleset) -> WatergateStep:
     s.initiative = "editor"
     s.turn = "editor"
     s.turns = {"editor": 0, "nixon": 0}
-    s.restrictions = []
-    s.decks = {"editor": list(rules.card_ids["editor"]), "nixon": list(rules.card_ids["nixon"])}
-    s.rng = shuffle(s.rng, s.decks["editor"])
-    s.rng = shuffle(s.rng, s.decks["nixon"])
+    s.restrictions = ()
+    editor, nixon = list(rules.card_ids["editor"]), list(rules.card_ids["nixon"])
+    s.rng = shuffle(s.rng, editor)
+    s.rng = shuffle(s.rng, nixon)
+    s.decks = {"editor": tuple(editor), "nixon": tuple(nixon)}
     s.hands = {"editor": [], "nixon": []}
     s.discards = {"editor": [], "nixon": []}
-    s.removed = []
+    s.removed = ()
     s.in_play = []
-    s.bag = list(rules.bag_token_ids)
+    s.bag = tuple(rules.bag_token_ids)
     s.track_initiative = 0
     s.track_momentum = 0
     s.track = []
-    s.holding = {"editor": [], "nixon": []}
-    s.board = [None] * len(rules.spaces)
-    s.pictures = [None] * len(rules.people)
+    s.holding = {"editor": (), "nixon": ()}
+    s.board = (None,) * len(rules.spaces)
+    s.pictures = (None,) * len(rules.people)
     s.momentum = {"editor": 0, "nixon": 0}
     s.momentum_supply = rules.momentum_tokens - 1
     s.momentum_removed = 0

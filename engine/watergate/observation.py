@@ -26,17 +26,18 @@ def observation_for(s: MatchState, role: Role) -> MatchState:
     o = s.clone()
     opp = other(role)
     # The opponent's hand and deck together: which cards are where is unknown, only counts are.
-    pool = sorted(o.hands[opp] + o.decks[opp])
+    pool = sorted([*o.hands[opp], *o.decks[opp]])
     held = len(o.hands[opp])
     o.hands[opp] = pool[:held]
-    o.decks[opp] = pool[held:]
-    o.decks[role] = sorted(o.decks[role])  # own deck: the set is known, the order is not
+    # own deck: the set is known, the order is not
+    decks = {opp: tuple(pool[held:]), role: tuple(sorted(o.decks[role]))}
+    o.decks = {"editor": decks["editor"], "nixon": decks["nixon"]}  # in the usual order
     # The bag and the face-down track tokens this seat has not seen share one unknown pool.
     unseen = _unseen_track(o, role)
-    tokens = sorted([o.track[i].id for i in unseen] + o.bag)
+    tokens = sorted([*(o.track[i].id for i in unseen), *o.bag])
     for k, i in enumerate(unseen):
         o.track[i] = o.track[i]._replace(id=tokens[k])
-    o.bag = tokens[len(unseen) :]
+    o.bag = tuple(tokens[len(unseen) :])
     o.seed = 0
     o.rng = 0
     return o
@@ -50,19 +51,21 @@ def determinize(obs: MatchState, role: Role, rng: int) -> tuple[MatchState, int]
     """
     s = obs.clone()
     opp = other(role)
-    pool = s.hands[opp] + s.decks[opp]
+    pool = [*s.hands[opp], *s.decks[opp]]
     rng = shuffle(rng, pool)
     held = len(s.hands[opp])
     s.hands[opp] = pool[:held]
-    s.decks[opp] = pool[held:]
-    rng = shuffle(rng, s.decks[role])
+    own = list(s.decks[role])
+    rng = shuffle(rng, own)
+    decks = {opp: tuple(pool[held:]), role: tuple(own)}
+    s.decks = {"editor": decks["editor"], "nixon": decks["nixon"]}
     unseen = _unseen_track(s, role)
-    tokens = [s.track[i].id for i in unseen] + s.bag
+    tokens = [*(s.track[i].id for i in unseen), *s.bag]
     rng = shuffle(rng, tokens)
     for k, i in enumerate(unseen):
         t: Token = s.track[i]
         s.track[i] = Token(t.handle, tokens[k], t.pos, t.up, t.peeked)
-    s.bag = tokens[len(unseen) :]
+    s.bag = tuple(tokens[len(unseen) :])
     # future shuffles of this sample: unknown, so drawn too, from a stream seeded by the bot's
     # generator (by its magnitude: the streams stay those the search was measured with)
     s.rng = bot_state(-rng)

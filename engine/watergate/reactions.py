@@ -126,7 +126,7 @@ def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
     s.in_play.remove(target.card)
     # R32: a card replayed by The system works goes back out of the game, whoever cancels it
     if s.rules.cards[reaction.card].on_cancel == "remove" or target.mode == "replay":
-        s.removed.append(target.card)
+        s.removed += (target.card,)
         ev.append(CardRemoved(target.role, target.card))
     else:  # "discard" (Mitchell) and "follow_the_money" send it to the owner's discard pile unused
         s.discards[target.role].append(target.card)

@@ -12,7 +12,7 @@ from typing import Final, cast
 from ..core.records import decode, encode
 from . import state as st
 from .ruleset import Ruleset
-from .state import JSON, STATE_FIELDS, MatchState
+from .state import JSON, STATE_FIELDS, TUPLE_FIELDS, TUPLES_BY_ROLE_FIELDS, MatchState
 
 _RECORDS: Final[dict[str, type]] = {
     cls.__name__: cls
@@ -64,7 +64,14 @@ def state_from_json(data: dict[str, JSON], rules: Ruleset) -> MatchState:
     s = MatchState.__new__(MatchState)
     s.rules = rules
     for name in STATE_FIELDS:
-        setattr(s, name, decode(data[name], _RECORDS))
+        value = decode(data[name], _RECORDS)
+        # JSON has only lists: the state's immutable parts are tuples again (the compiled copy
+        # checks each field's type as it is set)
+        if name in TUPLE_FIELDS:
+            value = tuple(cast(list[object], value))
+        elif name in TUPLES_BY_ROLE_FIELDS:
+            value = {k: tuple(v) for k, v in cast(dict[str, list[object]], value).items()}
+        setattr(s, name, value)
     s._legal = None
     return s
 

@@ -1,21 +1,24 @@
 """The match state: the table (cards, track, board, bag) and the flow (work stack, decision, chain).
 
-`MatchState` is mutable inside the engine only: `apply` clones it first and every container it holds
-is a list or dict of immutable values, so `clone` copies each container once and the caller's state
-is never touched; the Ruleset (`rules`) is shared, as the components never change during a match.
+`MatchState` is mutable inside the engine only: `apply` clones it first. What changes at nearly
+every step is held in lists and dicts of immutable values, which `clone` copies once each; what
+changes a few times a round is held in tuples and read-only mappings, which `clone` shares and a
+change replaces. So the caller's state is never touched; the Ruleset (`rules`) is shared too, as
+the components never change during a match.
 Nested records are NamedTuples (immutable, comparable, cheap to build).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import Final, NamedTuple, TypeVar
 
 from .actions import Action
 from .catalog import ROLES, Role
 from .ruleset import Ruleset
 
 JSON = str | int | bool | None | list["JSON"] | dict[str, "JSON"]
+T = TypeVar("T")
 
 
 class Token(NamedTuple):
@@ -312,6 +315,9 @@ STATE_FIELDS: Final = (
     "win_reason",
     "winner",
 )
+# The fields held as tuples, and as read-only mappings of tuples by role (see MatchState).
+TUPLE_FIELDS: Final = ("bag", "board", "pictures", "removed", "restrictions")
+TUPLES_BY_ROLE_FIELDS: Final = ("decks", "holding")
 
 
 class MatchState:
@@ -326,20 +332,25 @@ class MatchState:
     initiative: Role  # who holds the initiative card (the arrows point to them)
     turn: Role
     turns: dict[Role, int]  # turns started this round
-    restrictions: list[str]  # this round's restrictions on the Editor (R21, Executive privilege)
+    # What changes at most a few times a round is immutable (tuples, read-only mappings), so
+    # `clone` shares it instead of copying it at every step; a change builds a new value (the
+    # types make mypy reject an edit in place). What changes at nearly every step is a list.
+    restrictions: tuple[
+        str, ...
+    ]  # this round's restrictions on the Editor (R21, Executive privilege)
     hands: dict[Role, list[str]]
-    decks: dict[Role, list[str]]  # top of the deck is the LAST element
+    decks: Mapping[Role, tuple[str, ...]]  # top of the deck is the LAST element
     discards: dict[Role, list[str]]
-    removed: list[str]  # removed from the game (public), in order
+    removed: tuple[str, ...]  # removed from the game (public), in order
     in_play: list[str]  # announced cards not yet put away
-    bag: list[str]
+    bag: tuple[str, ...]
     track_initiative: int | None
     track_momentum: int | None
     track: list[Token]
-    holding: dict[Role, list[Token]]
-    board: list[BoardToken | None]  # indexed like catalog.SPACES
-    pictures: list[str | None]  # indexed like catalog.PEOPLE: None (supply) | "up" | "down"
-    momentum: dict[Role, int]  # tokens on each momentum card
+    holding: Mapping[Role, tuple[Token, ...]]
+    board: tuple[BoardToken | None, ...]  # indexed like catalog.SPACES
+    pictures: tuple[str | None, ...]  # indexed like catalog.PEOPLE: None (supply) | "up" | "down"
+    momentum: Mapping[Role, int]  # tokens on each momentum card
     momentum_supply: int
     momentum_removed: int
     next_handle: int
@@ -354,7 +365,7 @@ class MatchState:
     rules: Ruleset
 
     def clone(self) -> MatchState:
-        """A copy that shares only immutable values with self."""
+        """A copy that shares only immutable values with self: the lists and dicts are copied."""
         c = MatchState.__new__(MatchState)
         c.rules = self.rules
         c.seed = self.seed
@@ -364,21 +375,21 @@ class MatchState:
         c.initiative = self.initiative
         c.turn = self.turn
         c.turns = self.turns.copy()
-        c.restrictions = self.restrictions[:]
-        h, d, x, held = self.hands, self.decks, self.discards, self.holding
+        c.restrictions = self.restrictions
+        h, x = self.hands, self.discards
         c.hands = {"editor": h["editor"][:], "nixon": h["nixon"][:]}
-        c.decks = {"editor": d["editor"][:], "nixon": d["nixon"][:]}
+        c.decks = self.decks
         c.discards = {"editor": x["editor"][:], "nixon": x["nixon"][:]}
-        c.holding = {"editor": held["editor"][:], "nixon": held["nixon"][:]}
-        c.removed = self.removed[:]
+        c.holding = self.holding
+        c.removed = self.removed
         c.in_play = self.in_play[:]
-        c.bag = self.bag[:]
+        c.bag = self.bag
         c.track_initiative = self.track_initiative
         c.track_momentum = self.track_momentum
         c.track = self.track[:]
-        c.board = self.board[:]
-        c.pictures = self.pictures[:]
-        c.momentum = self.momentum.copy()
+        c.board = self.board
+        c.pictures = self.pictures
+        c.momentum = self.momentum
         c.momentum_supply = self.momentum_supply
         c.momentum_removed = self.momentum_removed
         c.next_handle = self.next_handle
@@ -401,6 +412,24 @@ class MatchState:
 
     def __repr__(self) -> str:
         return f"<MatchState round={self.round} version={self.version} decision={self.decision}>"
+
+
+def replaced(mapping: Mapping[Role, T], role: Role, value: T) -> dict[Role, T]:
+    """A new mapping with `role`'s entry replaced (the state's own is shared: never edited)."""
+    new = dict(mapping)
+    new[role] = value
+    return new
+
+
+def set_at(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """A new tuple with item i replaced."""
+    return (*items[:i], value, *items[i + 1 :])
+
+
+def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
+    """A new tuple without the first item equal to `item` (which must be there)."""
+    i = items.index(item)
+    return items[:i] + items[i + 1 :]
 
 
 def token_by_handle(tokens: list[Token], handle: int) -> int:

@@ -32,6 +32,7 @@ from .state import (
     Move,
     OpTask,
     Token,
+    replaced,
 )
 
 _END = 5  # the last space on each side of the track
@@ -58,7 +59,7 @@ def win(s: MatchState, role: Role, reason: WinReason, ev: list[Event]) -> None:
 
 def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
     """Draw n cards from the top of role's deck, reshuffling the discard pile when empty (R7)."""
-    deck, drawn = s.decks[role], []
+    deck, drawn = list(s.decks[role]), []
     for _ in range(n):
         if not deck:
             discard = s.discards[role]
@@ -69,6 +70,7 @@ def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
             s.rng = shuffle(s.rng, deck)
             ev.append(DeckReshuffled(role, len(deck), tuple(deck)))
         drawn.append(deck.pop())
+    s.decks = replaced(s.decks, role, tuple(deck))
     return drawn
 
 
@@ -79,8 +81,10 @@ def new_handle(s: MatchState) -> int:
 
 def draw_from_bag(s: MatchState) -> str:
     """Take one token from the bag at random (the bag's order carries no meaning)."""
-    s.rng, i = below(s.rng, len(s.bag))
-    return s.bag.pop(i)
+    bag = s.bag
+    s.rng, i = below(s.rng, len(bag))
+    s.bag = bag[:i] + bag[i + 1 :]
+    return bag[i]
 
 
 def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
@@ -135,7 +139,8 @@ def run_move(s: MatchState, t: Move, ev: list[Event]) -> None:
             s.stack.append(MOMENTUM_GAIN[gainer])
     elif gainer:
         del track[idx]
-        s.holding[gainer].append(Token(handle, token.id, 0, token.up, token.peeked))
+        held = (*s.holding[gainer], Token(handle, token.id, 0, token.up, token.peeked))
+        s.holding = replaced(s.holding, gainer, held)
         ev.append(EvidenceGained(gainer, (token_payload(s, token),)))
         s.stack.append(PIN_HOLDING[gainer])
     else:
@@ -158,7 +163,7 @@ def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
         s.momentum_removed += 1  # the Editor's card is full: the token leaves the game
         ev.append(MomentumRemoved(role))
         return
-    s.momentum[role] = placed + 1
+    s.momentum = replaced(s.momentum, role, placed + 1)
     ev.append(shared(MomentumPlaced, role, placed + 1))
     if role == "nixon":
         if placed + 1 >= spaces:

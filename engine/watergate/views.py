@@ -8,6 +8,7 @@ Token data ids never reach a seat; the admin view shows everything.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from .board import connected_people, connected_spaces
@@ -36,7 +37,7 @@ from .state import (
 )
 
 
-def _strings(items: list[str]) -> list[JSON]:
+def _strings(items: Sequence[str]) -> list[JSON]:
     return list(items)
 
 

@@ -155,7 +155,8 @@ def hands_apart(seed: int) -> tuple[MatchState, MatchState]:
         s = game.apply(s, seat, person.choose({}, game.legal_actions(s, seat))).state
     v = s.clone()
     held = len(s.hands[BOT])
-    v.hands[BOT], v.decks[BOT] = s.decks[BOT][:held], s.hands[BOT] + s.decks[BOT][held:]
+    v.hands[BOT] = list(s.decks[BOT][:held])
+    v.decks = {**s.decks, BOT: (*s.hands[BOT], *s.decks[BOT][held:])}
     v._legal = None
     return s, v
 

@@ -49,6 +49,7 @@ from engine.watergate.bots import RandomBot
 from engine.watergate.serialize import state_to_json
 from engine.watergate.state import PlayD
 from engine.watergate.views import view_for
+from tests.engine.watergate.builders import Editable
 
 from .conftest import ADMIN_TOKEN
 
@@ -175,7 +176,7 @@ def log_leaks(before: int, text: str, s: MatchState, viewer: Viewer) -> set[str]
 
 def indistinguishable(s: MatchState, viewer: Viewer, rnd: random.Random) -> MatchState:
     """A clone of s differing only in what `viewer` cannot see (product.md's table)."""
-    v = s.clone()
+    v = Editable(s)
     for opp in others(viewer):
         pool = v.hands[opp] + v.decks[opp]  # a hidden hand is only a count
         rnd.shuffle(pool)
@@ -202,8 +203,7 @@ def indistinguishable(s: MatchState, viewer: Viewer, rnd: random.Random) -> Matc
             i, j = rnd.choice(hidden), rnd.randrange(len(v.bag))
             v.track[i], v.bag[j] = v.track[i]._replace(id=v.bag[j]), v.track[i].id
     v.seed, v.rng = rnd.getrandbits(63), rnd.getrandbits(64)  # never seen by anybody
-    v._legal = None
-    return v
+    return v.frozen()
 
 
 # ---- driving a match ----

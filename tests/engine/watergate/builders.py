@@ -4,6 +4,7 @@ every card and token not named is put somewhere legal (decks, bag) so that total
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from engine.core.game import JSONObject
 from engine.watergate import (
@@ -26,6 +27,33 @@ CARD_IDS = RULESET.card_ids
 PEOPLE = RULESET.people
 PERSON_INDEX = RULESET.person_index
 SPACE_INDEX = RULESET.space_index
+
+
+class Editable:
+    """A clone of a state for a test to rearrange in place: its decks and bag are lists here (the
+    state holds them as tuples, and the compiled copy takes nothing else); every other attribute
+    is the clone's own. `frozen()` hands back the state."""
+
+    def __init__(self, s: MatchState) -> None:
+        self.__dict__["state"] = s.clone()
+        self.__dict__["decks"] = {role: list(cards) for role, cards in s.decks.items()}
+        self.__dict__["bag"] = list(s.bag)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__dict__["state"], name)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in ("decks", "bag"):
+            self.__dict__[name] = value
+        else:
+            setattr(self.__dict__["state"], name, value)
+
+    def frozen(self) -> MatchState:
+        v: MatchState = self.__dict__["state"]
+        v.decks = {role: tuple(cards) for role, cards in self.__dict__["decks"].items()}
+        v.bag = tuple(self.__dict__["bag"])
+        v._legal = None
+        return v
 
 
 def position(
@@ -73,27 +101,28 @@ def position(
         placed["editor" if c.startswith("E") else "nixon"].append(c)
     s.hands = {"editor": list(editor_hand), "nixon": list(nixon_hand)}
     s.discards = {"editor": list(editor_discard), "nixon": list(nixon_discard)}
-    s.removed = list(removed)
+    s.removed = tuple(removed)
     s.in_play = []
-    decks: dict[Role, list[str]] = {}
+    decks: dict[Role, tuple[str, ...]] = {}
     for role, given in (("editor", editor_deck), ("nixon", nixon_deck)):
         rest = [c for c in CARD_IDS[role] if c not in placed[role]]
-        decks[role] = list(given) if given is not None else rest
+        decks[role] = tuple(given) if given is not None else tuple(rest)
     s.decks = decks
     s.track = []
     handle = 0
     for token_id, pos, up in track:
         handle += 1
         s.track.append(Token(handle, token_id, pos, up, False))
-    s.board = [None] * len(s.board)
+    pinned: list[BoardToken | None] = [None] * len(s.board)
     for space, (token_id, up) in (board or {}).items():
         handle += 1
-        s.board[SPACE_INDEX[space]] = BoardToken(handle, token_id, up)
+        pinned[SPACE_INDEX[space]] = BoardToken(handle, token_id, up)
+    s.board = tuple(pinned)
     s.next_handle = handle
-    s.pictures = [(pictures or {}).get(p) for p in PEOPLE]
+    s.pictures = tuple((pictures or {}).get(p) for p in PEOPLE)
     used = {t.id for t in s.track} | {b.id for b in s.board if b is not None}
-    s.bag = list(bag) if bag is not None else [t for t in BAG_TOKEN_IDS if t not in used]
-    s.holding = {"editor": [], "nixon": []}
+    s.bag = tuple(bag) if bag is not None else tuple(t for t in BAG_TOKEN_IDS if t not in used)
+    s.holding = {"editor": (), "nixon": ()}
     s.track_initiative = track_initiative
     s.track_momentum = track_momentum
     s.momentum = {"editor": 0, "nixon": 0, **(momentum or {})}
@@ -107,7 +136,7 @@ def position(
     s.initiative = initiative or turn
     s.turn = turn
     s.turns = {"editor": 0, "nixon": 0, **(turns or {})}
-    s.restrictions = list(restrictions)
+    s.restrictions = tuple(restrictions)
     s.round = round_number
     s.stack = []
     s.chain = []

@@ -30,19 +30,21 @@ def hidden_variant(s: MatchState, seat: Role, salt: int) -> MatchState:
     deck orders, the bag order, and (for the Editor) the ids of unseen face-down track tokens."""
     v = s.clone()
     opp: Role = "nixon" if seat == "editor" else "editor"
-    pool = v.hands[opp] + v.decks[opp]
+    pool = [*v.hands[opp], *v.decks[opp]]
     rng = shuffle(salt, pool)
     held = len(v.hands[opp])
-    v.hands[opp], v.decks[opp] = pool[:held], pool[held:]
-    rng = shuffle(rng, v.decks[seat])
+    own = list(v.decks[seat])
+    rng = shuffle(rng, own)
+    v.hands[opp] = pool[:held]
+    v.decks = {opp: tuple(pool[held:]), seat: tuple(own)}
     unseen = (
         [i for i, t in enumerate(v.track) if not t.up and not t.peeked] if seat == "editor" else []
     )
-    ids = [v.track[i].id for i in unseen] + v.bag
+    ids = [*(v.track[i].id for i in unseen), *v.bag]
     rng = shuffle(rng, ids)
     for k, i in enumerate(unseen):
         v.track[i] = v.track[i]._replace(id=ids[k])
-    v.bag = ids[len(unseen) :]
+    v.bag = tuple(ids[len(unseen) :])
     v.rng ^= 0xDEADBEEF
     v._legal = None
     return v
@@ -91,8 +93,8 @@ def test_determinize_keeps_what_the_seat_knows() -> None:
         obs = observation_for(s, role)
         sample, _ = determinize(obs, role, 12345)
         assert view_for(sample, role) == view_for(s, role)
-        assert sorted(sample.hands["editor"] + sample.decks["editor"]) == sorted(
-            s.hands["editor"] + s.decks["editor"]
+        assert sorted([*sample.hands["editor"], *sample.decks["editor"]]) == sorted(
+            [*s.hands["editor"], *s.decks["editor"]]
         )
 
 

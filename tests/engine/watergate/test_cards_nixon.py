@@ -73,7 +73,7 @@ def test_n01_howard_hunt_moves_momentum_first_then_plays_the_top_card():
     assert offered and {a["card"] for a in offered} == {"N05"}, offered
     assert {"type": "play_action", "card": "N05"} in offered
     assert {"type": "play_value", "card": "N05", "target": "momentum"} in offered
-    assert s.hands["nixon"] == ["N13"] and s.decks["nixon"] == ["N16"], describe(s)
+    assert s.hands["nixon"] == ["N13"] and list(s.decks["nixon"]) == ["N16"], describe(s)
     s = play_action(s, "N05")
     assert s.track_momentum == -2, describe(s)
     assert_discarded(s, "N01")
@@ -121,7 +121,7 @@ def test_n01_howard_hunt_with_an_empty_deck_reshuffles_the_discard_pile():
     s = play_action(s, "N01")
     assert s.track_momentum == -1, describe(s)
     assert isinstance(s.decision, PlayD) and s.decision.card == "N13", describe(s)
-    assert s.decks["nixon"] == [] and s.discards["nixon"] == [], describe(s)
+    assert list(s.decks["nixon"]) == [] and s.discards["nixon"] == [], describe(s)
     s = play_action(s, "N13")
     assert s.track_momentum == -4, describe(s)
     assert_removed(s, "N13")
@@ -324,7 +324,7 @@ def test_n09_operation_gemstone_pins_two_tokens_from_the_bag_face_down():
     s = play_action(nixon_to_play(nixon_hand=["N09", "N13"], bag=["T02", "T08"]), "N09")
     assert isinstance(s.decision, PinD) and s.decision.role == "nixon", describe(s)
     held = {t.id: t.handle for t in s.holding["nixon"]}
-    assert sorted(held) == ["T02", "T08"] and s.bag == [], describe(s)
+    assert sorted(held) == ["T02", "T08"] and list(s.bag) == [], describe(s)
     s, _ = act(s, "nixon", {"type": "pin", "handle": held["T02"], "space": "O1"})
     s, _ = act(s, "nixon", {"type": "pin", "handle": held["T08"], "space": "O2"})
     assert board(s, "O1").id == "T02" and not board(s, "O1").up, describe(s)
@@ -348,7 +348,7 @@ def test_n10_third_rate_burglary_returns_two_tokens_on_zero_or_editor_side():
 def test_n10_third_rate_burglary_never_takes_tokens_on_nixons_side():
     s = nixon_to_play(nixon_hand=["N10", "N13"], track=[("T03", -1, True)], bag=[])
     s = play_action(s, "N10")
-    assert [t.id for t in s.track] == ["T03"] and s.bag == [], describe(s)
+    assert [t.id for t in s.track] == ["T03"] and list(s.bag) == [], describe(s)
     assert_removed(s, "N10")
 
 
@@ -440,7 +440,7 @@ def test_n16_minute_gap_pins_rose_mary_woods_and_removes_a_green_token():
     assert picture(s, "rose_mary_woods") == "down", describe(s)
     assert choice_set(s, "nixon", "space") == {"O4", "O1"}, describe(s)
     s, _ = act(s, "nixon", {"type": "choose_space", "space": "O1"})
-    assert board(s, "O1") is None and s.bag == ["T28"], describe(s)
+    assert board(s, "O1") is None and list(s.bag) == ["T28"], describe(s)
     assert board(s, "O4").up and board(s, "I3") and board(s, "O2"), describe(s)
     assert_removed(s, "N16")
 

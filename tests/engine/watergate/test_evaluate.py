@@ -24,13 +24,14 @@ def fewest_additions(s: MatchState, most: int) -> int | None:
     unpinned = [("picture", k) for k, p in enumerate(s.pictures) if p is None]
     for size in range(most + 1):
         for added in combinations(empty + unpinned, size):
-            t = copy.copy(s)
-            t.board, t.pictures = list(s.board), list(s.pictures)
+            board, pictures = list(s.board), list(s.pictures)
             for kind, i in added:
                 if kind == "space":
-                    t.board[i] = BoardToken(0, "oracle", True)
+                    board[i] = BoardToken(0, "oracle", True)
                 else:
-                    t.pictures[i] = "up"
+                    pictures[i] = "up"
+            t = copy.copy(s)
+            t.board, t.pictures = tuple(board), tuple(pictures)
             if len(connected_people(t)) >= 2:
                 return size
     return None

@@ -33,6 +33,7 @@ from engine.watergate.serialize import dumps, state_to_json
 from engine.watergate.standard import RULESET
 from engine.watergate.state import JSON, AskedD, GambitD, PlayD, ReactD
 from engine.watergate.views import events_for, view_for
+from tests.engine.watergate.builders import Editable
 
 CARD_IDS = RULESET.card_ids
 
@@ -69,7 +70,7 @@ def test_todays_states_offer_the_new_choices() -> None:
 # ---- building a state that X cannot tell apart ------------------------------------------------
 
 
-def _mix_hand_into_deck(v: MatchState, owner: Role, rnd: random.Random) -> None:
+def _mix_hand_into_deck(v: Editable, owner: Role, rnd: random.Random) -> None:
     """Trade the owner's hand for cards of its deck at equal counts (the opponent sees counts)."""
     pool = v.hands[owner] + v.decks[owner]
     rnd.shuffle(pool)
@@ -77,7 +78,7 @@ def _mix_hand_into_deck(v: MatchState, owner: Role, rnd: random.Random) -> None:
     v.hands[owner], v.decks[owner] = pool[:n], pool[n:]
 
 
-def _swap_drawn_card(v: MatchState, owner: Role, rnd: random.Random) -> None:
+def _swap_drawn_card(v: Editable, owner: Role, rnd: random.Random) -> None:
     """R19: a drawn card waiting to be played is hidden from the other seat; trade it too."""
     d = v.decision
     if isinstance(d, PlayD) and d.card and d.role == owner and v.decks[owner]:
@@ -88,7 +89,7 @@ def _swap_drawn_card(v: MatchState, owner: Role, rnd: random.Random) -> None:
         v.decision = d._replace(card=new)
 
 
-def _recolour_face_down_tokens(v: MatchState, rnd: random.Random) -> None:
+def _recolour_face_down_tokens(v: Editable, rnd: random.Random) -> None:
     """The Editor sees a face-down, not-peeked track token only as a handle on a position."""
     hidden = [i for i, t in enumerate(v.track) if not t.up and not t.peeked]
     ids = [v.track[i].id for i in hidden]
@@ -113,7 +114,7 @@ def indistinguishable(
     keep_order: only trade the opponent's hand with deck cards in place; own_deck=False leaves the
     seat's own deck order alone (hidden from it too, but its next draw would differ visibly).
     """
-    v = s.clone()
+    v = Editable(s)
     opp = other(seat)
     if keep_order:
         hand, deck = v.hands[opp], v.decks[opp]
@@ -130,8 +131,7 @@ def indistinguishable(
         rnd.shuffle(v.bag)
         if seat == "editor":
             _recolour_face_down_tokens(v, rnd)
-    v._legal = None
-    return v
+    return v.frozen()
 
 
 def variants(
@@ -152,8 +152,8 @@ def error_of(s: MatchState, seat: Role, action: object) -> tuple[str, str, str]:
 def bad_actions(s: MatchState, seat: Role) -> list[object]:
     """Refused actions, many naming things the seat cannot see (opponent cards, hidden tokens)."""
     opp = other(seat)
-    foreign = s.hands[opp][:2] + s.decks[opp][-1:] + [CARD_IDS[opp][0]]
-    own_elsewhere = s.decks[seat][-1:] + s.discards[seat][-1:]
+    foreign = [*s.hands[opp][:2], *s.decks[opp][-1:], CARD_IDS[opp][0]]
+    own_elsewhere = [*s.decks[seat][-1:], *s.discards[seat][-1:]]
     hidden = [t.handle for t in s.track if not t.up][:2]
     out: list[object] = ["junk", [], {"type": "choose_token", "handle": True}]
     out += [{"type": "react"}, {"type": "pass", "peek": 1}, {"type": "pin", "handle": "1"}]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 import pytest
@@ -37,7 +37,9 @@ from engine.watergate.flow import advance
 from engine.watergate.flow import legal_actions as offered_actions
 from engine.watergate.serialize import dumps, state_from_json, state_to_json
 from engine.watergate.standard import RULESET
+from engine.watergate.state import TUPLE_FIELDS, TUPLES_BY_ROLE_FIELDS
 from engine.watergate.views import admin_view, events_for, view_for
+from tests.engine.watergate.builders import Editable
 
 BAG_TOKEN_IDS = RULESET.bag_token_ids
 CARDS = RULESET.cards
@@ -94,7 +96,7 @@ def states_of(seed: int, bot_seed: int) -> list[MatchState]:
 
 def assert_cards_conserved(s: MatchState) -> None:
     """Each of the 40 cards is in exactly one of hands, decks, discards, removed, in play."""
-    zones: dict[str, list[str]] = {"removed": s.removed, "in_play": s.in_play}
+    zones: dict[str, Sequence[str]] = {"removed": s.removed, "in_play": s.in_play}
     for role in ROLES:
         zones[f"hand:{role}"] = s.hands[role]
         zones[f"deck:{role}"] = s.decks[role]
@@ -113,7 +115,7 @@ def assert_tokens_conserved(s: MatchState) -> None:
     on_track = [t.id for t in s.track]
     held = [t.id for role in ROLES for t in s.holding[role]]
     pinned = [b.id for b in s.board if b is not None]
-    seen = Counter(s.bag + on_track + held + pinned)
+    seen = Counter([*s.bag, *on_track, *held, *pinned])
     assert seen == Counter(BAG_TOKEN_IDS), seen - Counter(BAG_TOKEN_IDS)
     assert not set(seen) & set(SPARE_TOKEN_IDS)
     handles = [t.handle for t in s.track] + [t.handle for r in ROLES for t in s.holding[r]]
@@ -245,9 +247,14 @@ def test_every_offered_action_is_accepted_and_apply_never_mutates(seed: int, bot
         n = apply(s, ply.role, offered[0]).state
         n.hands[ply.role].clear()
         n.track.clear()
-        n.bag.clear()
+        n.discards[ply.role].clear()
         n.stack.clear()
         assert dumps(state_to_json(s)) == before
+        # what `clone` shares with the input cannot be edited in place at all
+        for name in TUPLE_FIELDS:
+            assert type(getattr(n, name)) is tuple, name
+        for name in TUPLES_BY_ROLE_FIELDS:
+            assert all(type(v) is tuple for v in getattr(n, name).values()), name
 
 
 @settings(max_examples=30, deadline=None)
@@ -304,7 +311,7 @@ def test_the_invariant_checks_catch_a_broken_state() -> None:
         (lambda b: setattr(b, "momentum_supply", b.momentum_supply - 1), assert_markers_conserved),
         (lambda b: setattr(b, "decision", None), assert_one_seat_decides),
     ):
-        broken = s.clone()
+        broken = Editable(s)
         corrupt(broken)
         with pytest.raises(AssertionError):
-            check(broken)
+            check(broken.frozen())

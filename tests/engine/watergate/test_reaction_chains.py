@@ -99,7 +99,7 @@ def test_conspirator_cancelled_by_bradlee_is_removed():
     s = _conspirator(["N05", "N13"], ["E03", "E09"])
     s = react(s, "editor", "E03")
     assert s.track_momentum == 0, describe(s)
-    assert s.removed == ["N05"] and s.discards["nixon"] == [], describe(s)
+    assert list(s.removed) == ["N05"] and s.discards["nixon"] == [], describe(s)
     assert s.discards["editor"] == ["E03"] and s.hands["editor"] == ["E09"], describe(s)
     assert turn_of(s, "editor"), describe(s)
 
@@ -128,7 +128,7 @@ def test_conspirator_mass_demonstration_mitchell_conspirator_happens():
     s, _ = pass_window(s)
     assert s.track_momentum == -2, describe(s)
     assert s.discards["editor"] == ["E04"] and "E04" not in s.removed, describe(s)
-    assert sorted(s.discards["nixon"]) == ["N05", "N06"] and s.removed == [], describe(s)
+    assert sorted(s.discards["nixon"]) == ["N05", "N06"] and list(s.removed) == [], describe(s)
     assert s.hands["nixon"] == ["N13"] and s.hands["editor"] == ["E09"], describe(s)
     assert turn_of(s, "editor"), describe(s)
 
@@ -139,7 +139,7 @@ def test_mitchell_can_never_react_to_ben_bradlee():
     s = _conspirator(["N05", "N06", "N13"], ["E03", "E09"])
     s = react(s, "editor", "E03")
     assert not window_for(s, "nixon"), describe(s)
-    assert s.hands["nixon"] == ["N06", "N13"] and s.removed == ["N05"], describe(s)
+    assert s.hands["nixon"] == ["N06", "N13"] and list(s.removed) == ["N05"], describe(s)
     assert s.discards["editor"] == ["E03"] and turn_of(s, "editor"), describe(s)
     # nor to Bradlee's fellow journalists played for their action on the Editor's turn
     s = position(turn="editor", editor_hand=["E02", "E09"], nixon_hand=["N06", "N13"])
@@ -167,7 +167,7 @@ def test_follow_the_money_moves_the_token_from_its_start_towards_the_editor():
     assert window_for(s, "nixon"), describe(s)
     s, _ = pass_window(s)
     assert token(s, 1).pos == 4 and token(s, 1).up, describe(s)
-    assert s.discards["nixon"] == ["N02"] and s.removed == ["E05"], describe(s)
+    assert s.discards["nixon"] == ["N02"] and list(s.removed) == ["E05"], describe(s)
     assert s.hands["nixon"] == ["N06", "N13"] and not s.in_play, describe(s)
     assert turn_of(s, "editor"), describe(s)
 
@@ -176,12 +176,12 @@ def test_follow_the_money_window_opens_before_nixon_gains_the_token():
     """R17: if Nixon's move would reach space 5, the window opens before the token is gained;
     "Follow the money!" then moves it from its start (−2) 3 steps towards the Editor (+1)."""
     s = _value_move([("T08", -2, True)], ["N02", "N13"], ["E05", "E09"], nixon_discard=["N06"])
-    assert token(s, 1).pos == -2 and s.holding["nixon"] == [], describe(s)
+    assert token(s, 1).pos == -2 and list(s.holding["nixon"]) == [], describe(s)
     assert not any(s.board), describe(s)
     s = react(s, "editor", "E05")
     assert token(s, 1).pos == 1, describe(s)
-    assert s.holding["nixon"] == [] and not any(s.board), describe(s)
-    assert s.discards["nixon"] == ["N06", "N02"] and s.removed == ["E05"], describe(s)
+    assert list(s.holding["nixon"]) == [] and not any(s.board), describe(s)
+    assert s.discards["nixon"] == ["N06", "N02"] and list(s.removed) == ["E05"], describe(s)
 
 
 def test_follow_the_money_window_passed_nixon_gains_and_pins_face_down():
@@ -204,7 +204,7 @@ def test_follow_the_money_cancelled_by_mitchell_nixons_move_stands():
     assert window_for(s, "editor"), describe(s)
     s, _ = pass_window(s)
     assert token(s, 1).pos == -3 and token(s, 1).up, describe(s)
-    assert s.discards["editor"] == ["E05"] and s.removed == [], describe(s)
+    assert s.discards["editor"] == ["E05"] and list(s.removed) == [], describe(s)
     assert sorted(s.discards["nixon"]) == ["N02", "N06"], describe(s)
     assert s.hands["nixon"] == ["N13"] and not s.in_play, describe(s)
     assert turn_of(s, "editor"), describe(s)
@@ -253,7 +253,7 @@ def test_howard_hunt_drawn_value_move_answered_by_follow_the_money():
     s = react(s, "editor", "E05")
     assert token(s, 1).pos == 3 and s.track_momentum == -1, describe(s)
     assert sorted(s.discards["nixon"]) == ["N01", "N02", "N06"], describe(s)
-    assert s.removed == ["E05"] and not s.in_play and turn_of(s, "editor"), describe(s)
+    assert list(s.removed) == ["E05"] and not s.in_play and turn_of(s, "editor"), describe(s)
 
 
 @pytest.mark.ruling("R19")
@@ -267,6 +267,6 @@ def test_howard_hunt_drawn_conspirator_answered_by_bradlee():
     s, _ = pass_window(s)
     s, _ = act(s, "nixon", {"type": "play_action", "card": "N05"})
     s = react(s, "editor", "E03")
-    assert s.track_momentum == -1 and s.removed == ["N05"], describe(s)
+    assert s.track_momentum == -1 and list(s.removed) == ["N05"], describe(s)
     assert s.discards["nixon"] == ["N01"] and s.discards["editor"] == ["E03"], describe(s)
     assert turn_of(s, "editor"), describe(s)

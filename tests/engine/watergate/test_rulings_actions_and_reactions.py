@@ -82,7 +82,7 @@ def test_r14_saturday_night_massacre_without_face_up_board_tokens_moves_momentum
     """R14: nothing face up on the board to remove; momentum still moves 2 towards the Editor."""
     s = nx(["N12", "N13"])
     s, _ = do(s, "nixon", action("N12"))
-    assert s.track_momentum == 2 and s.removed == ["N12"], describe(s)
+    assert s.track_momentum == 2 and list(s.removed) == ["N12"], describe(s)
     assert s.decision == PlayD("editor", "", 1), describe(s)
 
 
@@ -223,7 +223,7 @@ def test_r17_mitchell_opens_a_re_reaction_window_and_the_chain_resolves_lifo() -
     # Bradlee is a journalist: Mitchell cannot answer it, so no window for Nixon
     assert not isinstance(s.decision, ReactD), describe(s)
     assert (s.track_momentum, s.track_initiative) == (2, 2), describe(s)
-    assert s.removed == ["N06", "E20"] and s.discards["editor"] == ["E03"], describe(s)
+    assert list(s.removed) == ["N06", "E20"] and s.discards["editor"] == ["E03"], describe(s)
     assert s.decision == PlayD("nixon", "", 1), describe(s)
 
 
@@ -264,7 +264,7 @@ def test_r17_follow_the_money_window_opens_before_the_token_is_gained() -> None:
     s, _ = do(s, "nixon", value("N09", "evidence", handle=1))
     assert window(s, "editor") == as_set([PASS, react("E05")])
     assert [(t.handle, t.pos) for t in s.track] == [(1, -3)], describe(s)
-    assert s.holding["nixon"] == [], describe(s)
+    assert list(s.holding["nixon"]) == [], describe(s)
     passed, _ = pass_window(s)
     assert passed.track == [] and passed.decision is not None, describe(passed)
     assert passed.decision.role == "nixon" and type(passed.decision).__name__ == "PinD"
@@ -273,7 +273,7 @@ def test_r17_follow_the_money_window_opens_before_the_token_is_gained() -> None:
     assert window(s, "nixon") == as_set([PASS])
     s, _ = pass_window(s)
     assert [(t.handle, t.pos) for t in s.track] == [(1, 1)], describe(s)  # -3 + 4
-    assert s.discards["nixon"] == ["N09"] and s.removed == ["E05"], describe(s)
+    assert s.discards["nixon"] == ["N09"] and list(s.removed) == ["E05"], describe(s)
 
 
 @pytest.mark.ruling("R17")
@@ -291,7 +291,7 @@ def test_r17_mass_demonstration_opens_nixons_re_reaction_window_bradlee_does_not
     b, _ = do(b, "nixon", action("N05"))
     b, _ = do(b, "editor", react("E03"))
     assert b.decision == PlayD("editor", "", 1), describe(b)
-    assert b.removed == ["N05"] and b.track_momentum == 0, describe(b)
+    assert list(b.removed) == ["N05"] and b.track_momentum == 0, describe(b)
 
 
 # ---- R18: windows never leak a hand ------------------------------------------------------------
@@ -387,8 +387,8 @@ def test_r19_howard_hunt_moves_momentum_then_plays_the_top_card() -> None:
     assert view_for(s, "nixon")["decision"]["card"] == "N13"
     s, _ = do(s, "nixon", action("N13"))
     assert s.track_momentum == -4, describe(s)
-    assert s.discards["nixon"] == ["N01"] and s.removed == ["N13"], describe(s)
-    assert s.hands["nixon"] == ["N09"] and s.decks["nixon"] == ["N10"], describe(s)
+    assert s.discards["nixon"] == ["N01"] and list(s.removed) == ["N13"], describe(s)
+    assert s.hands["nixon"] == ["N09"] and list(s.decks["nixon"]) == ["N10"], describe(s)
     assert s.decision == PlayD("editor", "", 1), describe(s)
 
 
@@ -401,7 +401,7 @@ def test_r19_the_drawn_card_is_a_normal_play_with_its_reaction_window() -> None:
     s, _ = do(s, "nixon", action("N05"))
     assert window(s, "editor") == as_set([PASS, react("E03")])
     s, _ = do(s, "editor", react("E03"))
-    assert s.track_momentum == -1 and s.removed == ["N05"], describe(s)
+    assert s.track_momentum == -1 and list(s.removed) == ["N05"], describe(s)
     assert s.discards["nixon"] == ["N01"] and s.decision == PlayD("editor", "", 1), describe(s)
 
 
@@ -423,7 +423,7 @@ def test_r19_hunt_with_an_empty_deck_reshuffles_the_discard_pile() -> None:
     s, _ = do(s, "nixon", action("N01"))
     s, _ = pass_window(s)
     assert s.decision == PlayD("nixon", "N13", 1), describe(s)
-    assert s.decks["nixon"] == [] and s.discards["nixon"] == [], describe(s)
+    assert list(s.decks["nixon"]) == [] and s.discards["nixon"] == [], describe(s)
 
 
 @pytest.mark.ruling("R19")
@@ -451,11 +451,11 @@ def test_r20_gambit_may_be_kept_by_removing_a_conspirator_from_hand(keep: bool) 
     )
     if keep:
         s, _ = do(s, "nixon", {"type": "gambit_keep", "card": "N05"})
-        assert s.removed == ["N05"] and s.discards["nixon"] == ["N07"], describe(s)
+        assert list(s.removed) == ["N05"] and s.discards["nixon"] == ["N07"], describe(s)
         assert s.hands["nixon"] == ["N13"], describe(s)
     else:
         s, _ = do(s, "nixon", {"type": "gambit_remove"})
-        assert s.removed == ["N07"] and s.discards["nixon"] == [], describe(s)
+        assert list(s.removed) == ["N07"] and s.discards["nixon"] == [], describe(s)
         assert s.hands["nixon"] == ["N05", "N13"], describe(s)
     assert s.decision == PlayD("editor", "", 1), describe(s)
 
@@ -471,7 +471,7 @@ def test_r20_gambit_without_a_conspirator_in_hand_is_removed(rest: list[str]) ->
     assert s.decision == GambitD("nixon", 0), describe(s)
     assert acts(s, "nixon") == [{"type": "gambit_remove"}], describe(s)
     s, _ = do(s, "nixon", {"type": "gambit_remove"})
-    assert s.removed == ["N07"] and s.discards["nixon"] == [], describe(s)
+    assert list(s.removed) == ["N07"] and s.discards["nixon"] == [], describe(s)
     assert s.hands["nixon"] == rest and s.decision == PlayD("editor", "", 1), describe(s)
 
 
@@ -504,7 +504,7 @@ def test_r21_after_a_brilliant_mood_editor_events_are_value_only_journalists_act
         ["N08", "N13"], editor=["E18", "E20", "E02"], turns={"nixon": 1}, track=[("T02", 0, True)]
     )
     s, _ = do(s, "nixon", action("N08"))
-    assert s.removed == ["N08"] and s.decision == PlayD("editor", "", 1), describe(s)
+    assert list(s.removed) == ["N08"] and s.decision == PlayD("editor", "", 1), describe(s)
     assert view_for(s, "editor")["restrictions"] == ["editor_events_value_only"]
     assert not has_action(s, "editor", "E18") and not has_action(s, "editor", "E20")
     assert has_action(s, "editor", "E02")
@@ -521,7 +521,7 @@ def test_r21_the_restriction_ends_with_the_round() -> None:
     )
     s, _ = do(s, "editor", value("E18", "initiative"))
     s, _ = do(s, "nixon", value("N13", "momentum"))
-    assert s.round == 2 and s.restrictions == [], describe(s)
+    assert s.round == 2 and list(s.restrictions) == [], describe(s)
     assert all(has_action(s, "editor", c) for c in ("E14", "E15", "E20")), describe(s)
 
 
@@ -552,6 +552,6 @@ def test_r22_mitchell_cancels_the_system_works_and_nothing_is_replayed() -> None
     s, _ = do(s, "editor", action("E06"))
     s, _ = do(s, "nixon", react("N06"))
     s, _ = pass_window(s)  # the Editor could re-react (Bradlee, Mass demonstration)
-    assert s.discards["editor"] == ["E06"] and s.removed == ["E20"], describe(s)
+    assert s.discards["editor"] == ["E06"] and list(s.removed) == ["E20"], describe(s)
     assert (s.track_momentum, s.track_initiative) == (0, 0), describe(s)
     assert s.decision == PlayD("nixon", "", 1), describe(s)

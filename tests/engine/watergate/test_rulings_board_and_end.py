@@ -126,7 +126,7 @@ def test_r23_no_matching_empty_space_the_token_goes_back_to_the_bag() -> None:
     s = ed(["E15"], track=[("T02", 3, True)], board=FULL_BLUE)
     assert len(s.bag) == 22
     s, events = do(s, "editor", value("E15", "evidence", handle=1))
-    assert s.track == [] and s.holding["editor"] == [], describe(s)
+    assert s.track == [] and list(s.holding["editor"]) == [], describe(s)
     assert len(s.bag) == 23 and "T02" in s.bag, describe(s)
     assert s.decision == PlayD("nixon", "", 1), describe(s)
     assert of_type(events, "evidence_pinned") == [] and of_type(events, "token_returned_to_bag")
@@ -225,7 +225,7 @@ def test_r25_initiative_after_step_two_pins_all_its_tokens_first(
     last = "nixon" if round_initiative == "editor" else "editor"
     s, log = do(s, last, value("N13" if last == "nixon" else "E18", "momentum"))
     # step 1: token 5 back to the bag; step 3: momentum on 0 back to the supply
-    left = [t.handle for t in s.track + s.holding["editor"] + s.holding["nixon"]]
+    left = [t.handle for t in [*s.track, *s.holding["editor"], *s.holding["nixon"]]]
     assert sorted(left) == [1, 2, 3, 4] and len(s.bag) == bag + 1, describe(s)
     assert s.initiative == first and s.momentum_supply == 8, describe(s)
     sides = {"nixon": {1, 2}, "editor": {3, 4}}
@@ -358,7 +358,7 @@ def test_r27_fifth_momentum_wins_at_once_and_howard_hunt_draws_nothing() -> None
     s, events = pass_window(s)
     assert s.momentum["nixon"] == 5 and view_for(s, "editor")["momentum"]["nixon"] == 5
     assert_over(s, "nixon", "fifth_momentum")
-    assert s.decks["nixon"] == ["N10", "N09"] and s.hands["nixon"] == ["N13"], describe(s)
+    assert list(s.decks["nixon"]) == ["N10", "N09"] and s.hands["nixon"] == ["N13"], describe(s)
     assert of_type(events, "top_card_drawn") == [], events
 
 

@@ -103,7 +103,7 @@ def test_r1_fewer_than_three_in_the_bag_draws_what_is_there(bag: list[str], expe
     assert len(s.track) == expected, describe(s)
     assert all(t.pos == 0 and not t.up for t in s.track), describe(s)
     assert len(s.bag) == len(bag) - expected
-    assert sorted([t.id for t in s.track] + s.bag) == sorted(bag), describe(s)
+    assert sorted([*(t.id for t in s.track), *s.bag]) == sorted(bag), describe(s)
 
 
 # ---- R2: the bag ------------------------------------------------------------------------------
@@ -114,7 +114,7 @@ def test_r1_fewer_than_three_in_the_bag_draws_what_is_there(bag: list[str], expe
 def test_r2_the_bag_holds_the_thirty_set_up_tokens(seed: int) -> None:
     """R2: set-up puts the 30 bag tokens (T01–T30) in the bag; the 6 spares stay out of play."""
     s = new_match(seed)
-    assert sorted(s.bag + [t.id for t in s.track]) == BAG_IDS, describe(s)
+    assert sorted([*s.bag, *(t.id for t in s.track)]) == BAG_IDS, describe(s)
     assert view_for(s, "nixon")["bag"] == 27
 
 
@@ -214,7 +214,7 @@ def test_r7_empty_deck_reshuffles_the_discard_pile_and_keeps_drawing() -> None:
     s = end_round_quietly(s0)  # E18 joins the discard pile; the Editor keeps initiative
     hand, deck = s.hands["editor"], s.decks["editor"]
     assert len(hand) == 5 and hand[:2] == ["E02", "E01"], describe(s)
-    assert sorted(hand + deck) == ["E01", "E02", "E09", "E10", "E11", "E14", "E18"], describe(s)
+    assert sorted([*hand, *deck]) == ["E01", "E02", "E09", "E10", "E11", "E14", "E18"], describe(s)
     assert len(deck) == 2 and s.discards["editor"] == [], describe(s)
     # the match's seeded generator: the same position gives the same shuffle
     assert end_round_quietly(s0) == s
@@ -239,7 +239,7 @@ def test_r7_deck_and_discard_empty_draws_fewer_cards() -> None:
     s, _ = do(s, "nixon", {"type": "play_action", "card": "N13"})  # momentum +2 -> -1
     assert s.round == 2, describe(s)
     assert sorted(s.hands["editor"]) == ["E01", "E02"], describe(s)
-    assert s.decks["editor"] == [] and s.discards["editor"] == [], describe(s)
+    assert list(s.decks["editor"]) == [] and s.discards["editor"] == [], describe(s)
     assert view_for(s, "nixon")["hands"]["editor"] == 2
 
 
@@ -254,7 +254,7 @@ def test_r8_reaction_comes_from_the_hand_and_does_not_change_the_turn() -> None:
     assert s.decision == ReactD("editor", 0), describe(s)
     s, _ = do(s, "editor", {"type": "react", "card": "E03"})
     assert s.hands["editor"] == ["E18"], describe(s)
-    assert s.discards["editor"] == ["E03"] and s.removed == ["N05"], describe(s)
+    assert s.discards["editor"] == ["E03"] and list(s.removed) == ["N05"], describe(s)
     assert s.decision == PlayD("editor", "", 1), describe(s)  # the Editor's own (first) turn
     s, _ = do(s, "editor", value("E18", "initiative"))
     assert s.decision == PlayD("nixon", "", 2), describe(s)

@@ -21,6 +21,7 @@ from engine.watergate.serialize import dumps, state_to_json
 from engine.watergate.standard import RULESET
 from engine.watergate.state import PlayD
 from engine.watergate.views import events_for, view_for
+from tests.engine.watergate.builders import Editable
 
 CARD_IDS = RULESET.card_ids
 
@@ -58,7 +59,7 @@ STATES = [(seed, s) for seed, s, *_ in STEPS]
 
 def hidden_from_spectators(s: MatchState, rnd: random.Random) -> MatchState:
     """A clone of s that differs only in what nobody watching may know."""
-    v = s.clone()
+    v = Editable(s)
     for role in ROLES:  # hands traded for deck cards at equal counts, decks reordered
         pool = v.hands[role] + v.decks[role]
         rnd.shuffle(pool)
@@ -79,8 +80,7 @@ def hidden_from_spectators(s: MatchState, rnd: random.Random) -> MatchState:
     if down and v.bag:  # a face-down token may just as well still be in the bag
         i, j = rnd.choice(down), rnd.randrange(len(v.bag))
         v.track[i], v.bag[j] = v.track[i]._replace(id=v.bag[j]), v.track[i].id
-    v._legal = None
-    return v
+    return v.frozen()
 
 
 def peeked_down(s: MatchState) -> list[str]:
