@@ -9,7 +9,6 @@ from typing import ClassVar, Final, Literal, assert_never, cast
 
 from ..core.actions import Interner, check_shape
 from ..core.game import JSONObject
-from .catalog import COLORS
 
 ValueTarget = Literal["initiative", "momentum", "evidence", "ask", "none"]
 TrackTarget = Literal["initiative", "momentum", "evidence"]
@@ -170,9 +169,10 @@ _INTERNED: Final = Interner()
 offer: Final = _INTERNED.offer
 
 
-class _EvidenceMoves(dict[int, PlayValue]):
+class EvidenceMoves(dict[int, PlayValue]):
     """One card's value plays at evidence handles, each built on first use (`__missing__`), so
-    `map(moves.__getitem__, handles)` extends a legal list without a Python-level loop."""
+    `map(moves.__getitem__, handles)` extends a legal list without a Python-level loop (the rest
+    of a card's offers: `offers.CardOffers`)."""
 
     __slots__ = ("card",)
 
@@ -183,39 +183,6 @@ class _EvidenceMoves(dict[int, PlayValue]):
     def __missing__(self, handle: int) -> PlayValue:
         found = self[handle] = offer(PlayValue, self.card, "evidence", handle, None)
         return found
-
-
-class CardOffers:
-    """Every play of one card the rules may offer on a turn, built once (see `offer`)."""
-
-    __slots__ = ("ask", "asks", "evidence", "initiative", "momentum", "none", "play_action")
-
-    def __init__(self, card: str) -> None:
-        self.initiative = offer(PlayValue, card, "initiative", None, None)
-        self.momentum = offer(PlayValue, card, "momentum", None, None)
-        self.none = offer(PlayValue, card, "none", None, None)
-        self.play_action = offer(PlayAction, card)
-        self.ask = {c: offer(PlayValue, card, "ask", None, c) for c in COLORS}
-        # R11: the questions a card of each colour may ask (a joker names any colour)
-        self.asks: dict[str, tuple[PlayValue, ...]] = {c: (self.ask[c],) for c in COLORS}
-        self.asks["joker"] = tuple(self.ask[c] for c in COLORS)
-        self.evidence = _EvidenceMoves(card)
-
-
-_CARD_OFFERS: Final[dict[str, CardOffers]] = {}
-
-
-def card_offers(card: str) -> CardOffers:
-    """The shared plays of `card` (a card id of any ruleset)."""
-    found = _CARD_OFFERS.get(card)
-    if found is None:
-        found = _CARD_OFFERS[card] = CardOffers(card)
-    return found
-
-
-# `CARD_OFFERS_GET(card)`: the card's offers if built, else None (`card_offers` builds them); the
-# bound method, as `offer` is, for the hottest loop of the rules (plays.play_choices)
-CARD_OFFERS_GET: Final = _CARD_OFFERS.get
 
 
 PASS: Final = offer(Pass)

@@ -5,15 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from .actions import (
-    CARD_OFFERS_GET,
-    ChooseTarget,
-    ChooseToken,
-    PlayAction,
-    PlayValue,
-    card_offers,
-    offer,
-)
+from .actions import ChooseTarget, ChooseToken, PlayAction, PlayValue, offer
 from .catalog import Role
 from .choosing import requirements_met
 from .events import (
@@ -25,6 +17,7 @@ from .events import (
     TokenRevealed,
 )
 from .events.interned import card_played, shared
+from .offers import CARD_OFFERS_GET, card_offers
 from .state import (
     RESOLVES,
     TURN_END,
