@@ -8,7 +8,7 @@ from typing import assert_never
 
 from .actions import GAMBIT_REMOVE, GambitKeep, GambitRemove, offer
 from .events import Event, GambitKept
-from .state import Ann, DiscardPlayed, Dispose, GambitD, MatchState
+from .state import Ann, DiscardPlayed, Dispose, GambitD, MatchState, discard
 
 
 def _put_away(s: MatchState, ann: Ann) -> None:
@@ -17,7 +17,7 @@ def _put_away(s: MatchState, ann: Ann) -> None:
     if ann.mode == "replay" or s.rules.cards[ann.card].kind == "event":
         s.removed += (ann.card,)
     else:
-        s.discards[ann.role].append(ann.card)
+        discard(s, ann.role, ann.card)
 
 
 def run_dispose(s: MatchState, t: Dispose, ev: list[Event]) -> None:
@@ -36,7 +36,7 @@ def run_dispose(s: MatchState, t: Dispose, ev: list[Event]) -> None:
 
 def run_discard_played(s: MatchState, t: DiscardPlayed, ev: list[Event]) -> None:
     s.in_play.remove(t.card)
-    s.discards[t.role].append(t.card)
+    discard(s, t.role, t.card)
 
 
 def put_away_at_end(s: MatchState) -> None:
@@ -68,7 +68,7 @@ def resolve_gambit(
         case GambitKeep(conspirator):
             s.hands[d.role].remove(conspirator)
             s.removed += (conspirator,)
-            s.discards[d.role].append(gambit)
+            discard(s, d.role, gambit)
             ev.append(GambitKept(d.role, gambit, conspirator))
         case GambitRemove():
             s.removed += (gambit,)

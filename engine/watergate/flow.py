@@ -195,7 +195,7 @@ def start(seed: int, rules: Ruleset) -> WatergateStep:
     s.rng = shuffle(s.rng, nixon)
     s.decks = {"editor": tuple(editor), "nixon": tuple(nixon)}
     s.hands = {"editor": [], "nixon": []}
-    s.discards = {"editor": [], "nixon": []}
+    s.discards = {"editor": (), "nixon": ()}
     s.removed = ()
     s.in_play = []
     s.bag = tuple(rules.bag_token_ids)

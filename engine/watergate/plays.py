@@ -31,6 +31,8 @@ from .state import (
     Resolve,
     Token,
     Window,
+    discard,
+    replaced,
 )
 from .track import token_payload
 
@@ -106,7 +108,7 @@ def resolve_play(s: MatchState, d: PlayD, action: PlayValue | PlayAction, ev: li
     if d.card == "":
         s.hands[role].remove(card_id)
         s.in_play.append(card_id)
-        s.turns[role] = d.turn
+        s.turns = replaced(s.turns, role, d.turn)
         s.stack.append(TURN_END[role])
     source: PlaySource = "hand" if d.card == "" else "deck"
     match action:
@@ -149,7 +151,7 @@ def _value_effect(s: MatchState, role: Role, action: PlayValue, ev: list[Event])
         return
     # Nothing can answer this value play: the card goes to the discard pile at once.
     s.in_play.remove(card_id)
-    s.discards[role].append(card_id)
+    discard(s, role, card_id)
     if target in ("initiative", "momentum"):
         s.stack.append(Move(target, -1, steps, role, role))
     elif target == "evidence":

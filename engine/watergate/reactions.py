@@ -32,6 +32,7 @@ from .state import (
     ReactD,
     Resolve,
     Window,
+    discard,
 )
 
 
@@ -129,7 +130,7 @@ def _cancel(s: MatchState, reaction: Ann, ev: list[Event]) -> None:
         s.removed += (target.card,)
         ev.append(CardRemoved(target.role, target.card))
     else:  # "discard" (Mitchell) and "follow_the_money" send it to the owner's discard pile unused
-        s.discards[target.role].append(target.card)
+        discard(s, target.role, target.card)
         ev.append(CardDiscarded(target.role, target.card))
 
 

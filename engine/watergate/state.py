@@ -317,7 +317,7 @@ STATE_FIELDS: Final = (
 )
 # The fields held as tuples, and as read-only mappings of tuples by role (see MatchState).
 TUPLE_FIELDS: Final = ("bag", "board", "pictures", "removed", "restrictions")
-TUPLES_BY_ROLE_FIELDS: Final = ("decks", "holding")
+TUPLES_BY_ROLE_FIELDS: Final = ("decks", "discards", "holding")
 
 
 class MatchState:
@@ -331,7 +331,7 @@ class MatchState:
     round: int
     initiative: Role  # who holds the initiative card (the arrows point to them)
     turn: Role
-    turns: dict[Role, int]  # turns started this round
+    turns: Mapping[Role, int]  # turns started this round
     # What changes at most a few times a round is immutable (tuples, read-only mappings), so
     # `clone` shares it instead of copying it at every step; a change builds a new value (the
     # types make mypy reject an edit in place). What changes at nearly every step is a list.
@@ -340,7 +340,7 @@ class MatchState:
     ]  # this round's restrictions on the Editor (R21, Executive privilege)
     hands: dict[Role, list[str]]
     decks: Mapping[Role, tuple[str, ...]]  # top of the deck is the LAST element
-    discards: dict[Role, list[str]]
+    discards: Mapping[Role, tuple[str, ...]]  # top of the pile is the LAST element
     removed: tuple[str, ...]  # removed from the game (public), in order
     in_play: list[str]  # announced cards not yet put away
     bag: tuple[str, ...]
@@ -374,12 +374,12 @@ class MatchState:
         c.round = self.round
         c.initiative = self.initiative
         c.turn = self.turn
-        c.turns = self.turns.copy()
+        c.turns = self.turns
         c.restrictions = self.restrictions
-        h, x = self.hands, self.discards
+        h = self.hands
         c.hands = {"editor": h["editor"][:], "nixon": h["nixon"][:]}
         c.decks = self.decks
-        c.discards = {"editor": x["editor"][:], "nixon": x["nixon"][:]}
+        c.discards = self.discards
         c.holding = self.holding
         c.removed = self.removed
         c.in_play = self.in_play[:]
@@ -430,6 +430,11 @@ def without(items: tuple[T, ...], item: T) -> tuple[T, ...]:
     """A new tuple without the first item equal to `item` (which must be there)."""
     i = items.index(item)
     return items[:i] + items[i + 1 :]
+
+
+def discard(s: MatchState, role: Role, card: str) -> None:
+    """Put `card` on top of `role`'s discard pile."""
+    s.discards = replaced(s.discards, role, (*s.discards[role], card))
 
 
 def token_by_handle(tokens: list[Token], handle: int) -> int:

@@ -62,11 +62,11 @@ def draw_cards(s: MatchState, role: Role, n: int, ev: list[Event]) -> list[str]:
     deck, drawn = list(s.decks[role]), []
     for _ in range(n):
         if not deck:
-            discard = s.discards[role]
-            if not discard:
+            pile = s.discards[role]
+            if not pile:
                 break  # R7: deck and discard both empty, the player draws fewer
-            deck.extend(discard)
-            discard.clear()
+            deck.extend(pile)
+            s.discards = replaced(s.discards, role, ())
             s.rng = shuffle(s.rng, deck)
             ev.append(DeckReshuffled(role, len(deck), tuple(deck)))
         drawn.append(deck.pop())

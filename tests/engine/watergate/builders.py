@@ -100,7 +100,7 @@ def position(
     for c in removed:
         placed["editor" if c.startswith("E") else "nixon"].append(c)
     s.hands = {"editor": list(editor_hand), "nixon": list(nixon_hand)}
-    s.discards = {"editor": list(editor_discard), "nixon": list(nixon_discard)}
+    s.discards = {"editor": tuple(editor_discard), "nixon": tuple(nixon_discard)}
     s.removed = tuple(removed)
     s.in_play = []
     decks: dict[Role, tuple[str, ...]] = {}

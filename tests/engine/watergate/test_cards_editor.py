@@ -126,7 +126,7 @@ def test_e05_follow_the_money_reaching_space_five_gains_the_token_for_the_editor
     }
     s, _ = act(s, "editor", {"type": "pin", "handle": 1, "space": "O2"})
     assert board(s, "O2").id == "T08" and board(s, "O2").up, describe(s)
-    assert s.discards["nixon"] == ["N06", "N09"] and "N09" not in s.removed, describe(s)
+    assert list(s.discards["nixon"]) == ["N06", "N09"] and "N09" not in s.removed, describe(s)
     assert_removed(s, "E05")
 
 
@@ -373,7 +373,7 @@ def test_worked_example_ask_nixon_must_flip_and_move_a_yellow_token_two():
     assert token(s, 7).up and token(s, 7).pos == 1, describe(s)
     assert not token(s, 6).up and token(s, 6).pos == 0, describe(s)
     assert not token(s, 8).up, describe(s)
-    assert s.discards["editor"] == ["E14"], describe(s)
+    assert list(s.discards["editor"]) == ["E14"], describe(s)
 
 
 @pytest.mark.ruling("R11")
@@ -398,4 +398,4 @@ def test_worked_example_no_face_down_yellow_editor_chooses_another_option():
     ), describe(s)
     s, _ = act(s, "editor", {"type": "choose_target", "target": "evidence", "handle": 1})
     assert token(s, 1).pos == 2 and not token(s, 2).up, describe(s)
-    assert s.discards["editor"] == ["E14"], describe(s)
+    assert list(s.discards["editor"]) == ["E14"], describe(s)

@@ -121,11 +121,11 @@ def test_n01_howard_hunt_with_an_empty_deck_reshuffles_the_discard_pile():
     s = play_action(s, "N01")
     assert s.track_momentum == -1, describe(s)
     assert isinstance(s.decision, PlayD) and s.decision.card == "N13", describe(s)
-    assert list(s.decks["nixon"]) == [] and s.discards["nixon"] == [], describe(s)
+    assert list(s.decks["nixon"]) == [] and list(s.discards["nixon"]) == [], describe(s)
     s = play_action(s, "N13")
     assert s.track_momentum == -4, describe(s)
     assert_removed(s, "N13")
-    assert s.discards["nixon"] == ["N01"], describe(s)
+    assert list(s.discards["nixon"]) == ["N01"], describe(s)
 
 
 # ---- N02–N05 conspirators ------------------------------------------------------------------
@@ -201,7 +201,7 @@ def test_n06_john_mitchell_cancels_an_editor_event_and_is_discarded():
     s, _ = act(s, "nixon", {"type": "react", "card": "N06"})
     s = settle(s)
     assert s.track_momentum == 0 and s.track_initiative == 0, describe(s)
-    assert s.discards["editor"] == ["E20"] and "E20" not in s.removed, describe(s)
+    assert list(s.discards["editor"]) == ["E20"] and "E20" not in s.removed, describe(s)
     assert_discarded(s, "N06")
 
 
@@ -225,7 +225,7 @@ def test_n07_gambit_kept_by_removing_a_conspirator():
         )
     )
     s, _ = act(s, "nixon", {"type": "gambit_keep", "card": "N05"})
-    assert s.discards["nixon"] == ["N07"] and "N07" not in s.removed, describe(s)
+    assert list(s.discards["nixon"]) == ["N07"] and "N07" not in s.removed, describe(s)
     assert "N05" in s.removed and s.hands["nixon"] == ["N13", "N03"], describe(s)
 
 
@@ -314,7 +314,7 @@ def test_n08_brilliant_mood_ben_bradlee_may_still_react():
     s, _ = act(s, "editor", {"type": "react", "card": "E03"})
     s = settle(s)
     assert s.track_momentum == 0 and "N05" in s.removed, describe(s)
-    assert s.discards["editor"] == ["E09", "E03"], describe(s)
+    assert list(s.discards["editor"]) == ["E09", "E03"], describe(s)
 
 
 # ---- N09–N20 events ------------------------------------------------------------------------

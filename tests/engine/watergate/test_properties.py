@@ -247,7 +247,7 @@ def test_every_offered_action_is_accepted_and_apply_never_mutates(seed: int, bot
         n = apply(s, ply.role, offered[0]).state
         n.hands[ply.role].clear()
         n.track.clear()
-        n.discards[ply.role].clear()
+        n.in_play.clear()
         n.stack.clear()
         assert dumps(state_to_json(s)) == before
         # what `clone` shares with the input cannot be edited in place at all
