@@ -61,9 +61,21 @@ export function settlePick(view, pick) {
   return pick;
 }
 
+const STAGES = { waiting: 0, active: 1, finished: 2 };
+
+/** Whether `next` is older than the view `held`: a lower version, or the same version at an
+ * earlier stage of the match. A match starts (waiting -> active) without a move, so the HTTP
+ * answer a page asked for before the second seat was taken can arrive after the socket's frame
+ * that says the match is on; taken, it would leave the page waiting for good. */
+export function overtaken(held, next) {
+  if (!held) return false;
+  if (next.version !== held.version) return next.version < held.version;
+  return (STAGES[next.status] ?? 0) < (STAGES[held.status] ?? 0);
+}
+
 /** The patch that takes `next` in, or null when it is older than the view held (a push
  * overtaken by a newer one). */
 export function acceptView(state, next, now) {
-  if (state.view && next.version < state.view.version) return null;
+  if (overtaken(state.view, next)) return null;
   return { view: next, receivedAt: now, busy: false, pick: settlePick(next, state.pick) };
 }

@@ -10,7 +10,7 @@ import { clockText } from "../clock.js";
 import { BOOT, t } from "../i18n.js";
 import { loadSeat, saveSeat } from "../seats.js";
 import { connect } from "../socket.js";
-import { SETTING_KEYS, createStore, loadSettings } from "../store.js";
+import { SETTING_KEYS, createStore, loadSettings, overtaken } from "../store.js";
 import { el } from "../render/dom.js";
 import { renderProgress, renderScoring } from "./boards.js";
 import { actionLabel, choiceModel } from "./choices.js";
@@ -52,7 +52,7 @@ let socket = null;
 function receive(next) {
   rememberCommitment(matchId, next.fairness?.commitment);
   const s = store.get();
-  if (s.view && next.version < s.view.version) return;  // a push overtaken by a newer one
+  if (overtaken(s.view, next)) return;  // a push overtaken by a newer one
   const again = s.view && next.version === s.view.version;  // the same position: keep what is under way
   store.set({ view: next, busy: false, pick: again ? s.pick : NO_PICK, coachPage: again ? s.coachPage : 0 });
 }
