@@ -30,8 +30,7 @@ def observation_for(s: MatchState, role: Role) -> MatchState:
     held = len(o.hands[opp])
     o.hands[opp] = pool[:held]
     # own deck: the set is known, the order is not
-    decks = {opp: tuple(pool[held:]), role: tuple(sorted(o.decks[role]))}
-    o.decks = {"editor": decks["editor"], "nixon": decks["nixon"]}  # in the usual order
+    o.decks = {opp: tuple(pool[held:]), role: tuple(sorted(o.decks[role]))}
     # The bag and the face-down track tokens this seat has not seen share one unknown pool.
     unseen = _unseen_track(o, role)
     tokens = sorted([*(o.track[i].id for i in unseen), *o.bag])
@@ -57,8 +56,7 @@ def determinize(obs: MatchState, role: Role, rng: int) -> tuple[MatchState, int]
     s.hands[opp] = pool[:held]
     own = list(s.decks[role])
     rng = shuffle(rng, own)
-    decks = {opp: tuple(pool[held:]), role: tuple(own)}
-    s.decks = {"editor": decks["editor"], "nixon": decks["nixon"]}
+    s.decks = {opp: tuple(pool[held:]), role: tuple(own)}
     unseen = _unseen_track(s, role)
     tokens = [*(s.track[i].id for i in unseen), *s.bag]
     rng = shuffle(rng, tokens)

@@ -331,13 +331,12 @@ class MatchState:
     round: int
     initiative: Role  # who holds the initiative card (the arrows point to them)
     turn: Role
-    turns: Mapping[Role, int]  # turns started this round
     # What changes at most a few times a round is immutable (tuples, read-only mappings), so
     # `clone` shares it instead of copying it at every step; a change builds a new value (the
     # types make mypy reject an edit in place). What changes at nearly every step is a list.
-    restrictions: tuple[
-        str, ...
-    ]  # this round's restrictions on the Editor (R21, Executive privilege)
+    turns: Mapping[Role, int]  # turns started this round
+    # this round's restrictions on the Editor (R21, Executive privilege)
+    restrictions: tuple[str, ...]
     hands: dict[Role, list[str]]
     decks: Mapping[Role, tuple[str, ...]]  # top of the deck is the LAST element
     discards: Mapping[Role, tuple[str, ...]]  # top of the pile is the LAST element
