@@ -2,10 +2,11 @@
 
 Each iteration samples one full state consistent with the bot's observation only
 (`observation.determinize`), walks the shared tree by UCB restricted to the actions available in
-that sample (availability counts), expands one node, plays a short random continuation, scores it
-with the static evaluation, and backs the result up for the player who chose at each node. The
-most visited root action is played. The engine reads no clock: the caller may pass one to limit
-thinking time; otherwise the iteration budget alone bounds the work.
+that sample (availability counts), expands one node, plays a short continuation (its moves drawn
+uniformly, or from a learned move prior), scores it with the static evaluation, and backs the
+result up for the player who chose at each node. The most visited root action is played. The
+engine reads no clock: the caller may pass one to limit thinking time; otherwise the iteration
+budget alone bounds the work.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..state import MatchState
 from .evaluate import evaluate
 from .heuristic import score_actions
 from .pick import as_given
+from .prior import UNIT, MovePrior
 
 T = TypeVar("T")
 Key = Action  # tree edges are keyed by the (hashable) action itself
@@ -74,6 +76,7 @@ class SearchBot:
         explore: float = _EXPLORE,
         rollout_steps: int = _ROLLOUT_STEPS,
         evaluations: Mapping[Role, Evaluation] | None = None,
+        rollout_prior: MovePrior | None = None,
     ) -> None:
         self._rng = bot_state(seed)
         self.budget = budget_ms / 1000
@@ -91,6 +94,8 @@ class SearchBot:
         self.rollout_steps = rollout_steps
         # what a play-out's end is scored by, for the role the bot plays (`evaluate` if none)
         self.evaluations = dict(evaluations or {})
+        # the play-outs' moves: drawn from a learned prior if given (hard), else uniformly
+        self.rollout_prior = rollout_prior
         self._allowed: set[Key] = set()
 
     def _rand(self, n: int) -> int:
@@ -185,5 +190,8 @@ class SearchBot:
             if actor is None:
                 break
             actions = legal_actions(s, actor)
-            advance(s, actions[self._rand(len(actions))])
+            if self.rollout_prior is None or len(actions) == 1:
+                advance(s, actions[self._rand(len(actions))])
+            else:
+                advance(s, self.rollout_prior.pick(s, actor, actions, self._rand(UNIT)))
         return s
