@@ -18,23 +18,25 @@ import json
 import math
 import random
 import sys
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from engine.core.game import Imitating
 from engine.registry import get_game
-from engine.watergate.bots.prior import PRIOR_FILE, signature
 
 from .compiled import copy_plays, on_copy
 
 Record = tuple[list[str], int]  # the legal moves' signatures, the index of the teacher's pick
-OUT = Path(__file__).resolve().parent.parent / "engine" / "watergate" / "bots" / PRIOR_FILE
+OUT = Path(__file__).resolve().parent.parent / "engine" / "watergate" / "bots" / "prior_weights.py"
 
 
 def record_game(args: tuple[int, str, int]) -> list[Record]:
     """One game of the teacher against itself: every real decision's signatures and pick."""
     seed, teacher, budget = args
     game = get_game("watergate")
+    assert isinstance(game, Imitating)
     bots = {
         seat: game.make_bot(teacher, seed * 2 + k + 1, budget, time.perf_counter)
         for k, seat in enumerate(game.seats)
@@ -46,9 +48,7 @@ def record_game(args: tuple[int, str, int]) -> list[Record]:
         legal = game.legal_actions(s, seat)
         action = bots[seat].decide(game.observation_for(s, seat), seat, legal)
         if len(legal) > 1:
-            records.append(
-                ([signature(s, seat, a) for a in legal], legal.index(action))  # type: ignore[arg-type]
-            )
+            records.append(([game.move_signature(s, seat, a) for a in legal], legal.index(action)))
         s = game.apply(s, seat, action).state
     return records
 
@@ -93,6 +93,25 @@ def fit(records: list[Record], epochs: int, rate: float, l2: float, seed: int) -
     return {g: round(w, 4) for g, w in sorted(weights.items()) if abs(w) >= 1e-4}
 
 
+def weights_module(command: str, weights: dict[str, float]) -> str:
+    """The engine's module of weights (Python, so the engine reads no file), ruff-formatted."""
+    about = textwrap.fill(
+        "The move prior's weights (bots/prior.py), one per move signature, written by "
+        f"bench.prior, not by hand (docs/levels.md): `{command}`.",
+        width=96,
+    )
+    lines = [
+        f'"""{about}"""',
+        "",
+        "from typing import Final",
+        "",
+        "WEIGHTS: Final[dict[str, float]] = {",
+        *(f"    {json.dumps(g)}: {w!r}," for g, w in sorted(weights.items())),
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
@@ -104,7 +123,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.2)
     parser.add_argument("--l2", type=float, default=1e-4)
     parser.add_argument("--write", action="store_true", help="store the weights in --out")
-    parser.add_argument("--out", type=Path, default=OUT, help="default: the engine's prior.json")
+    parser.add_argument("--out", type=Path, default=OUT, help="default: bots/prior_weights.py")
     parser.add_argument("--no-compiled", action="store_true", help="play the pure engine")
     args = parser.parse_args()
     if not args.no_compiled and copy_plays("watergate"):
@@ -131,13 +150,12 @@ def main() -> None:
     print(f"top1_prior {hits:.4f}")
     print(f"seconds {time.perf_counter() - started:.1f}")
     if args.write:
-        text = {
-            "about": f"move prior fitted by `python -m bench.prior --games {args.games} "
-            f"--teacher {args.teacher} --budget-ms {args.budget_ms} --seed {args.seed} "
-            f"--epochs {args.epochs} --rate {args.rate} --l2 {args.l2}`",
-            "weights": weights,
-        }
-        args.out.write_text(json.dumps(text, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        command = (
+            f"python -m bench.prior --games {args.games} --teacher {args.teacher} "
+            f"--budget-ms {args.budget_ms} --seed {args.seed} --epochs {args.epochs} "
+            f"--rate {args.rate} --l2 {args.l2}"
+        )
+        args.out.write_text(weights_module(command, weights), encoding="utf-8")
         print(f"written {args.out}")
 
 

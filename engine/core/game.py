@@ -203,3 +203,13 @@ class Hinting(Protocol):
     def hints_for(self, state: Any, seat: Seat) -> JSONObject:
         """The seat's hints, from what the seat may see only (its observation gives the same)."""
         ...
+
+
+@runtime_checkable
+class Imitating(Protocol):
+    """A game whose search bots draw play-out moves from a prior learned from a teacher's picks
+    (Watergate); bench.prior records the picks by each move's signature through this."""
+
+    def move_signature(self, state: Any, seat: Seat, action: Any) -> str:
+        """What the prior tells the move apart by, from public facts of the move only."""
+        ...

@@ -14,6 +14,7 @@ from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot
 from .bots.analysis import analyse
 from .bots.levels import LEVELS, level_bot
+from .bots.prior import signature
 from .bots.search import SearchBot
 from .catalog import ROLES, Role
 from .describe import describe as _describe
@@ -142,6 +143,10 @@ class WatergateGame:
         if name == "random":
             return cast(Bot[MatchState, Action], RandomBot(seed))
         raise KeyError(f"unknown Watergate bot {name!r}")
+
+    def move_signature(self, state: MatchState, seat: Seat, action: Action) -> str:
+        """The move prior's signature of an action (core.game.Imitating; bots/prior.py)."""
+        return signature(state, cast(Role, seat), action)
 
     def analyse(
         self, seed: int, rules_version: str, actions: Sequence[tuple[int, Seat, object]]

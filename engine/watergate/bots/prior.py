@@ -1,12 +1,10 @@
-"""A learned move prior: one weight per kind of move, fitted to a stronger player's choices
-(`python -m bench.prior`), that the search's play-outs sample from instead of choosing uniformly."""
+"""A learned move prior: one weight per kind of move, fitted to a teacher's choices (`python -m
+bench.prior`; the weights in prior_weights.py), that hard's play-outs draw their moves from."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Final
 
 from ..actions import (
@@ -24,8 +22,8 @@ from ..actions import (
 )
 from ..catalog import Role
 from ..state import MatchState
+from .prior_weights import WEIGHTS
 
-PRIOR_FILE: Final = "prior.json"
 _CACHE_LIMIT: Final = 20_000  # distinct (decision, action) pairs remembered; a match has far fewer
 UNIT: Final = 1 << 24  # a sample's resolution: a draw below this, scaled to the total weight
 
@@ -85,8 +83,6 @@ class MovePrior:
         return actions[-1]
 
 
-def load_prior() -> MovePrior:
-    """The prior shipped with the engine (engine/watergate/bots/prior.json)."""
-    text = resources.files("engine.watergate.bots").joinpath(PRIOR_FILE).read_text(encoding="utf-8")
-    data = json.loads(text)
-    return MovePrior({str(k): float(v) for k, v in data["weights"].items()})
+def shipped_prior() -> MovePrior:
+    """The prior shipped with the engine (bots/prior_weights.py)."""
+    return MovePrior(WEIGHTS)

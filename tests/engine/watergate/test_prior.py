@@ -8,7 +8,7 @@ import math
 
 from engine.watergate import current_role
 from engine.watergate.actions import ChooseToken, Pass, PlayValue
-from engine.watergate.bots.prior import UNIT, MovePrior, load_prior, signature
+from engine.watergate.bots.prior import UNIT, MovePrior, shipped_prior, signature
 from engine.watergate.flow import legal_actions
 
 from .test_bots import states_along
@@ -42,7 +42,7 @@ def test_a_move_is_drawn_in_proportion_to_its_odds() -> None:
 
 
 def test_the_shipped_prior_weighs_the_moves_real_matches_offer() -> None:
-    prior = load_prior()
+    prior = shipped_prior()
     offered = {
         signature(s, role, a)
         for seed in range(4)
