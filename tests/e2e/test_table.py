@@ -17,7 +17,7 @@ import pytest
 from .conftest import LOCALES
 
 try:
-    from playwright.sync_api import Page, expect
+    from playwright.sync_api import Locator, Page, expect
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the machine
     if os.environ.get("CI") == "true":
@@ -120,21 +120,13 @@ def test_a_whole_turn_on_a_phone_without_scrolling(
     before = page.evaluate(LOG_COUNT)
     page.locator('#decision .btn[data-kind="play_value"]').first.tap()
     page.wait_for_function(f"() => ({LOG_COUNT})() > {before}")
-    # the computer answers; a play of its that opens a reaction window the Editor can use (he
-    # holds a reaction card, so auto-pass leaves it to him) must fit as well, and is passed
-    deadline = time.monotonic() + BUDGET_S
-    while not page.evaluate(MY_PLAY):
-        assert time.monotonic() < deadline, "the Editor's next play never came"
-        page.wait_for_function(f"() => ({MY_PLAY})() || {MY_REACTION}")
-        if page.evaluate(MY_PLAY):
-            break
+    # the computer answers; a reaction window it opens for the Editor must fit as well
+
+    def tap(button: Locator) -> None:
         assert inside_viewport(page, ("#decision", PASS_BUTTON)) == []
-        shown = page.evaluate(SHOWN)
-        try:
-            page.locator(PASS_BUTTON).first.tap(timeout=CLICK_MS)
-        except PlaywrightTimeout:
-            continue  # the window went away meanwhile (a push replaced it): look again
-        page.wait_for_function(f"before => ({SHOWN})() !== before", arg=shown)
+        button.tap(timeout=CLICK_MS)
+
+    pass_until_my_play(page, tap)
     assert page.evaluate("() => window.scrollY") == 0
     assert inside_viewport(page, areas) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
@@ -193,7 +185,12 @@ def test_a_keyboard_only_turn(open_page: Callable[..., Page], shot: Shot) -> Non
     played = page.locator("#log li.log-card_played.by-editor").first
     expect(played).to_contain_text(EN["cards"][card]["name"])
     expect(played).to_contain_text("value")
-    page.wait_for_function(MY_PLAY)
+
+    def press_enter(button: Locator) -> None:  # as a keyboard-only player passes
+        button.focus(timeout=CLICK_MS)
+        page.keyboard.press("Enter")
+
+    pass_until_my_play(page, press_enter)
     # back on the hand for the next move
     page.wait_for_function("() => document.activeElement.closest('#hand') !== null")
     page.keyboard.press("Enter")  # Enter on a focused card chooses it
@@ -282,6 +279,24 @@ def test_animations_skipped_under_reduced_motion(open_page: Callable[..., Page])
           return [s.transitionDuration, s.animationName]; })"""
     )
     assert styles and all(d == "0s" and a == "none" for d, a in styles), styles
+
+
+def pass_until_my_play(page: Page, press: Callable[[Locator], None]) -> None:
+    """Wait for the Editor's next card play, passing each reaction window the computer's plays
+    open on the way with `press` on its pass button: by the deal he may hold a reaction card, so
+    auto-pass leaves the window to him."""
+    deadline = time.monotonic() + BUDGET_S
+    while not page.evaluate(MY_PLAY):
+        assert time.monotonic() < deadline, "the Editor's next play never came"
+        page.wait_for_function(f"() => ({MY_PLAY})() || {MY_REACTION}")
+        if page.evaluate(MY_PLAY):
+            break
+        shown = page.evaluate(SHOWN)
+        try:
+            press(page.locator(PASS_BUTTON).first)
+        except PlaywrightTimeout:
+            continue  # the window went away meanwhile (a push replaced it): look again
+        page.wait_for_function(f"before => ({SHOWN})() !== before", arg=shown)
 
 
 def until_my_play(page: Page) -> None:
