@@ -8,7 +8,7 @@ per move signature by maximum likelihood of the teacher's picks among the legal 
 conditional logit, L2-regularised, plain stochastic gradient: no numpy needed). A tenth of the
 games is held out. Prints `name value` lines: decisions, the held-out log-loss of the prior and
 of a uniform pick, and how often the prior's favourite is the teacher's move. --write stores the
-weights in engine/watergate/bots/prior.json.
+weights as engine/watergate/bots/prior_weights.py (or --out), naming the command that fitted them.
 """
 
 from __future__ import annotations
