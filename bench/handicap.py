@@ -14,11 +14,12 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, runtime_checkable
 
 from engine.core.game import Game
 from engine.registry import get_game
+
+from .parallel import run_jobs
 
 
 @runtime_checkable
@@ -75,11 +76,7 @@ def main() -> None:
             )
     equal = [("prince", "prince", args.bot, base + g) for g in range(args.games)]
     everything = jobs + equal
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            winners = list(pool.map(play, everything, chunksize=4))
-    else:
-        winners = [play(j) for j in everything]
+    winners = run_jobs(play, everything, args.jobs)
     print(f"games_per_pair {args.games}")
     print(f"bot {args.bot}")
     for k, (easy, hard) in enumerate(pairs):

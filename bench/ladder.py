@@ -16,12 +16,12 @@ import argparse
 import itertools
 import math
 import sys
-from concurrent.futures import ProcessPoolExecutor
 
 from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 from .compiled import copy_plays, engine_kind, on_copy
 from .match import play
+from .parallel import run_jobs
 
 _ELO: float = 400 / math.log(10)
 
@@ -75,11 +75,7 @@ def main() -> None:
         for first, second in ((a, b), (b, a))
         for g in range(args.games)
     ]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(play, jobs, chunksize=2))
-    else:
-        results = [play(j) for j in jobs]
+    results = run_jobs(play, jobs, args.jobs, chunk=2)
     score: dict[tuple[str, str], tuple[float, int]] = {}
     for (_, _, _, first, second, _, _), result in zip(jobs, results, strict=True):
         winner = result[0]

@@ -25,11 +25,11 @@ import math
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 
 from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 from .compiled import copy_plays, engine_kind, on_copy
+from .parallel import run_jobs
 
 
 def play(
@@ -105,11 +105,7 @@ def main() -> None:
         for g in range(args.games)
     ]
     started = time.perf_counter()
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(play, jobs, chunksize=4))
-    else:
-        results = [play(j) for j in jobs]
+    results = run_jobs(play, jobs, args.jobs)
     elapsed = time.perf_counter() - started
     n = len(results)
     wins = sum(1 for r in results if r[0] == game.seats[0])

@@ -20,13 +20,13 @@ import random
 import sys
 import textwrap
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from engine.core.game import Imitating
 from engine.registry import get_game
 
 from .compiled import copy_plays, on_copy
+from .parallel import run_jobs
 
 Record = tuple[list[str], int]  # the legal moves' signatures, the index of the teacher's pick
 OUT = Path(__file__).resolve().parent.parent / "engine" / "watergate" / "bots" / "prior_weights.py"
@@ -131,11 +131,7 @@ def main() -> None:
         return
     jobs = [(args.seed * 100_003 + g, args.teacher, args.budget_ms) for g in range(args.games)]
     started = time.perf_counter()
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            games = list(pool.map(record_game, jobs, chunksize=4))
-    else:
-        games = [record_game(j) for j in jobs]
+    games = run_jobs(record_game, jobs, args.jobs)
     held = max(1, len(games) // 10)
     train = [r for g in games[held:] for r in g]
     test = [r for g in games[:held] for r in g]

@@ -4,7 +4,6 @@ here, documented in docs/levels.md. Every recipe decides from its seat's observa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Final, TypeVar
 
 from ...core.rng import below, bot_state
@@ -15,7 +14,7 @@ from ..state import MatchState
 from .evaluate import evaluate_joined
 from .heuristic import HeuristicBot, score_actions
 from .pick import as_given
-from .prior import MovePrior, shipped_prior
+from .prior import shipped_prior
 from .search import Evaluation, SearchBot
 
 T = TypeVar("T")
@@ -46,13 +45,11 @@ _HARD_ROLLOUT_STEPS: Final = 12
 _HARD_EVALUATIONS: Final[dict[Role, Evaluation]] = {"nixon": evaluate_joined}
 
 
-@cache
-def _hard_prior() -> MovePrior:
-    """The play-outs' move prior (bots/prior_weights.py), built once a process. Play-outs drawn
-    from the heuristic's habits instead of uniformly end in positions a real game reaches, so the
-    evaluation that scores them means more: as Nixon against the heuristic Editor 0.83 instead
-    of 0.71 over the same 300 deals (docs/levels.md)."""
-    return shipped_prior()
+# The play-outs' moves are drawn from the learned move prior (bots/prior_weights.py) instead of
+# uniformly: they end in positions a real game reaches, so the evaluation that scores them means
+# more (as Nixon against the heuristic Editor 0.83 instead of 0.71 over the same 300 deals,
+# docs/levels.md). One prior a process, its cache shared by every hard bot.
+_HARD_PRIOR: Final = shipped_prior()
 
 
 class EasyBot:
@@ -95,7 +92,7 @@ def hard_bot(seed: int, budget_ms: int, clock: Clock | None, iterations: int = 4
         explore=_HARD_EXPLORE,
         rollout_steps=_HARD_ROLLOUT_STEPS,
         evaluations=_HARD_EVALUATIONS,
-        rollout_prior=_hard_prior(),
+        rollout_prior=_HARD_PRIOR,
     )
 
 

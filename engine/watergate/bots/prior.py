@@ -24,7 +24,7 @@ from ..catalog import Role
 from ..state import MatchState
 from .prior_weights import WEIGHTS
 
-_CACHE_LIMIT: Final = 20_000  # distinct (decision, action) pairs remembered; a match has far fewer
+_CACHE_LIMIT: Final = 20_000  # (decision, seat, action) keys remembered; a match has far fewer
 UNIT: Final = 1 << 24  # a sample's resolution: a draw below this, scaled to the total weight
 
 
