@@ -13,6 +13,7 @@ from engine.watergate.bots.search import SearchBot
 from engine.watergate.observation import determinize, observation_for
 from engine.watergate.state import MatchState
 from engine.watergate.views import view_for
+from tests.engine.watergate.builders import position
 
 
 def states_along(seed: int, every: int = 7, limit: int = 140) -> list[MatchState]:
@@ -118,3 +119,23 @@ def test_bots_finish_matches_with_legal_moves_in_both_roles(editor: str) -> None
             assert action in legal
             s = apply(s, role, action).state
         assert s.winner is not None
+
+
+def test_the_heuristic_asks_when_any_answer_of_nixons_helps_the_editor() -> None:
+    """R11: asking for a colour moves the face-down token Nixon names. The heuristic scores an ask
+    after Nixon's answer (the one that hurts it most), not before anything moved, so it asks when
+    the only face-down blue token it has seen lies one step from its end of the track."""
+    s = position(
+        turn="editor",
+        editor_hand=["E05", "E04"],
+        nixon_hand=["N13"],
+        track=[("T02", 4, False), ("T08", -3, True)],  # T02 blue, face down; T08 yellow, up
+        track_momentum=None,
+        track_initiative=None,
+    )
+    s.track[0] = s.track[0]._replace(peeked=True)  # Deep Throat showed it to him
+    ask = {"type": "play_value", "card": "E05", "target": "ask", "color": "blue"}
+    legal = legal_actions(s, "editor")
+    assert ask in legal and len(legal) > 2
+    for seed in range(5):
+        assert HeuristicBot(seed).decide(observation_for(s, "editor"), "editor", legal) == ask
