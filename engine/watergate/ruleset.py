@@ -203,13 +203,18 @@ def ruleset_from_data(
 
 
 def as_of(entry: JSONObject, data: str) -> JSONObject:
-    """A data entry as data edition `data` words it: the fields its `editions[data]` gives
-    (effects and provenance) replace the first edition's; an entry without one is as first."""
-    later = _obj(entry.get("editions") or {}, "editions").get(data) if data else None
-    if later is None:
+    """A data entry as data edition `data` words it: the fields of its latest edition up to `data`
+    (effects and provenance) replace the first edition's; an entry without one is as first. An
+    edition lists only what it changes, so edition 5 keeps edition 4's wording of the rest."""
+    if not data:
         return entry
-    wording = _obj(later, f"edition {data}")
-    _str(wording["provenance"], f"edition {data} provenance")  # every rewording says why
+    editions = _obj(entry.get("editions") or {}, "editions")
+    known = [key for key in editions if int(key) <= int(data)]
+    if not known:
+        return entry
+    latest = max(known, key=int)
+    wording = _obj(editions[latest], f"edition {latest}")
+    _str(wording["provenance"], f"edition {latest} provenance")  # every rewording says why
     return {**entry, **wording}
 
 

@@ -10,6 +10,8 @@ else is shared code and shared data.
 - "3": rulings R28–R34 (docs/rulings.md), dealt like "2".
 - "4": R35, the Editor's momentum space 2 acts (its data edition "4": `editions` in the data
   files), dealt like "2".
+- "5": version 4 with three of the Editor's cards weaker (data edition "5": Deep Throat, Subpoena
+  for the tapes, John Dean testifies), so that searching players are even too (docs/balance.md).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ class RulesVersion:
     generator: Generator
     features: Features
     # Which edition of the data it plays: "" the first reconstruction, else the key under which
-    # the data files give an entry's later wording (`editions`; an entry without one is as first).
+    # the data files give an entry's later wording (`editions`: an entry is worded by its latest
+    # edition up to this one, so an edition lists only what it changes; one without is as first).
     data: str = ""
 
 
@@ -58,8 +61,9 @@ VERSIONS: Final[Mapping[str, RulesVersion]] = {
     "2": RulesVersion("2", "sha256-ctr", FIRST_READINGS),
     "3": RulesVersion("3", "sha256-ctr", AUDITED_READINGS),
     "4": RulesVersion("4", "sha256-ctr", AUDITED_READINGS, data="4"),
+    "5": RulesVersion("5", "sha256-ctr", AUDITED_READINGS, data="5"),
 }
-RULES_VERSION: Final = "4"  # what new matches are made with
+RULES_VERSION: Final = "5"  # what new matches are made with
 
 
 def rules_version(version_id: str | None) -> RulesVersion:

@@ -28,9 +28,20 @@ export const roleCap = (role) => L.roles_cap[role] ?? role;
 export const roleLabel = (role) => L.ui[role] ?? role;
 export const cardName = (id) => L.cards[id]?.name ?? id;
 // A later rules version words a few cards and momentum spaces anew (the locale's "editions",
-// by rules version): a table words them as its match's version plays them.
+// by rules version): a table words them as its match's version plays them. An edition lists only
+// what it changes, so a version reads every edition up to its own, the latest wording winning
+// (as the engine's data does).
 let edition = {};
-export function useRulesVersion(version) { edition = L.editions?.[version] ?? {}; }
+export function useRulesVersion(version) {
+  const upTo = Object.keys(L.editions ?? {})
+    .filter((key) => Number(key) <= Number(version))
+    .sort((a, b) => Number(a) - Number(b));
+  edition = { cards: {}, momentum_spaces: {} };
+  for (const key of upTo) {
+    Object.assign(edition.cards, L.editions[key].cards);
+    Object.assign(edition.momentum_spaces, L.editions[key].momentum_spaces);
+  }
+}
 export const cardText = (id) => edition.cards?.[id]?.text ?? L.cards[id]?.text ?? "";
 export const momentumText = (space) => edition.momentum_spaces?.[space] ?? L.momentum_spaces?.[space] ?? "";
 export const colorName = (c) => L.colors[c] ?? c;

@@ -34,8 +34,9 @@ OPTIONS = "#decision .decision-options .btn"
 VALUE_OPTIONS = f"{OPTIONS}:not(.btn-primary):not(.btn-quiet)"
 TARGETS = "#track .tk.is-target, #holding .tk.is-target, #board .is-target"
 EVENTS = frozenset(c.id for c in CARDS.values() if c.kind == "event")
-# Actions that usually end in their player's own choice; the pin_from_bag ones first.
-PIN_CARDS = ("E15", "E07", "E19", "N09")
+# Actions that usually end in their player's own choice; the ones that pin a token first
+# (Deep Throat pinned one until rules version 5, which new matches play).
+PIN_CARDS = ("E15", "E19", "N09")
 SUB_CARDS = (*PIN_CARDS, "E02", "E01", "E08", "E16", "E17", "N02", "N10", "N20", "N14", "N04")
 CHOICE_KINDS = frozenset({"pin", "choose_target", "choose_space", "choose_picture"})
 MAX_STEPS = 150  # the policy reaches every goal within ~60 decisions on 500 simulated seeds

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.watergate.describe import describe
-from engine.watergate.state import CardD, FaceDownD, FallbackD, MatchState, PinD, ReactD
+from engine.watergate.state import CardD, FaceDownD, FallbackD, MatchState, PinD, PlayD, ReactD
 from tests.engine.watergate.builders import (
     act,
     acts,
@@ -151,7 +151,7 @@ def test_e06_system_works_replays_a_removed_card_and_both_end_removed():
     assert acts(s, "editor") == [{"type": "choose_card", "card": "E18"}], describe(s)
     s, _ = act(s, "editor", {"type": "choose_card", "card": "E18"})
     s = settle(s)  # R32: the replayed event is announced, so Nixon's window opens first
-    assert s.track_momentum == 2, describe(s)
+    assert s.track_momentum == 1, describe(s)  # Subpoena moves 1 from version 5
     assert_removed(s, "E06")
     assert s.removed.count("E18") == 1 and "E18" not in s.discards["editor"], describe(s)
 
@@ -159,8 +159,21 @@ def test_e06_system_works_replays_a_removed_card_and_both_end_removed():
 # ---- E07–E20 events ------------------------------------------------------------------------
 
 
-def test_e07_deep_throat_peeks_and_pins_one_token_from_the_bag_face_up():
+def test_e07_deep_throat_only_looks_at_the_track_from_version_5():
+    """Rules version 5 (docs/balance.md): the Editor sees Nixon's face-down track tokens (and
+    keeps seeing them), nothing is pinned and the bag is untouched."""
     s = editor_to_play(editor_hand=["E07", "E09"], track=[("T08", 0, False)], bag=["T15"])
+    s = play_action(s, "E07")
+    assert token(s, 1).peeked and not token(s, 1).up, describe(s)
+    assert not s.holding["editor"] and list(s.bag) == ["T15"], describe(s)
+    assert isinstance(s.decision, PlayD) and s.decision.role == "nixon", describe(s)
+    assert_removed(s, "E07")
+
+
+def test_e07_deep_throat_peeks_and_pins_one_token_from_the_bag_face_up_until_version_4():
+    s = editor_to_play(
+        editor_hand=["E07", "E09"], track=[("T08", 0, False)], bag=["T15"], rules_version="4"
+    )
     s = play_action(s, "E07")
     assert token(s, 1).peeked and not token(s, 1).up, describe(s)
     assert isinstance(s.decision, PinD) and s.decision.role == "editor", describe(s)
@@ -217,11 +230,26 @@ def test_e12_john_dean_testifies_needs_another_face_up_picture(pictures):
     assert {"type": "play_value", "card": "E12", "target": "momentum"} in acts(s, "editor")
 
 
-def test_e12_john_dean_testifies_pins_dean_and_turns_a_board_token_up():
+def test_e12_john_dean_testifies_only_pins_dean_from_version_5():
+    """Rules version 5 (docs/balance.md): the face-down board tokens stay face down."""
+    s = editor_to_play(
+        editor_hand=["E12", "E18"],
+        pictures={"hugh_sloan": "up"},
+        board={"O13": ("T09", False), "O4": ("T14", False)},
+    )
+    s = play_action(s, "E12")
+    assert picture(s, "john_dean") == "up", describe(s)
+    assert not board(s, "O13").up and not board(s, "O4").up, describe(s)
+    assert isinstance(s.decision, PlayD) and s.decision.role == "nixon", describe(s)
+    assert_removed(s, "E12")
+
+
+def test_e12_john_dean_testifies_pins_dean_and_turns_a_board_token_up_until_version_4():
     s = editor_to_play(
         editor_hand=["E12", "E18"],
         pictures={"hugh_sloan": "up"},
         board={"O13": ("T09", False), "O4": ("T14", False), "O2": ("T08", True)},
+        rules_version="4",
     )
     s = play_action(s, "E12")
     assert picture(s, "john_dean") == "up", describe(s)
@@ -289,8 +317,15 @@ def test_e17_maximum_john_sirica_turns_a_face_down_picture_up():
     assert_removed(s, "E17")
 
 
-def test_e18_subpoena_moves_momentum_two_towards_the_editor():
+def test_e18_subpoena_moves_momentum_one_towards_the_editor_from_version_5():
     s = play_action(editor_to_play(editor_hand=["E18", "E09"], track_momentum=-1), "E18")
+    assert s.track_momentum == 0, describe(s)
+    assert_removed(s, "E18")
+
+
+def test_e18_subpoena_moves_momentum_two_towards_the_editor_until_version_4():
+    s = editor_to_play(editor_hand=["E18", "E09"], track_momentum=-1, rules_version="4")
+    s = play_action(s, "E18")
     assert s.track_momentum == 1, describe(s)
     assert_removed(s, "E18")
 

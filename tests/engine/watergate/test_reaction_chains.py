@@ -64,7 +64,7 @@ def test_editor_event_mitchell_then_bradlee_event_happens():
     s = _editor_event(["E18", "E03", "E09"])
     s = react(s, "editor", "E03")
     assert not window_for(s, "nixon"), describe(s)
-    assert s.track_momentum == 2, describe(s)
+    assert s.track_momentum == 1, describe(s)  # Subpoena: 1 towards the Editor (version 5)
     assert "E18" in s.removed and "N06" in s.removed, describe(s)
     assert list(s.discards["editor"]) == ["E03"] and list(s.discards["nixon"]) == [], describe(s)
     assert s.hands["nixon"] == ["N13"] and not s.in_play, describe(s)
@@ -77,7 +77,7 @@ def test_editor_event_mitchell_then_mass_demonstration_event_happens():
     s = _editor_event(["E18", "E04", "E09"])
     s = react(s, "editor", "E04")
     assert not window_for(s, "nixon"), describe(s)  # the only Mitchell is already in the chain
-    assert s.track_momentum == 2, describe(s)
+    assert s.track_momentum == 1, describe(s)  # Subpoena (version 5)
     assert sorted(s.removed) == ["E04", "E18", "N06"], describe(s)
     assert list(s.discards["editor"]) == [] and list(s.discards["nixon"]) == [], describe(s)
     assert turn_of(s, "nixon"), describe(s)

@@ -23,6 +23,7 @@ from engine.watergate import GAME, RULES_VERSION
 from engine.watergate.serialize import dumps, state_from_json
 from engine.watergate.state import JSON as StateJSON
 from engine.watergate.versions import AUDITED_READINGS, FIRST_READINGS, VERSIONS, Features
+from tests.engine.watergate.builders import act, position
 
 GOLDEN = Path(__file__).parent / "golden" / "rules_v2_matches.json"
 STORED: list[dict[str, Any]] = json.loads(GOLDEN.read_text(encoding="utf-8"))["matches"]
@@ -70,13 +71,14 @@ def test_the_stored_actions_under_todays_rules_play_differently() -> None:
 
 def test_versions_say_which_readings_they_play_by() -> None:
     """Versions 1 and 2 keep the first edition's readings, 3 plays R28–R34, 4 also the later
-    wording of the momentum card (R35); new matches are 4."""
-    assert GAME.rules_version == RULES_VERSION == "4"
+    wording of the momentum card (R35), 5 three weaker Editor cards as well; new matches are 5."""
+    assert GAME.rules_version == RULES_VERSION == "5"
     assert {v: (r.generator, r.features, r.data) for v, r in VERSIONS.items()} == {
         "1": ("splitmix64", FIRST_READINGS, ""),
         "2": ("sha256-ctr", FIRST_READINGS, ""),
         "3": ("sha256-ctr", AUDITED_READINGS, ""),
         "4": ("sha256-ctr", AUDITED_READINGS, "4"),
+        "5": ("sha256-ctr", AUDITED_READINGS, "5"),
     }
     assert all(vars_of(AUDITED_READINGS)) and not any(vars_of(FIRST_READINGS))
     for version in VERSIONS:
@@ -86,7 +88,7 @@ def test_versions_say_which_readings_they_play_by() -> None:
         back = GAME.state_from_json(GAME.state_to_json(state))
         assert back == state and back.rules is state.rules
     with pytest.raises(ValueError):
-        GAME.start(5, "5")  # a version never made
+        GAME.start(5, "6")  # a version never made
 
 
 def test_a_state_keeps_its_rules_version_in_equality_and_json() -> None:
@@ -101,3 +103,21 @@ def test_a_state_keeps_its_rules_version_in_equality_and_json() -> None:
 
 def vars_of(features: Features) -> list[bool]:
     return [getattr(features, f.name) for f in fields(features)]
+
+
+def test_version_5_keeps_edition_4s_wording_of_what_it_does_not_reword() -> None:
+    """An edition lists only what it changes (engine/watergate/ruleset.py `as_of`): version 5
+    rewords Deep Throat, John Dean testifies and Subpoena for the tapes, and plays "I am not a
+    crook", Bob Haldeman and the Editor's momentum space 2 as version 4 does."""
+    n13 = {"type": "play_action", "card": "N13"}
+    moved = {}
+    for version in ("3", "4", "5"):
+        s = position(turn="nixon", nixon_hand=["N13", "N01"], rules_version=version)
+        s = act(s, "nixon", n13)[0]
+        moved[version] = -s.track_momentum
+    assert moved == {"3": 3, "4": 4, "5": 4}
+    five, four = GAME.edition("5"), GAME.edition("4")
+    assert five.editor_momentum_effects == four.editor_momentum_effects
+    assert five.effect_sources["N04"] == four.effect_sources["N04"]
+    changed = {c for c in five.effect_sources if five.effect_sources[c] != four.effect_sources[c]}
+    assert changed == {"E07", "E12", "E18"}
