@@ -197,7 +197,8 @@ def test_an_unknown_profile_is_not_found(client: TestClient, player_id: str) -> 
 def test_create_and_claim_record_the_players_every_view_names(client: TestClient) -> None:
     ana, bob = new_player(client, "Ana"), new_player(client, "Bob")
     made = create(client, ana)
-    assert set(made) == {"match_id", "role", "seat_token", "invite_url"}, "the v1 answer"
+    assert set(made) == {"match_id", "role", "seat_token", "invite_url", "invites"}, "v1 + v1.2"
+    assert made["invites"] == {"nixon": made["invite_url"]}
     waiting = players_in_view(client, made["match_id"], made["seat_token"])
     assert waiting == {
         "editor": {"kind": "human", "name": "Ana", "player_id": ana["player_id"]},
