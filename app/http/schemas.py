@@ -86,13 +86,18 @@ class SeatPlayer(BaseModel):
     player_id: str | None = None
     level: Literal["easy", "normal", "hard"] | None = None  # the computer's
     rating: int | None = None  # an account's in the match's game; the computer level's fixed one
+    # v1.2: the computer took this seat of a table over from a person who left it
+    replaced: bool | None = None
+    left: Literal["resigned", "timeout", "abandoned"] | None = None
+    left_by: str | None = None  # the leaver's name, as the seat showed it
 
 
 class PlayedOut(BaseModel):
     match_id: str
     role: str
     result: Literal["win", "loss"]
-    opponent: SeatPlayer
+    opponent: SeatPlayer  # v1: the other seat (at a table, the first other one)
+    opponents: list[SeatPlayer] = []  # v1.2: every other seat, in seat order
 
 
 class SubmitAction(BaseModel):

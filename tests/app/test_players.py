@@ -322,18 +322,22 @@ def test_the_profile_lists_decided_matches_with_their_opponent(client: TestClien
 
     profile = client.get(f"/api/players/{bob['player_id']}").json()
     assert (profile["games"], profile["wins"]) == (2, 1)
+    computer = {"kind": "bot", "name": "Computer", "level": "normal", "rating": 1400}
+    person = {"kind": "human", "name": "Ana", "player_id": ana["player_id"]}
     assert profile["recent"] == [
         {
             "match_id": versus_bot["match_id"],
             "role": "nixon",
             "result": "loss",
-            "opponent": {"kind": "bot", "name": "Computer", "level": "normal", "rating": 1400},
+            "opponent": computer,
+            "opponents": [computer],  # v1.2: every other seat (one, in a duel)
         },
         {
             "match_id": first["match_id"],
             "role": "nixon",
             "result": "win",
-            "opponent": {"kind": "human", "name": "Ana", "player_id": ana["player_id"]},
+            "opponent": person,
+            "opponents": [person],
         },
     ]
     ana_profile = client.get(f"/api/players/{ana['player_id']}").json()
