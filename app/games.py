@@ -5,7 +5,7 @@ names games in the app, so the lobby and invites carry a game id and nothing els
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -98,12 +98,15 @@ def check_handicaps(game_id: str, seats: tuple[str, ...], handicaps: Mapping[str
             raise ApiError(422, "invalid_request", f"handicaps: a seat of the match -> {allowed}.")
 
 
-def choose_seat(game_id: str, role: str, players: int | None = None) -> str:
-    """The seat a creator asked for: one of the match's seats, or a random one; anything else is
-    a 422 naming the seats the match has."""
+def choose_seat(
+    game_id: str, role: str, players: int | None = None, computer: Collection[str] = ()
+) -> str:
+    """The seat a creator asked for: one of the match's seats, or a random one of those the
+    computer will not play (`computer`: the seats a table of N gives it, v1.2); anything else
+    is a 422 naming the seats the match has."""
     seats = get_game(game_id).seats if players is None else seats_of(game_id, players)
     if role == "random":
-        return secrets.choice(seats)
+        return secrets.choice([s for s in seats if s not in computer] or seats)
     if role not in seats:
         allowed = ", ".join((*seats, "random"))
         raise ApiError(422, "invalid_role", f"A {game_id} match has the roles {allowed}.")

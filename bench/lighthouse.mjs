@@ -3,7 +3,8 @@
 // `lighthouse_<form>_<figure> value` lines for the mobile (default) and desktop configurations.
 //
 //   npm install --prefix /tmp/lh lighthouse@12       # once, outside the project
-//   LIGHTHOUSE_DIR=/tmp/lh CHROME_PATH=/usr/bin/chromium node bench/lighthouse.mjs http://127.0.0.1:8000 [nations]
+//   LIGHTHOUSE_DIR=/tmp/lh CHROME_PATH=/usr/bin/chromium node bench/lighthouse.mjs http://127.0.0.1:8000 [nations [players]]
+// (players: a Nations table of 2-5 seats, every other seat the computer; contract v1.2)
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,9 +19,10 @@ const puppeteer = await load("puppeteer-core");
 
 const base = process.argv[2] || "http://127.0.0.1:8000";
 const game = process.argv[3] || "watergate";  // each game's table has its own page
+const players = Number(process.argv[4] || 2);
 const [role, page_] = game === "nations" ? ["p1", "/nations/match"] : ["editor", "/match"];
 const made = await (await fetch(`${base}/api/matches`, {
-  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game, role, opponent: "bot" }),
+  method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game, role, opponent: "bot", ...(players !== 2 ? { players } : {}) }),
 })).json();
 const chrome = await launch({ chromePath: process.env.CHROME_PATH || "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
 try {

@@ -1,10 +1,12 @@
 """Load on a running server: N concurrent matches, two websocket clients each, random legal play.
 
     python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 \
-        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--with-echo] [--hostile 1000] \
-        [--bots 60] [--procs 2]
+        [--think-ms 1000] [--ramp-s 5] [--game watergate] [--players 2] [--with-echo] \
+        [--hostile 1000] [--bots 60] [--procs 2]
 
-Latency is measured from sending an action to the opponent socket's push of the new version.
+Latency is measured from sending an action to the first push of the new version to another
+socket of the match. `--players N` seats N people at every table (Nations 2-5, contract v1.2):
+each match then has N sockets, one a seat, all pushed every change.
 Prints `actions_per_second`, `p50_ms`, `p99_ms`, `errors` (and counts), one `name value` a line.
 The percentiles are of the steady state, once every match has started (both its seats' sockets
 open), which `all_started_s` says, in seconds from the start: at least `--ramp-s`, later when the
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import multiprocessing
@@ -47,6 +50,14 @@ from . import echo
 from .machine import CpuTimes, steal_percent
 
 DEFAULT_GAME = "watergate"
+
+
+@dataclass(frozen=True)
+class Table:
+    """What every match of a run is: its game and how many people sit at it."""
+
+    game: str = DEFAULT_GAME
+    players: int = 2
 
 
 @dataclass
@@ -122,28 +133,31 @@ async def _seat(
 async def _one_match(
     http: httpx.AsyncClient,
     base: str,
-    game: str,
+    table: Table,
     think: float,
     stats: Stats,
     rng: random.Random,
     slot: int,
 ) -> None:
-    created = (await http.post("/api/matches", json=_new_match(game, "human"))).json()
-    code = created["invite_url"].rsplit("/", 1)[1]
-    claimed = (await http.post(f"/api/invites/{code}/claim")).json()
+    created = (await http.post("/api/matches", json=_new_match(table, "human"))).json()
+    links = created.get("invites") or {"": created["invite_url"]}  # (v1 servers: one link)
+    tokens = [created["seat_token"]]
+    for link in links.values():
+        code = link.rsplit("/", 1)[1]
+        tokens.append((await http.post(f"/api/invites/{code}/claim")).json()["seat_token"])
     sent: dict[int, float] = {}
     done = asyncio.Event()
-    async with (
-        websockets.connect(_ws_url(base, created["match_id"], created["seat_token"])) as a,
-        websockets.connect(_ws_url(base, claimed["match_id"], claimed["seat_token"])) as b,
-    ):
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = [
+            await stack.enter_async_context(
+                websockets.connect(_ws_url(base, created["match_id"], token))
+            )
+            for token in tokens
+        ]
         if slot not in stats.started:  # the warm-up lasts until every slot has started one
             stats.started.add(slot)
             stats.last_start = time.perf_counter()
-        tasks = [
-            asyncio.create_task(_seat(a, think, sent, stats, rng, done)),
-            asyncio.create_task(_seat(b, think, sent, stats, rng, done)),
-        ]
+        tasks = [asyncio.create_task(_seat(ws, think, sent, stats, rng, done)) for ws in sockets]
         try:
             await done.wait()
             stats.finished += 1
@@ -153,22 +167,25 @@ async def _one_match(
             await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def _new_match(game: str, opponent: str) -> dict[str, str]:
-    """The body that creates a match of `game` (v1 servers know one game and no "game" field)."""
-    body = {"role": "random", "opponent": opponent}
-    if game != DEFAULT_GAME:
-        body["game"] = game
+def _new_match(table: Table, opponent: str) -> dict[str, Any]:
+    """The body that creates a match of `table` (v1 servers know one game and no "game" field,
+    v1.1 servers no "players")."""
+    body: dict[str, Any] = {"role": "random", "opponent": opponent}
+    if table.game != DEFAULT_GAME:
+        body["game"] = table.game
+    if table.players != 2:
+        body["players"] = table.players
     return body
 
 
-async def _bot_match(base: str, game: str, stats: Stats, deadline: float, seed: int) -> None:
+async def _bot_match(base: str, table: Table, stats: Stats, deadline: float, seed: int) -> None:
     """A person against the computer, playing at once whenever it may, until the deadline: the
     computer's thinking is load the honest pairs must not feel (their latencies are not
     counted)."""
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while time.perf_counter() < deadline:
-            made = (await http.post("/api/matches", json=_new_match(game, "bot"))).json()
+            made = (await http.post("/api/matches", json=_new_match(table, "bot"))).json()
             async with websockets.connect(
                 _ws_url(base, made["match_id"], made["seat_token"])
             ) as ws:
@@ -185,7 +202,7 @@ async def _bot_match(base: str, game: str, stats: Stats, deadline: float, seed: 
 async def _slot(
     http: httpx.AsyncClient,
     base: str,
-    game: str,
+    table: Table,
     think: float,
     stats: Stats,
     deadline: float,
@@ -197,7 +214,7 @@ async def _slot(
     while time.perf_counter() < deadline:
         try:
             await asyncio.wait_for(
-                _one_match(http, base, game, think, stats, rng, seed),
+                _one_match(http, base, table, think, stats, rng, seed),
                 timeout=max(0.1, deadline - time.perf_counter()),
             )
         except TimeoutError:
@@ -243,7 +260,7 @@ async def _hostile(base: str, stats: Stats, deadline: float, seed: int) -> None:
 
 async def run(
     base: str,
-    game: str,
+    table: Table,
     matches: int,
     seconds: float,
     think_ms: int,
@@ -263,10 +280,10 @@ async def run(
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
         await asyncio.gather(
             *(
-                _slot(http, base, game, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
+                _slot(http, base, table, think_ms / 1000, stats, deadline, i, ramp_s * i / matches)
                 for i in range(k, matches, n)
             ),
-            *(_bot_match(base, game, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
+            *(_bot_match(base, table, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
         )
     _split(stats, began, len(range(k, matches, n)))
     return stats
@@ -302,7 +319,8 @@ async def run_hostile(
 def _run_part(args: argparse.Namespace, k: int, shared: Any = None) -> Stats:
     return asyncio.run(
         run(
-            args.base, args.game, args.matches, args.seconds, args.think_ms, args.ramp_s,
+            args.base, Table(args.game, args.players), args.matches, args.seconds,
+            args.think_ms, args.ramp_s,
             (k, args.procs), args.bots, shared,
         )
     )  # fmt: skip
@@ -363,6 +381,7 @@ def main() -> None:
     parser.add_argument("--think-ms", type=int, default=1000)
     parser.add_argument("--ramp-s", type=float, default=5.0, help="spread the first matches")
     parser.add_argument("--game", default=DEFAULT_GAME)
+    parser.add_argument("--players", type=int, default=2, help="people at every table (v1.2)")
     parser.add_argument("--with-echo", action="store_true", help="also measure the echo floor")
     parser.add_argument("--echo-port", type=int, default=8099)
     parser.add_argument("--hostile", type=int, default=0, help="spectator-socket churners")
@@ -374,6 +393,7 @@ def main() -> None:
     stats = _play(args)
     elapsed, steal = time.perf_counter() - started, steal_percent(cpu, CpuTimes.now())
     print(f"matches {args.matches}")
+    print(f"players {args.players}")
     print(f"think_ms {args.think_ms}")
     print(f"seconds {elapsed:.1f}")
     print(f"finished_matches {stats.finished}")

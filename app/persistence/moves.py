@@ -1,7 +1,9 @@
-"""The move path on the driver's own connection: the repository's statements for a move, compiled
-once for the database in use, with the column types' own conversions applied by hand. A move is
-then three statements and a commit, without SQLAlchemy's execution machinery around each (which
-measured about 1 ms of a move's 2 ms of CPU). Errors come out as SQLAlchemy's exception types."""
+"""The one transaction that changes a match, on the driver's own connection: the repository's
+statements compiled once for the database in use, with the column types' own conversions applied
+by hand. A move is then three statements and a commit, without SQLAlchemy's execution machinery
+around each (which measured about 1 ms of a move's 2 ms of CPU); a resignation, a time-out, an
+abandonment, a leaver's replacement and an admin's abort run here too, with the rating of a match
+that ends (written against `Sql`). Errors come out as SQLAlchemy's exception types."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from . import repository as repo
 from .db import SQLITE_BUSY_MS
+from .models import utcnow
 from .records import Ending, MatchRow
 
 Processor = Callable[[Any], Any] | None
@@ -202,6 +205,24 @@ class MoveTransaction:
 
     def finish(self, match_id: str, ending: Ending, when: datetime) -> None:
         self._execute(self.moves.finish, {"match_id": match_id, **repo.ending_values(ending, when)})
+
+    def set_due(self, match_id: str, due: datetime | None, at_version: int) -> None:
+        """When the deciding seat's clock runs out (None: not known, the sweep works it out)."""
+        self.write(repo.SET_DUE, {"the_match": match_id, "due": due, "at_version": at_version})
+
+    def still_idle(self, match_id: str, cutoff: datetime) -> bool:
+        """Whether nobody has touched the match since `cutoff` (the abandonment rule)."""
+        return bool(self.rows(repo.STILL_IDLE, {"the_match": match_id, "cutoff": cutoff}))
+
+    def leave_seat(self, match_id: str, seat: str, reason: str, when: datetime, log: int) -> bool:
+        """The computer takes a person's seat over (contract v1.2)."""
+        params = {"in_match": match_id, "seat": seat, "when": when, "reason": reason}
+        return self.write(repo.LEAVE_SEAT, {**params, "log_length": log}) == 1
+
+    def audit(self, action: str, match_id: str, detail: dict[str, Any]) -> None:
+        """The admin's record of a change it made (who, what, when)."""
+        values = {"actor": "admin", "action": action, "match_id": match_id, "detail": detail}
+        self.write(repo.ADD_AUDIT, {**values, "created_at": utcnow()})
 
     # persistence.sql.Sql, for the statements that join the transaction that ends a match
 

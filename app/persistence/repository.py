@@ -15,7 +15,9 @@ from sqlalchemy import (
     and_,
     bindparam,
     delete,
+    func,
     insert,
+    literal_column,
     or_,
     select,
     update,
@@ -64,6 +66,7 @@ FINISH = (
 )
 FINISH_AT = FINISH.where(MATCHES.c.status == "active", MATCHES.c.version == bindparam("at_version"))
 ADD_ACTION = insert(Match.metadata.tables["match_actions"])
+ADD_AUDIT = insert(Match.metadata.tables["admin_audit"])
 SEATS = Match.metadata.tables["seats"]
 PLAYERS = Match.metadata.tables["players"]
 SESSIONS = Match.metadata.tables["player_sessions"]
@@ -151,27 +154,35 @@ def bot_matches_active(db: Session) -> list[str]:
     return list(db.scalars(query).all())
 
 
+def _between_people() -> Any:
+    """The ids of matches with two or more people's seats (taken or still open): a duel between
+    people, or a table with people at it, but not a person alone with the computer."""
+    return (  # literals inline: the match transaction's statements bind names only
+        select(SEATS.c.match_id)
+        .where(SEATS.c.kind == literal_column("'human'"))
+        .group_by(SEATS.c.match_id)
+        .having(func.count() >= literal_column("2"))
+    )
+
+
 def _idle(cutoff: datetime | BindParameter[Any]) -> Any:
     """Waiting or active matches between people with no activity since `cutoff`."""
     return and_(
-        MATCHES.c.status.in_(("waiting", "active")),
+        MATCHES.c.status.in_((literal_column("'waiting'"), literal_column("'active'"))),
         MATCHES.c.updated_at < cutoff,
-        MATCHES.c.id.not_in(with_bot()),
+        MATCHES.c.id.in_(_between_people()),
     )
 
 
 IDLE = select(MATCHES.c.id).where(_idle(bindparam("cutoff")))
+# whether one match is still idle (read under its lock before it is abandoned)
+STILL_IDLE = select(MATCHES.c.id).where(
+    MATCHES.c.id == bindparam("the_match"), _idle(bindparam("cutoff"))
+)
 
 
 def idle_human_matches(db: Session, cutoff: datetime) -> list[str]:
     return list(db.connection().execute(IDLE, {"cutoff": cutoff}).scalars())
-
-
-def abandon(db: Session, match_id: str, cutoff: datetime) -> bool:
-    """Mark the match abandoned if it is still idle since `cutoff`."""
-    query = update(MATCHES).where(MATCHES.c.id == match_id, _idle(cutoff))
-    done = db.connection().execute(query.values(status="abandoned", ended_by="abandoned"))
-    return done.rowcount == 1
 
 
 # A match without a clock: due never (a far date rather than null, which means "not known yet").
@@ -191,10 +202,10 @@ def due_matches(db: Session, now: datetime) -> list[MatchRow]:
 
 
 # the deciding seat changed outside a move (a leaver's seat went to the computer): unknown again
-DUE_UNKNOWN = (
+SET_DUE = (
     update(MATCHES)
-    .where(MATCHES.c.id == bindparam("match_id"), MATCHES.c.version == bindparam("at_version"))
-    .values(due_at=None)
+    .where(MATCHES.c.id == bindparam("the_match"), MATCHES.c.version == bindparam("at_version"))
+    .values(due_at=bindparam("due"))
 )
 
 
@@ -217,10 +228,10 @@ LEAVE_SEAT = (
     .where(
         SEATS.c.match_id == bindparam("in_match"),
         SEATS.c.name == bindparam("seat"),
-        SEATS.c.kind == "human",
+        SEATS.c.kind == literal_column("'human'"),  # inline: the move path binds names only
     )
     .values(
-        kind="bot",
+        kind=literal_column("'bot'"),
         left_at=bindparam("when"),
         left_reason=bindparam("reason"),
         left_log=bindparam("log_length"),

@@ -166,7 +166,9 @@ def frame(
     head: JSONObj = {} if message_type is None else {"type": message_type}
     head |= {"match_id": info.match_id, "role": viewer, "status": status, "version": entry.version}
     head["rules_version"] = info.rules_version  # the browser words cards as this version does
-    legal = legal_json if status == "active" and viewer else "[]"
+    # a seat's choices, unless the computer took it over from its leaver (who still watches)
+    playing = viewer is not None and info.kind(viewer) == "human"
+    legal = legal_json if status == "active" and playing else "[]"
     hints = hints_json(info, entry, viewer, status)  # a seat of an unrated match only
     if hints is not None:
         legal = f'{legal},"hints":{hints}'

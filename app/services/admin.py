@@ -12,16 +12,19 @@ from engine.registry import DEFAULT_GAME, game_ids, get_game
 
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import admin as admin_rows
+from ..persistence import records
 from ..persistence import repository as repo
-from ..persistence.cache import load
+from ..persistence.cache import Entry, load
 from ..persistence.chat import last_lines
 from ..persistence.db import is_sqlite
 from ..persistence.models import Match
-from ..persistence.records import SeatRow, seat_info
+from ..persistence.moves import MoveTransaction
+from ..persistence.records import Ending, MatchInfo, SeatRow, seat_info
 from ..push.changes import Deleted, MatchChanged
 from ..push.frames import fairness
 from . import exports
 from .access import seat_and_match
+from .changes import Changed, MatchChanges
 from .core import Core
 
 STATUSES = ("waiting", "active", "finished", "abandoned")
@@ -176,16 +179,17 @@ class Admin:
         await self.core.publish(MatchChanged(match_id))
 
     def _abort(self, match_id: str) -> None:
-        with self.db.write() as db:
-            match = repo.get_match(db, checked_id(match_id), lock=True)
-            if match is None:
-                raise not_found()
-            if match.status not in ("waiting", "active"):
+        """The host's end of a match, in the match transaction: nobody is ranked or rated."""
+
+        def abort(
+            tx: MoveTransaction, row: records.MatchRow, info: MatchInfo, entry: Entry
+        ) -> Changed:
+            if row.status not in ("waiting", "active"):
                 raise ApiError(409, "not_active", "Only a waiting or active match can be aborted.")
-            match.status = "finished"
-            match.ended_by = "host"
-            match.updated_at = self.core.stamp()
-            admin_rows.add_audit(db, "abort", match_id, {})
+            tx.audit("abort", row.id, {})
+            return Changed(info, ending=Ending("finished", None, None, "host"))
+
+        MatchChanges(self.core).run(match_id, abort, self.core.stamp(), missing=not_found)
 
     async def remove(self, match_id: str) -> None:
         """Delete a match and everything stored about it; every process forgets it."""

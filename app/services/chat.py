@@ -1,6 +1,7 @@
 """Use cases of the table chat: a seat says a line (or a preset quick phrase) on its socket;
 it is checked, limited per seat, stored with the match, and pushed to every socket of the match,
-seats and spectators alike. Never in a match against the computer; spectators only read."""
+seats and spectators alike. Never for a person alone with the computer (a table with two or more
+people chats, whoever else sits at it); spectators only read."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..persistence.records import GUEST_NAME, MatchInfo
 from ..push.changes import Chatted
 from .access import current
 from .core import Core, utc
+from .leaving import seat_left
 
 MAX_CHARS: Final = 500
 BURST: Final = 5  # lines a seat may say ...
@@ -89,7 +91,9 @@ class Chat:
         if found is None:
             raise ApiError(404, "not_found", "No such match.")
         info = found[0]
-        if info.has_bot():
+        if info.kind(seat) != "human":  # a table's leaver watches; the talk is the others'
+            raise seat_left()
+        if len(info.people) < 2:  # a person alone with the computer
             raise ApiError(422, "no_chat", "There is no chat in a match against the computer.")
         line = ChatLine(seat, _name(info, seat), text, now, phrase if phrase in PHRASES else None)
         with self.core.db.write() as db:

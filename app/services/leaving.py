@@ -1,19 +1,20 @@
 """Leaving a match before its end: resigning, running out of time, abandoning it. In a duel the
 one who leaves loses and the match ends (v1). At a table of three or more (contract v1.2) it goes
 on for the others: the computer takes the leaver's seat over at normal level and plays it to the
-end, and the leaver ranks last. Both are decided here, inside the transaction the caller owns
-(written once against `Sql`, so the move path's and a session's transaction alike)."""
+end, and the leaver ranks last. Each is a change run in the match transaction (services.changes),
+which ends and rates the match when the change says so."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 
+from ..clocks import decider
 from ..errors import ApiError
-from ..persistence import repository as repo
 from ..persistence.cache import Entry
-from ..persistence.records import Ending, MatchInfo
-from ..persistence.sql import Sql
+from ..persistence.moves import MoveTransaction
+from ..persistence.records import Ending, MatchInfo, MatchRow
+from .changes import Change, Changed
 
 LEAVE_REASONS = ("resigned", "timeout", "abandoned")
 
@@ -24,13 +25,8 @@ def seat_left() -> ApiError:
     return ApiError(409, "seat_left", "You left this table: the computer plays your seat now.")
 
 
-@dataclass(frozen=True, slots=True)
-class Left:
-    """What a departure did: the match's facts after it, and how it ended the match (None: a
-    table that goes on without the leaver)."""
-
-    info: MatchInfo
-    ending: Ending | None
+def match_over() -> ApiError:
+    return ApiError(422, "match_over", "The match has already ended.")
 
 
 def duel_ending(info: MatchInfo, seat: str, reason: str) -> Ending:
@@ -39,22 +35,63 @@ def duel_ending(info: MatchInfo, seat: str, reason: str) -> Ending:
     return Ending("finished", winner, reason, seat, ((winner,), (seat,)))
 
 
-def leave(sql: Sql, info: MatchInfo, entry: Entry, seat: str, reason: str, when: datetime) -> Left:
-    """`seat`'s person leaves the match for `reason`; rates the match if that ended it. The
-    caller has checked the match is still on and holds its row lock."""
+def leave(
+    tx: MoveTransaction, info: MatchInfo, entry: Entry, seat: str, reason: str, when: datetime
+) -> Changed:
+    """`seat`'s person leaves the match for `reason` (the caller has checked it is on and the
+    seat is a person's): a duel ends; a table goes on with the computer in the seat, and whose
+    clock runs must be worked out again."""
     assert reason in LEAVE_REASONS
-    if not info.table or info.status != "active":
-        ending = duel_ending(info, seat, reason)
-        if info.table:  # a table that never started: nobody played, nobody is ranked
-            ending = Ending("finished", None, reason, seat)
-        return Left(info, ending)
+    if not info.table:
+        return Changed(info, ending=duel_ending(info, seat, reason))
+    if info.status != "active":  # a table that never started: nobody played, nobody is ranked
+        return Changed(info, ending=Ending("finished", None, reason, seat))
     log_length = len(entry.log_json[None])  # where the log says so (views keep entries sent)
-    params = {"in_match": info.match_id, "seat": seat, "when": when, "reason": reason}
-    sql.write(repo.LEAVE_SEAT, {**params, "log_length": log_length})
+    tx.leave_seat(info.match_id, seat, reason, when, log_length)
+    tx.set_due(info.match_id, None, entry.version)
     seats = tuple(
         replace(s, kind="bot", left=reason, left_at=when.timestamp(), left_log=log_length)
         if s.name == seat
         else s
         for s in info.seats
     )
-    return Left(replace(info, seats=seats), None)
+    return Changed(replace(info, seats=seats))
+
+
+def resigning(seat: str, when: datetime) -> Change:
+    """The person at `seat` gives up."""
+
+    def change(tx: MoveTransaction, row: MatchRow, info: MatchInfo, entry: Entry) -> Changed:
+        if row.status not in ("active", "waiting"):
+            raise match_over()
+        if info.kind(seat) != "human":
+            raise seat_left()
+        return leave(tx, info, entry, seat, "resigned", when)
+
+    return change
+
+
+def timing_out(seat: str, version: int, when: datetime) -> Change:
+    """The sweep found `seat` out of time at `version`: it leaves, unless a move came first."""
+
+    def change(tx: MoveTransaction, row: MatchRow, info: MatchInfo, entry: Entry) -> Changed:
+        if row.status != "active" or row.version != version or info.kind(seat) != "human":
+            return Changed(info, done=False)
+        return leave(tx, info, entry, seat, "timeout", when)
+
+    return change
+
+
+def abandoning(cutoff: datetime, when: datetime) -> Change:
+    """Nobody touched the match since `cutoff`: abandoned, unless it is a table under way,
+    whose idle deciding person the computer replaces so the others play on (contract v1.2)."""
+
+    def change(tx: MoveTransaction, row: MatchRow, info: MatchInfo, entry: Entry) -> Changed:
+        if not tx.still_idle(row.id, cutoff):
+            return Changed(info, done=False)  # touched since the sweep looked
+        deciding = decider(entry) if row.status == "active" else None
+        if info.table and deciding is not None and info.kind(deciding) == "human":
+            return leave(tx, info, entry, deciding, "abandoned", when)
+        return Changed(info, ending=Ending("abandoned", None, None, "abandoned"))
+
+    return change

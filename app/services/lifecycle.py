@@ -12,21 +12,20 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..auth import new_token, token_hash
-from ..clocks import decider, due_at, out_of_time, rule_from_options
+from ..clocks import due_at, out_of_time, rule_from_options
 from ..errors import ApiError, checked_id, not_found
 from ..outages import OUTAGES
 from ..persistence import repository as repo
 from ..persistence.cache import Entry, catch_up, fresh_entry, read_info, row_info
 from ..persistence.records import DEFAULT_LEVEL, MatchInfo, MatchRow, rematch_seat
-from ..persistence.sql import OnSession
 from ..push.changes import MatchChanged
 from ..push.hub import Connection
 from .access import seat_for
 from .announce import PresenceNotices
+from .changes import MatchChanges
 from .core import Core, utc
-from .leaving import leave, seat_left
+from .leaving import abandoning, resigning, seat_left, timing_out
 from .matches import SeatTaken, new_row
-from .ratings import rate_ending
 
 ABANDON_AFTER = timedelta(days=30)
 log = logging.getLogger("watergate.lifecycle")
@@ -51,6 +50,7 @@ class Lifecycle:
         self.core = core
         self.db = core.db
         self.notices = PresenceNotices(core.publish)
+        self.changes = MatchChanges(core)
 
     async def resign(self, token: str | None, match_id: str) -> None:
         """The player gives up: in a duel the opponent wins; at a table of three or more the
@@ -60,24 +60,7 @@ class Lifecycle:
         await self.core.publish(MatchChanged(match_id))
 
     def _resign(self, match_id: str, seat: str) -> None:
-        with self.db.write() as db:
-            match = repo.match_row(db, checked_id(match_id), lock=True)
-            if match is None:
-                raise not_found()
-            if match.status not in ("active", "waiting"):
-                raise ApiError(422, "match_over", "The match has already ended.")
-            info = row_info(db, self.core.cache, match)
-            if info.kind(seat) != "human":
-                raise seat_left()
-            now = self.core.stamp()
-            entry = self._entry(db, match, info.options)
-            left = leave(OnSession(db), info, entry, seat, "resigned", now)
-            if left.ending is not None:
-                repo.finish(db, match.id, left.ending, now)
-                rate_ending(OnSession(db), match.id, match.game, match.options, left.ending, now)
-            else:
-                # whose clock runs now may have changed: the next sweep works it out again
-                repo.set_due(db, match.id, None, at_version=match.version)
+        self.changes.run(match_id, resigning(seat, self.core.stamp()), self.core.stamp())
         self.core.cache.drop_info(match_id)
 
     async def offer_rematch(self, token: str | None, match_id: str) -> SeatTaken | None:
@@ -214,10 +197,11 @@ class Lifecycle:
     def _sweep(self, now: float) -> list[str]:
         """End matches whose deciding seat ran out of time; mark long-idle human matches
         abandoned (at a table of three or more, the computer takes over the idle deciding seat
-        instead, and the match goes on). Returns the ids that changed. Only rows due by now (or
-        not known yet) are read, so a quiet sweep costs one indexed query, whatever the number
-        of matches; the looking happens in a read transaction, so a sweep holds the write lock
-        (and delays moves) only when something ended or a row's moment was worked out."""
+        instead, and the match goes on), each in its own match transaction. Returns the ids that
+        changed. Only rows due by now (or not known yet) are read, so a quiet sweep costs one
+        indexed query, whatever the number of matches; the looking happens in a read
+        transaction, so a sweep holds the write lock (and delays moves) only when something
+        ended or a row's moment was worked out."""
         cutoff = utc(now) - ABANDON_AFTER
         late: list[tuple[MatchRow, str]] = []
         known: list[tuple[str, int, datetime]] = []
@@ -237,13 +221,15 @@ class Lifecycle:
                 known.append((row.id, row.version, repo.NEVER if due is None else utc(due)))
         if not idle and not late and not known:
             return []
-        with self.db.write() as db:
-            changed = [m for m in idle if self._abandon(db, m, cutoff, utc(now))]
-            for row, loser in late:
-                if self._leave(db, row.id, row.version, loser, "timeout", utc(now)):
-                    changed.append(row.id)
-            for match_id, version, due_moment in known:
-                repo.set_due(db, match_id, due_moment, at_version=version)
+        when = utc(now)
+        changed = [m for m in idle if self.changes.run(m, abandoning(cutoff, when), when).done]
+        for row, loser in late:
+            if self.changes.run(row.id, timing_out(loser, row.version, when), when).done:
+                changed.append(row.id)
+        if known:
+            with self.db.write() as db:
+                for match_id, version, due_moment in known:
+                    repo.set_due(db, match_id, due_moment, at_version=version)
         return changed
 
     def _entry(self, db: Session, row: MatchRow, options: dict[str, Any]) -> Entry:
@@ -251,36 +237,6 @@ class Lifecycle:
             db, self.core.cache, row.id, row.game, row.seed, row.rules_version, row.version,
             options,
         )  # fmt: skip
-
-    def _leave(
-        self, db: Session, match_id: str, version: int, seat: str, reason: str, when: datetime
-    ) -> bool:
-        """`seat` leaves the match, if it is still on at `version` (a sweep's verdict must not
-        overrule a move accepted since it looked): a duel ends, a table goes on."""
-        row = repo.match_row(db, match_id, lock=True)
-        if row is None or row.status != "active" or row.version != version:
-            return False
-        info = row_info(db, self.core.cache, row)
-        if info.kind(seat) != "human":
-            return False  # the computer's seat: it does not run out of time or go idle
-        left = leave(OnSession(db), info, self._entry(db, row, info.options), seat, reason, when)
-        if left.ending is None:
-            repo.set_due(db, match_id, None, at_version=version)  # the decider changed hands
-            return True
-        repo.finish(db, match_id, left.ending, when, at_version=version)
-        rate_ending(OnSession(db), match_id, row.game, row.options, left.ending, when)
-        return True
-
-    def _abandon(self, db: Session, match_id: str, cutoff: datetime, when: datetime) -> bool:
-        """A match idle since `cutoff`: abandoned, unless it is a table under way, whose idle
-        deciding person the computer replaces so the others play on (contract v1.2)."""
-        row = repo.match_row(db, match_id, lock=True)
-        if row is not None and row.status == "active":
-            info = row_info(db, self.core.cache, row)
-            deciding = decider(self._entry(db, row, info.options))
-            if info.table and deciding is not None and info.kind(deciding) == "human":
-                return self._leave(db, match_id, row.version, deciding, "abandoned", when)
-        return repo.abandon(db, match_id, cutoff)
 
     # ---- sockets coming and going -------------------------------------------------------------
 

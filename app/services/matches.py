@@ -171,7 +171,11 @@ class Matches:
         plays (at `levels`), Nations' `handicaps` per seat; every person's seat has its invite."""
         count = len(get_game(game_id).seats) if players is None else players
         names = seats_of(game_id, count)  # before any write: a bad count or role costs nothing
-        mine = choose_seat(game_id, role, count)
+        # a random seat is one the computer does not play: a seat named bot, or given a level
+        computer = [seat for seat, kind in (seats or {}).items() if kind == "bot"] + [
+            *(levels or {})
+        ]
+        mine = choose_seat(game_id, role, count, computer)
         table = plan_table(
             game_id,
             mine,

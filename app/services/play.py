@@ -1,13 +1,13 @@
-"""Use case: submit an action. One transaction: lock the match, check the expected version, run
-the rules, insert the action at seq = version + 1, commit; only then publish Moved. A move that
-arrives after its seat's clock ran out is refused and ends the match instead."""
+"""Use case: submit an action. One match transaction (services.changes): lock the match, check the
+expected version, run the rules, insert the action at seq = version + 1, commit; only then
+publish Moved. A move that arrives after its seat's clock ran out is refused: a duel ends, and at
+a table the computer takes the seat over (contract v1.2)."""
 
 from __future__ import annotations
 
 import logging
 import time
 from collections.abc import Iterable
-from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -19,17 +19,17 @@ from engine.core.game import Viewer
 from engine.registry import get_game
 
 from ..clocks import due_at, out_of_time
-from ..errors import ApiError, checked_id, from_engine, unauthorized
+from ..errors import ApiError, from_engine
 from ..logs import fields
 from ..persistence import repository as repo
-from ..persistence.cache import Entry, current
+from ..persistence.cache import Entry
 from ..persistence.moves import Busy, MoveTransaction
-from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
+from ..persistence.records import Ending, MatchInfo, MatchRow
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
+from .changes import Changed, MatchChanges
 from .core import Core, utc
 from .leaving import leave, seat_left
-from .ratings import rate_ending
 
 log = logging.getLogger("watergate.play")
 
@@ -37,6 +37,7 @@ log = logging.getLogger("watergate.play")
 class Play:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.changes = MatchChanges(core)
 
     async def submit(
         self, token: str | None, match_id: str, action: Any, expected: int | None
@@ -121,49 +122,32 @@ class Play:
         wait: bool = True,
         person: bool = False,
     ) -> tuple[MatchInfo, Entry]:
-        """The transaction (in a worker thread, or with wait=False on the event loop, where it
-        raises Busy rather than wait for the database or read it); raises ApiError. The new
-        state's views are serialised for `watching` (everyone when None)."""
+        """The move's match transaction (in a worker thread, or with wait=False on the event
+        loop, where it raises Busy rather than wait for the database or read it); raises
+        ApiError. The new state's views are serialised for `watching` (everyone when None)."""
+
+        def move(tx: MoveTransaction, row: MatchRow, info: MatchInfo, entry: Entry) -> Changed:
+            self._playable(row, expected)
+            if person and info.kind(seat) != "human":
+                raise seat_left()
+            if out_of_time(info, entry, now) == seat:  # too late: it leaves (a duel ends)
+                return leave(tx, info, entry, seat, "timeout", utc(now))
+            new, ending = self._accept(tx, info, entry, seat, action, now)
+            return Changed(info, new, ending)
+
         try:
-            with self.core.moves.transaction(wait=wait) as tx:
-                row = self._locked(tx, match_id, expected)
-                if not wait and not self.core.cache.holds(row.id, row.version):
-                    raise Busy  # the state must be read or replayed first: not on the loop
-                info, entry = current(self.core.cache, self.core.db.reader, row)
-                if person and info.kind(seat) != "human":
-                    raise seat_left()
-                new, ending = None, None
-                if out_of_time(info, entry, now) == seat:
-                    left = leave(tx, info, entry, seat, "timeout", utc(now))
-                    info, ending = left.info, left.ending
-                    if ending is None:  # a table goes on: the computer has the seat now
-                        tx.write(repo.DUE_UNKNOWN, {"match_id": row.id, "at_version": row.version})
-                else:
-                    new, ending = self._accept(tx, info, entry, seat, action, now)
-                if ending is not None:
-                    tx.finish(row.id, ending, utc(now))
-                    rate_ending(tx, row.id, row.game, row.options, ending, utc(now))
-                    row = replace(
-                        row, status=ending.status, winner=ending.winner,
-                        win_reason=ending.win_reason, ended_by=ending.ended_by,
-                    )  # fmt: skip
-                info = refreshed(info, row)
+            done = self.changes.run(match_id, move, utc(now), wait=wait, watching=watching)
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
-        self.core.cache.put_info(info)
-        if new is None and info.table and info.status == "active":
+        if done.entry is None and done.ending is None:
             raise ApiError(409, "seat_left", "Your time ran out: the computer plays your seat now.")
-        if new is None:
+        if done.entry is None:
             raise ApiError(422, "match_over", "Your time ran out: the match is over.")
-        self.core.cache.put_entry(new.warm(watching))
-        return info, new
+        return done.info, done.entry
 
     @staticmethod
-    def _locked(tx: MoveTransaction, match_id: str, expected: int | None) -> MatchRow:
-        """The match row under its lock, if an action may be played on it at `expected`."""
-        match = tx.locked_row(checked_id(match_id))
-        if match is None:
-            raise unauthorized()  # the seat's match was deleted
+    def _playable(match: MatchRow, expected: int | None) -> None:
+        """Whether an action may be played on the locked match at `expected`."""
         if match.status == "waiting":
             raise ApiError(409, "match_not_started", "The opponent has not joined yet.")
         if match.status != "active":
@@ -172,7 +156,6 @@ class Play:
             raise ApiError(
                 409, "stale_version", f"The match is at version {match.version}, not {expected}."
             )
-        return match
 
     @staticmethod
     def _accept(

@@ -7,11 +7,25 @@ const info = document.getElementById("page-info");
 const PAGE = 50;
 let offset = 0;
 
-// a seat: its kind, and who took it (a player's name, "guest"); admin pages speak English
+// a seat: its kind, and who took it (a player's name, "guest"; a leaver the computer replaced);
+// admin pages speak English
 function seat(m, role) {
   const p = (m.players || {})[role];
+  const kind = (m.kinds || {})[role] || m[`${role}_kind`] || "";
+  if (p && p.replaced) return `bot (${p.left}: ${p.left_by || "guest"})`;
   const who = !p || p.kind === "bot" ? "" : p.player_id ? ` · ${p.name}` : p.name ? " · guest" : " · (free)";
-  return `${m[`${role}_kind`]}${who}`;
+  return `${kind}${who}`;
+}
+
+// every seat of the match, one line each (a Watergate duel or a Nations table of up to five)
+function seats(m) {
+  const td = document.createElement("td");
+  for (const role of Object.keys(m.kinds || {})) {
+    const line = document.createElement("div");
+    line.textContent = `${role}: ${seat(m, role)}`;
+    td.append(line);
+  }
+  return td;
 }
 
 function cell(text, cls) {
@@ -35,7 +49,7 @@ async function load() {
       link.href = `/admin/matches/${m.match_id}`;
       link.textContent = m.match_id;
       id.append(link);
-      tr.append(id, cell(m.status, `status-${m.status}`), cell(seat(m, "editor")), cell(seat(m, "nixon")), cell(m.round), cell(m.version),
+      tr.append(id, cell(m.game), cell(m.status, `status-${m.status}`), seats(m), cell(m.round), cell(m.version),
         cell(m.winner ? `${m.winner} (${m.win_reason})` : null), cell(new Date(m.created_at).toLocaleString()), cell(new Date(m.updated_at).toLocaleString()));
       return tr;
     }));

@@ -211,3 +211,23 @@ def test_a_chat_line_crosses_redis_whole(phrase: str | None) -> None:
     got = decode(encode(said, "process-a"))
     assert (got.change, got.origin) == (said, "process-a")
     assert decode(encode(LobbyChanged("m1"), "b")).change == LobbyChanged("m1")
+
+
+def test_a_table_with_two_people_and_the_computer_chats_but_not_its_leaver(
+    client: TestClient,
+) -> None:
+    """Contract v1.2: chat is open whenever two or more people sit at a table."""
+    made = client.post(
+        "/api/matches", json={"game": "nations", "players": 3, "role": "p1", "seats": {"p3": "bot"}}
+    ).json()
+    code = made["invites"]["p2"].rsplit("/", 1)[1]
+    p2 = client.post(f"/api/invites/{code}/claim").json()["seat_token"]
+    with seat_socket(client, made["match_id"], made["seat_token"]) as ws:
+        say(ws, "good luck")
+        assert next_chat(ws)["text"] == "good luck"
+    client.post(
+        f"/api/matches/{made['match_id']}/resign", headers={"Authorization": f"Bearer {p2}"}
+    )
+    with seat_socket(client, made["match_id"], p2) as gone:
+        say(gone, "bye")
+        assert next_chat(gone)["code"] == "seat_left"

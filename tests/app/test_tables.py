@@ -365,3 +365,54 @@ def test_a_rated_three_seat_table_moves_all_three_ratings_pairwise(client: TestC
         for s in order
     )
     assert first > 1500 > last
+
+
+# ---- leaving by the clock and by absence --------------------------------------------------
+
+
+def test_a_table_seat_out_of_time_goes_to_the_computer_and_its_late_move_is_refused(
+    sqlite_url: str,
+) -> None:
+    from tests.app.test_clocks import START, FakeClock
+    from tests.app.test_lifecycle import serve, sweep
+
+    fake = FakeClock(START)
+    with serve(sqlite_url, fake) as c:
+        made = create(c, role="p1", players=3, clock="realtime-15")
+        tokens = {"p1": made["seat_token"]}
+        for seat, url in made["invites"].items():
+            tokens[seat] = claim_link(c, url)["seat_token"]
+        first = view(c, made["match_id"], tokens["p1"])
+        late = first["state"]["decision"]["seat"]  # whoever decides first lets the clock run
+        offered = view(c, made["match_id"], tokens[late])["legal_actions"][0]
+        fake.advance(15 * 60 + 1)
+        refused = act(c, made["match_id"], tokens[late], offered, first["version"])
+        assert refused.status_code == 409 and refused.json()["code"] == "seat_left"
+        seen = view(c, made["match_id"], tokens["p1" if late != "p1" else "p2"])
+        assert seen["status"] == "active"
+        assert (seen["players"][late]["replaced"], seen["players"][late]["left"]) == (
+            True,
+            "timeout",
+        )
+        assert sweep(c) == []  # the computer's seat never runs out of time
+
+
+def test_a_table_idle_for_31_days_gives_the_idle_seat_to_the_computer_and_goes_on(
+    sqlite_url: str,
+) -> None:
+    from tests.app.test_lifecycle import age, serve, sweep
+
+    with serve(sqlite_url) as c:
+        made = create(c, role="p1", players=3)
+        tokens = {"p1": made["seat_token"]}
+        for seat, url in made["invites"].items():
+            tokens[seat] = claim_link(c, url)["seat_token"]
+        idle = view(c, made["match_id"], tokens["p1"])["state"]["decision"]["seat"]
+        age(c, made["match_id"], 31)
+        assert sweep(c) == [made["match_id"]]
+        seen = view(c, made["match_id"], tokens["p1"])
+        assert seen["status"] == "active"
+        assert seen["players"][idle]["left"] == "abandoned"
+        assert {"type": "seat_replaced", "role": idle, "reason": "abandoned", "by": "bot"} in seen[
+            "log"
+        ]
