@@ -114,6 +114,7 @@ function drawTable(s, ctx) {
   const { page, root } = ctx;
   root.dataset.version = String(v.version);  // what a test (or a style) can wait on
   root.dataset.status = v.status;
+  root.dataset.phase = v.state.decision?.kind || "";  // growth, turn, golden_age (tests wait on it)
   $("n-turn").textContent = turnText(v, page);
   $("n-round").textContent = nt("round_of", { round: v.state.round, rounds: v.state.rounds });
   $("n-fingerprint").textContent = v.fairness ? v.fairness.commitment : "";
