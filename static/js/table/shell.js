@@ -1,19 +1,8 @@
-// The table shell: one controller for every game's table. It owns the session — the seat, the
-// store, the socket (or, in a replay, the stored steps), the HTTP calls, the chat, the coach's
-// lesson, the clocks' tick, sounds and notices, resign and the rematch's claim — and hands each
-// state to the game's board module, which draws it into the page and reports the player's choices
-// back as intents. A board opens no socket and keeps nothing between calls: what it needs to
-// remember (a pending pick, an open sheet, a tab) lives in the shell's store.
-//
-// A board module exports: `game` (its id), `fields(page)` (its store fields and their start
-// values), `settle(view, pick, sameVersion)` (the pending pick kept valid for a new view),
-// `mount(ctx)` (wires its DOM once; ctx = {root, page, store, dispatch, shown, lessonOf}),
-// `draw(state, prev, ctx)` (draws every change) and optionally `tick(state, now, ctx)` (once a
-// second: the clocks), `autoPass(state, ctx)` (R18's lone pass to send by itself) and `words`
-// (the coach's words for a move).
-//
-// Intents (dispatch): {send: action}, {pick: patch}, {set: patch} (the board's own fields),
-// {setting: patch}, {rematch: "offer"|"accept"|"decline"}, {resign: true}.
+// The table shell: one controller for every game's table (docs/table-shell.md). It owns the
+// session — seat, store, socket or stored steps, HTTP, chat, coach, clocks' tick, notices, resign,
+// rematch — and hands each state to the game's board module (fields, settle, mount, draw; tick,
+// autoPass, autoPassed optional), which draws it and reports choices as intents: {send}, {pick},
+// {set}, {setting}, {rematch: "offer"|"accept"|"decline"}, {resign}. A board keeps no state.
 import { api } from "../api.js";
 import { mountChat } from "../chat.js";
 import { coachModel, followCoach, holdsAutoPass, offered } from "../coach.js";
@@ -24,7 +13,6 @@ import { loadSeat, saveSeat } from "../seats.js";
 import { connect } from "../socket.js";
 import { SETTING_KEYS, createStore, loadSettings, overtaken } from "../store.js";
 import { coachFields } from "../coach.js";
-import { playSteps } from "./steps.js";
 
 const REMATCH_PATHS = { offer: "rematch", accept: "rematch/accept", decline: "rematch/decline" };
 
@@ -146,7 +134,8 @@ export function runTable(root, board) {
   if (board.tick) setInterval(() => board.tick(store.get(), Date.now(), ctx), 1000);
   board.draw(store.get(), { ...store.get(), view: null }, ctx);
 
-  if (replaying) { playSteps(root, store, page); return; }
+  // a replay's step controls: only its pages load them
+  if (replaying) { import("./steps.js").then(({ playSteps }) => playSteps(root, store, page)); return; }
   if (!seat) { store.set({ error: t("ui.not_found") }); return; }
   if (spectator) root.classList.add("spectator");
   refresh();
