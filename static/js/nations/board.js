@@ -266,7 +266,8 @@ export function draw(s, prev, ctx) {
   const moved = v && (!prev.view || v.version !== prev.view.version || v.status !== prev.view.status || (v.players !== prev.view.players && JSON.stringify(v.players) !== JSON.stringify(prev.view.players)) || (v.presence !== prev.view.presence && JSON.stringify(v.presence) !== JSON.stringify(prev.view.presence)));
   if (v && v !== prev.view) drawTable(s, ctx);
   else if (v && s.rematch !== prev.rematch) finalBox(s, ctx);
-  if (moved) { drawBoards(s, ctx); $("n-why").textContent = ""; }
+  if (moved || s.settings !== prev.settings) $("n-why").textContent = "";  // a reason of the last position
+  if (moved) drawBoards(s, ctx);
   if (v && (moved || s.open !== prev.open)) drawOthers(s);
   const coached = coachChanged(s, prev);
   if (v && (moved || coached || s.pick !== prev.pick || s.busy !== prev.busy || s.settings !== prev.settings || s.sheet !== prev.sheet)) {
@@ -319,7 +320,7 @@ export function mount(ctx) {
     const node = event.target.closest && event.target.closest("[data-key]");
     if (!node || !model) return;
     const why = helped(store.get()) && model.why.get(node.dataset.key);
-    if (why) $("n-why").textContent = why;
+    $("n-why").textContent = why || "";  // a piece that is open (or hints off): nothing to explain
   };
   root.addEventListener("pointerover", (event) => { if (event.pointerType === "mouse") explain(event); });
   root.addEventListener("focusin", explain);

@@ -86,6 +86,6 @@ export function nationName(view, seat, me) {
   const base = nt(`seats.${seat}`);
   const player = view?.players?.[seat];
   // the level: beside the board; a leaver's seat the computer took over says so
-  const who = seat === me && view?.role === me ? nt("you") : player?.replaced ? nt("replaced") : playerName(player, false);
+  const who = seat === me ? nt("you") : player?.replaced ? nt("replaced") : playerName(player, false);
   return who ? nt("nation_of", { seat: base, name: who }) : base;
 }
