@@ -103,10 +103,16 @@ def decider(entry: Entry) -> str | None:
     return seats[0] if seats else None
 
 
+def _timed(info: MatchInfo, seat: str | None) -> str | None:
+    """The deciding seat, unless the computer took it over from a leaver (contract v1.2): its
+    clock had run out, or its person had gone, and the computer must still finish the match."""
+    return None if seat is None or info.seat(seat).left is not None else seat
+
+
 def out_of_time(info: MatchInfo, entry: Entry, now: float) -> str | None:
     """The deciding seat if its clock has run out at `now` (clocked, active matches only)."""
     rule = rule_from_options(info.options)
-    seat = decider(entry)
+    seat = _timed(info, decider(entry))
     if rule is None or info.status != "active" or info.activated_at is None or seat is None:
         return None
     names = [s.name for s in info.seats]
@@ -119,7 +125,7 @@ def due_at(info: MatchInfo, entry: Entry) -> float | None:
     clock can run out: no clock, not active, or nobody to decide. Its time only runs from
     the last accepted action on, so this is that moment plus what it had left then."""
     rule = rule_from_options(info.options)
-    seat = decider(entry)
+    seat = _timed(info, decider(entry))
     if rule is None or info.status != "active" or info.activated_at is None or seat is None:
         return None
     last = entry.stamps[-1] if entry.stamps else info.activated_at

@@ -123,7 +123,8 @@ class MyMatchOut(BaseModel):
     status: Literal["waiting", "active"]
     your_turn: bool
     rated: bool
-    opponent: SeatPlayer | None
+    opponent: SeatPlayer | None  # v1: the other seat (at a table, the first other one)
+    opponents: list[SeatPlayer] = []  # v1.2: every other seat, in seat order
 
 
 class MyGamesOut(BaseModel):

@@ -44,7 +44,10 @@ SIGN_UP: dict[int | str, dict[str, Any]] = {
 
 def played_out(p: Played) -> PlayedOut:
     opponent = SeatPlayer.model_validate(p.opponent.wire_player())
-    return PlayedOut(match_id=p.match_id, role=p.role, result=p.result, opponent=opponent)
+    others = [SeatPlayer.model_validate(o.wire_player()) for o in p.opponents]
+    return PlayedOut(
+        match_id=p.match_id, role=p.role, result=p.result, opponent=opponent, opponents=others
+    )
 
 
 @router.post("/accounts", status_code=201, response_model=SignedInOut, responses=SIGN_UP)
@@ -123,6 +126,7 @@ async def my_games(ctx: CtxDep, player: PlayerTokenDep) -> MyGamesOut:
             match_id=m.match_id, game=m.game, role=m.role, status=m.status,  # type: ignore[arg-type]
             your_turn=m.your_turn, rated=m.rated,
             opponent=SeatPlayer.model_validate(m.opponent.wire_player()) if m.opponent else None,
+            opponents=[SeatPlayer.model_validate(o.wire_player()) for o in m.opponents],
         )
         for m in found.ongoing
     ]  # fmt: skip

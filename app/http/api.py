@@ -48,12 +48,20 @@ async def create_match(
         level=body.level,
         rated=body.rated,
         public=public,
+        players=body.players,
+        seats=body.seats,
+        levels=body.levels,
+        handicaps=body.handicaps,
     )
-    invite_url = None
-    if made.invite_code is not None:
-        invite_url = link_base(request, ctx.settings) + "/invite/" + made.invite_code
+    base = link_base(request, ctx.settings) + "/invite/"
+    invites = {seat: base + code for seat, code in made.invites.items()}
+    invite_url = None if made.invite_code is None else base + made.invite_code
     return Created(
-        match_id=made.match_id, role=made.seat, seat_token=made.seat_token, invite_url=invite_url
+        match_id=made.match_id,
+        role=made.seat,
+        seat_token=made.seat_token,
+        invite_url=invite_url,
+        invites=invites,
     )
 
 

@@ -39,14 +39,24 @@ async def offer_rematch(match_id: str, ctx: CtxDep, token: TokenDep) -> dict[str
     return {"status": "started", **_seat(seat).model_dump()}
 
 
+@router.post("/matches/{match_id}/rematch/accept", responses={409: {"model": ErrorBody}})
+async def accept_rematch(match_id: str, ctx: CtxDep, token: TokenDep) -> dict[str, Any]:
+    """Accept the offer: in a duel a new match with roles swapped starts and this is your new
+    seat; at a table (v1.2) the same seats, once every person has accepted (until then
+    `{"status": "accepted"}`: take your seat with /rematch/claim when the view says it began)."""
+    seat = await ctx.lifecycle.accept_rematch(token, match_id)
+    if seat is None:
+        return {"status": "accepted"}
+    return {"status": "started", **_seat(seat).model_dump()}
+
+
 @router.post(
-    "/matches/{match_id}/rematch/accept",
-    response_model=Claimed,
-    responses={409: {"model": ErrorBody}},
+    "/matches/{match_id}/rematch/decline", status_code=204, responses={409: {"model": ErrorBody}}
 )
-async def accept_rematch(match_id: str, ctx: CtxDep, token: TokenDep) -> Claimed:
-    """Accept the opponent's offer: a new match with roles swapped; this is your new seat."""
-    return _seat(await ctx.lifecycle.accept_rematch(token, match_id))
+async def decline_rematch(match_id: str, ctx: CtxDep, token: TokenDep) -> Response:
+    """Decline the offer (v1.2): the rematch will not start, and everyone's view says who."""
+    await ctx.lifecycle.decline_rematch(token, match_id)
+    return Response(status_code=204)
 
 
 @router.post(

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from fastapi import APIRouter, Response, WebSocket
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..clocks import clock_option
 from ..errors import ApiError
@@ -49,6 +49,8 @@ class ChallengeOut(BaseModel):
     clock: str
     rated: bool
     created_at: str
+    players: int = 2  # v1.2: the table's size
+    open_seats: list[str] = []  # v1.2: the seats a joiner may still take, in seat order
 
 
 class LobbyOut(BaseModel):
@@ -63,7 +65,16 @@ class QuickPair(BaseModel):
     game: str = "watergate"
     clock: ClockChoice = "none"
     rated: bool = False
-    role: str = "random"
+    role: str = Field(default="random", max_length=16)
+    players: int = Field(default=2, ge=1, le=8)  # v1.2: the table size looked for (and opened)
+
+
+class JoinBody(BaseModel):
+    """Which open seat of a table to take (v1.2); none: its first open one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: str | None = Field(default=None, max_length=16)
 
 
 class PairedOut(Claimed):
@@ -81,9 +92,12 @@ async def lobby(ctx: CtxDep) -> LobbyOut:
 
 
 @router.post("/api/lobby/{match_id}/join", response_model=Claimed, responses=LOBBY_ERRORS)
-async def join(match_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Claimed:
-    """Take a challenge's open seat (as the player of X-Player-Token, or as a guest)."""
-    made = await ctx.matches.join(match_id[:64], player)
+async def join(
+    match_id: str, ctx: CtxDep, player: PlayerTokenDep, body: JoinBody | None = None
+) -> Claimed:
+    """Take a challenge's open seat (`seat`, else its first open one; as the player of
+    X-Player-Token, or as a guest)."""
+    made = await ctx.matches.join(match_id[:64], player, body.seat if body else None)
     return Claimed(match_id=made.match_id, role=made.seat, seat_token=made.seat_token)
 
 
@@ -95,7 +109,9 @@ async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> PairedO
         raise ApiError(422, "invalid_request", f"game must be one of {sorted(_games())}.")
     choice = CreateMatch(clock=body.clock)
     clock = clock_option(*choice.clock_choice())
-    done = await ctx.lobby.quick(player, body.game, body.clock, clock, body.rated, body.role)
+    done = await ctx.lobby.quick(
+        player, body.game, body.clock, clock, body.rated, body.role, body.players
+    )
     made = done.taken
     return PairedOut(
         match_id=made.match_id, role=made.seat, seat_token=made.seat_token, created=done.created

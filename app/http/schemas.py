@@ -24,6 +24,15 @@ class CreateMatch(BaseModel):
     )
     # public: listed in the lobby as a challenge (needs X-Player-Token); private: by invite only
     visibility: Literal["private", "public"] = "private"
+    # contract v1.2, tables of N: the seat count (Nations 2-5, Watergate 2: 422 invalid_players),
+    # who plays each other seat (a person by invite, or the computer at its level) and Nations'
+    # difficulty per seat (NR6); seat names are checked against the match (422 invalid_request)
+    players: int | None = Field(default=None, ge=1, le=8)
+    seats: dict[str, Literal["human", "bot"]] = Field(default_factory=dict, max_length=8)
+    levels: dict[str, Literal["easy", "normal", "hard"]] = Field(default_factory=dict, max_length=8)
+    handicaps: dict[str, Literal["chieftain", "prince", "king", "emperor"]] = Field(
+        default_factory=dict, max_length=8
+    )
 
     def clock_choice(self) -> tuple[str | None, int | None]:
         """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""
@@ -37,7 +46,10 @@ class Created(BaseModel):
     match_id: str
     role: str  # a seat name of the match's game
     seat_token: str
-    invite_url: str | None
+    invite_url: str | None  # the first open seat's link (v1)
+    invites: dict[str, str] = Field(
+        default_factory=dict, description="v1.2: seat -> invite link, for every open human seat."
+    )
 
 
 class Claimed(BaseModel):
@@ -74,13 +86,18 @@ class SeatPlayer(BaseModel):
     player_id: str | None = None
     level: Literal["easy", "normal", "hard"] | None = None  # the computer's
     rating: int | None = None  # an account's in the match's game; the computer level's fixed one
+    # v1.2: the computer took this seat of a table over from a person who left it
+    replaced: bool | None = None
+    left: Literal["resigned", "timeout", "abandoned"] | None = None
+    left_by: str | None = None  # the leaver's name, as the seat showed it
 
 
 class PlayedOut(BaseModel):
     match_id: str
     role: str
     result: Literal["win", "loss"]
-    opponent: SeatPlayer
+    opponent: SeatPlayer  # v1: the other seat (at a table, the first other one)
+    opponents: list[SeatPlayer] = []  # v1.2: every other seat, in seat order
 
 
 class SubmitAction(BaseModel):

@@ -47,7 +47,7 @@ async def _on_action(ctx: AppContext, conn: Connection, msg: dict[str, Any], at:
         raise ApiError(422, "invalid_request", "expected_version must be a non-negative integer.")
     if "action" not in msg:
         raise ApiError(422, "invalid_request", 'An action message needs an "action" object.')
-    await ctx.play.act(conn.match_id, conn.viewer, msg["action"], expected, at)
+    await ctx.play.act(conn.match_id, conn.viewer, msg["action"], expected, at, person=True)
 
 
 async def _on_ping(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: float) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from engine.core.game import Viewer
 from engine.registry import get_game
 
+from ..games import configured
 from ..jsontext import dumps
 from . import repository as repo
 from .records import MatchFacts, MatchInfo, SeatRow, info_of, refreshed
@@ -95,8 +96,15 @@ class Entry:
         return self
 
 
-def fresh_entry(match_id: str, game_id: str, seed: int, rules_version: str | None) -> Entry:
-    game = get_game(game_id)
+def fresh_entry(
+    match_id: str,
+    game_id: str,
+    seed: int,
+    rules_version: str | None,
+    options: Mapping[str, Any] | None = None,
+) -> Entry:
+    """The match as dealt (its options set the table: how many seats, Nations' handicaps)."""
+    game = configured(game_id, options or {})
     step = game.start(seed, rules_version)
     empty = Entry(match_id, game_id, 0, step.state, (), dict.fromkeys((*game.seats, None), ()))
     return empty.extended(step.state, tuple(step.events), None, None)
@@ -234,7 +242,8 @@ def read_info(db: Session, match: MatchFacts) -> MatchInfo:
 
 def row_info(db: Session, cache: MatchCache, match: MatchFacts) -> MatchInfo:
     """The facts of a row just read (or locked): the cached seats and rematch with the row's own
-    columns, without reading the seats again (their names and kinds never change)."""
+    columns, without reading the seats again (their names never change; a kind changes only
+    when a person leaves a table, and that change makes every process drop the match's facts)."""
     known = cache.info(match.id)
     return refreshed(known, match) if known is not None else read_info(db, match)
 
@@ -250,23 +259,31 @@ def current(
     with reader() as db:
         info = row_info(db, cache, row)
         return info, catch_up(
-            db, cache, row.id, info.game, row.seed, row.rules_version, row.version
+            db, cache, row.id, info.game, row.seed, row.rules_version, row.version, info.options
         )
 
 
 def _seat_order(game_id: str) -> Callable[[SeatRow], int]:
     """Seats in the game's order (views and clocks list them so)."""
-    names = get_game(game_id).seats
+    game = get_game(game_id)
+    names = game.with_players(max(game.player_counts)).seats
     return lambda seat: names.index(seat.name) if seat.name in names else len(names)
 
 
 def catch_up(
-    db: Session, cache: MatchCache, match_id: str, game_id: str, seed: int, rules: str, upto: int
+    db: Session,
+    cache: MatchCache,
+    match_id: str,
+    game_id: str,
+    seed: int,
+    rules: str,
+    upto: int,
+    options: Mapping[str, Any],
 ) -> Entry:
     """The entry at version `upto`, replaying the stored actions the cache does not hold yet."""
     entry = cache.entry(match_id)
     if entry is None or entry.version > upto:
-        entry = fresh_entry(match_id, game_id, seed, rules)
+        entry = fresh_entry(match_id, game_id, seed, rules, options)
     if entry.version < upto:
         game = get_game(game_id)
         for row in repo.actions_between(db, match_id, entry.version, upto):
@@ -286,5 +303,7 @@ def load(db: Session, cache: MatchCache, match_id: str) -> tuple[MatchInfo, Entr
         return None
     info = read_info(db, match)
     cache.put_info(info)
-    entry = catch_up(db, cache, match_id, info.game, match.seed, match.rules_version, match.version)
+    entry = catch_up(
+        db, cache, match_id, info.game, match.seed, match.rules_version, match.version, info.options
+    )
     return info, entry

@@ -27,12 +27,13 @@ class ChallengeRow:
     created_at: datetime
     creator: str
     creator_name: str
+    players: int = 2  # the table's size (contract v1.2)
 
 
 LISTED = (
     select(
         Challenge.match_id, Challenge.game, Challenge.open_role, Challenge.clock, Challenge.rated,
-        Challenge.created_at, Challenge.creator, Player.name,
+        Challenge.created_at, Challenge.creator, Player.name, Challenge.players,
     )
     .join(Player, Player.id == Challenge.creator)
     .order_by(Challenge.created_at, Challenge.match_id)
@@ -41,12 +42,12 @@ LISTED = (
 
 def add_challenge(
     db: Session, match_id: str, creator: str, game: str, open_role: str, clock: str, rated: bool,
-    when: datetime,
+    when: datetime, players: int = 2,
 ) -> None:  # fmt: skip
     db.add(
         Challenge(
             match_id=match_id, creator=creator, game=game, open_role=open_role, clock=clock,
-            rated=rated, created_at=when, seen_at=when,
+            rated=rated, created_at=when, seen_at=when, players=players,
         )
     )  # fmt: skip
     db.flush()
@@ -57,12 +58,14 @@ def open_challenges(db: Session, limit: int = MAX_LISTED) -> list[ChallengeRow]:
 
 
 def compatible(
-    db: Session, game: str, clock: str, rated: bool, roles: Collection[str], besides: str | None
-) -> list[ChallengeRow]:
-    """Open challenges a quick pairing may join, oldest first: the same game, clock and rating,
-    an open seat among `roles`, not created by `besides`."""
+    db: Session, game: str, clock: str, rated: bool, roles: Collection[str], besides: str | None,
+    players: int = 2,
+) -> list[ChallengeRow]:  # fmt: skip
+    """Open challenges a quick pairing may join, oldest first: the same game, table size, clock
+    and rating, an open seat among `roles`, not created by `besides`."""
     query = LISTED.where(
         Challenge.game == game,
+        Challenge.players == players,
         Challenge.clock == clock,
         Challenge.rated == rated,
         Challenge.open_role.in_(roles),
@@ -83,10 +86,32 @@ def remove_challenge(db: Session, match_id: str) -> bool:
     return removed.rowcount == 1
 
 
-def invite_of(db: Session, match_id: str) -> str | None:
-    """The code of the match's unclaimed invite: a lobby join claims it as a link would."""
+def invite_of(db: Session, match_id: str, seat: str | None = None) -> str | None:
+    """The code of the match's unclaimed invite (for `seat`, else its first open seat's): a
+    lobby join claims it as a link would."""
     query = select(Invite.code).where(Invite.match_id == match_id, Invite.claimed_at.is_(None))
-    return db.execute(query.limit(1)).scalar()
+    if seat is not None:
+        query = query.where(Invite.seat == seat)
+    return db.execute(query.order_by(Invite.seat).limit(1)).scalar()
+
+
+def open_seats(db: Session, match_ids: Collection[str]) -> dict[str, list[str]]:
+    """match id -> its seats still open to a joiner (unclaimed invites), in seat order."""
+    found: dict[str, list[str]] = {m: [] for m in match_ids}
+    if match_ids:
+        query = (
+            select(Invite.match_id, Invite.seat)
+            .where(Invite.match_id.in_(match_ids), Invite.claimed_at.is_(None))
+            .order_by(Invite.match_id, Invite.seat)
+        )
+        for match_id, seat in db.execute(query):
+            found[match_id].append(seat)
+    return found
+
+
+def reopen(db: Session, match_id: str, open_role: str) -> None:
+    """A table still has open seats after a join: the next joiner's default is `open_role`."""
+    db.execute(update(Challenge).where(Challenge.match_id == match_id).values(open_role=open_role))
 
 
 def seen(db: Session, creators: Collection[str], matches: Collection[str], when: datetime) -> None:

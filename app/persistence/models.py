@@ -115,6 +115,12 @@ class Seat(Base):
     player: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # A person who left a table of three or more (resigned, ran out of time, abandoned it): the
+    # seat's kind became "bot" and the computer plays it to the end; `player` still names the
+    # leaver, who ranks last (contract v1.2).
+    left_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    left_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    left_log: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the log's length then
 
 
 class Player(Base):
@@ -226,6 +232,9 @@ class Rematch(Base):
     offered_by: Mapped[str] = mapped_column(String(8))
     offered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     new_match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # a table's answers so far, seat -> "accepted" | "declined" (the offering seat accepted by
+    # offering); the new match is made when every person's seat has accepted
+    answers: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class Challenge(Base):
@@ -241,7 +250,8 @@ class Challenge(Base):
     )
     creator: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     game: Mapped[str] = mapped_column(String(32))
-    open_role: Mapped[str] = mapped_column(String(16))  # the seat the joiner takes
+    open_role: Mapped[str] = mapped_column(String(16))  # the first seat a joiner takes
+    players: Mapped[int] = mapped_column(Integer, default=2, server_default="2")  # the table's size
     clock: Mapped[str] = mapped_column(String(16))  # the clock choice: none, realtime-15, …
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

@@ -78,14 +78,15 @@ def record_of(db: Session, player_id: str) -> tuple[int, int]:
     return int(row[0] or 0), int(row[1] or 0)
 
 
-def recent_of(db: Session, player_id: str, limit: int) -> list[tuple[str, str, str, SeatRow]]:
-    """The player's newest decided matches: (match id, its seat, the winner, the other seat)."""
+def recent_of(db: Session, player_id: str, limit: int) -> list[tuple[str, str, str, list[SeatRow]]]:
+    """The player's newest decided matches: (match id, its seat, the winner, the other seats in
+    seat order: one in a duel, up to four at a Nations table)."""
     query = _decided_of(player_id).order_by(MATCHES.c.updated_at.desc(), MATCHES.c.id).limit(limit)
     mine = [(str(m), str(seat), str(winner)) for m, seat, winner in db.connection().execute(query)]
     seats = repository.seats_of_many(db, [m for m, _, _ in mine])
     played = []
     for match_id, seat, winner in mine:
-        other = next((s for s in seats[match_id] if s.name != seat), None)
-        if other is not None:
-            played.append((match_id, seat, winner, other))
+        others = sorted((s for s in seats[match_id] if s.name != seat), key=lambda s: s.name)
+        if others:
+            played.append((match_id, seat, winner, others))
     return played

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 
+from engine.core.game import Outcome
+
 from .models import Rematch
 
 
@@ -68,6 +70,9 @@ class SeatRow:
     kind: str
     token_hash: str | None
     last_seen_at: datetime | None
+    left_at: datetime | None = None
+    left_reason: str | None = None
+    left_log: int | None = None
     player: str | None = None
     player_name: str | None = None
     player_deleted: bool = False
@@ -102,14 +107,19 @@ class InviteRow:
     claimed_at: datetime | None
 
 
+Ranking = tuple[tuple[str, ...], ...]  # groups of seats, best first; a tie shares a group
+
+
 @dataclass(frozen=True, slots=True)
 class Ending:
-    """How a match ended outside the rules' own outcome (on time), or by the rules."""
+    """How a match ended outside the rules' own outcome (on time), or by the rules; `ranking`
+    is every seat's place (empty: nobody is ranked, as in an abort or an abandonment)."""
 
     status: str  # finished | abandoned
     winner: str | None
     win_reason: str | None
     ended_by: str | None = None
+    ranking: Ranking = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,14 +134,24 @@ class SeatInfo:
     player_name: str | None = None  # that player's name when the match was read
     player_deleted: bool = False  # the player deleted itself: shown as "Deleted player"
     rating: float | None = None  # the player's rating in the match's game when it was read
+    left: str | None = None  # why its person left a table of 3+: resigned | timeout | abandoned
+    left_at: float | None = None  # when (epoch seconds): a later leaver ranks above an earlier
+    left_log: int = 0  # how many log entries the match had then: where the log says so
 
     def wire_player(self, level: str = DEFAULT_LEVEL) -> dict[str, object]:
         """The seat's entry in a view's "players": public facts only (contract v1.1). A seat
         nobody has taken yet has no name; a deleted player's seat shows neither its name nor
-        its id; the computer shows its level and that level's fixed rating."""
+        its id; the computer shows its level and that level's fixed rating; a seat the
+        computer took over from a leaver says so, and who left (v1.2)."""
         if self.kind == "bot":
             rating = BOT_RATINGS.get(level, BOT_RATINGS[DEFAULT_LEVEL])
-            return {"kind": "bot", "name": COMPUTER_NAME, "level": level, "rating": rating}
+            bot: dict[str, object] = {
+                "kind": "bot", "name": COMPUTER_NAME, "level": level, "rating": rating
+            }  # fmt: skip
+            if self.left is not None:
+                person = replace(self, kind="human", left=None).wire_player()
+                bot |= {"replaced": True, "left": self.left, "left_by": person.get("name")}
+            return bot
         if self.player_deleted:
             return {"kind": "human", "name": DELETED_NAME}
         if self.player_id is not None:
@@ -151,13 +171,37 @@ class RematchInfo:
     offered_by: str
     match_id: str | None  # the new match, once accepted
     claimed: tuple[tuple[str, bool], ...]  # (old seat, took its new seat), in seat order
+    answers: tuple[tuple[str, str], ...] = ()  # a table's: (seat, accepted | declined)
+    offered_at: float = 0.0  # epoch seconds
+    expires: bool = False  # a table's offer lapses (a duel's waits, as in v1)
 
-    def wire(self) -> dict[str, object]:
+    def answered(self, answer: str) -> list[str]:
+        return [seat for seat, said in self.answers if said == answer]
+
+    def expired(self, now: float) -> bool:
+        """A table's offer nobody finished answering in time (contract v1.2)."""
+        return self.expires and self.match_id is None and now > self.offered_at + REMATCH_SECONDS
+
+    def wire(self, now: float) -> dict[str, object]:
         return {
             "offered_by": self.offered_by,
             "match_id": self.match_id,
             "claimed": dict(self.claimed),
+            "accepted": self.answered("accepted"),
+            "declined": self.answered("declined"),
+            "expired": self.expired(now),
         }
+
+
+REMATCH_SECONDS = 300  # how long a table's rematch offer waits for every person's answer
+
+
+def rematch_seat(names: list[str], name: str) -> str:
+    """The seat an old seat takes in the rematch: the other one in a duel (roles swap), the
+    same one at a table (contract v1.2: the same seats for everyone)."""
+    if len(names) != 2:
+        return name
+    return next((n for n in names if n != name), name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,18 +233,62 @@ class MatchInfo:
         return any(s.kind == "bot" for s in self.seats)
 
     @property
+    def people(self) -> tuple[str, ...]:
+        """The seats people play now (not the computer's, nor a leaver's)."""
+        return tuple(s.name for s in self.seats if s.kind == "human")
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats)
+
+    def others(self, name: str) -> tuple[str, ...]:
+        """Every seat but `name`, in seat order."""
+        return tuple(s.name for s in self.seats if s.name != name)
+
+    @property
+    def table(self) -> bool:
+        """A table of three or more: a person who leaves it is replaced, the match goes on."""
+        return len(self.seats) >= 3
+
+    def ranked(self, places: Ranking) -> Ranking:
+        """The final ranking: the rules' places of the seats that stayed, then the leavers,
+        the last to leave first (whoever left earliest ranks last), as contract v1.2 says."""
+        leavers = sorted(
+            (s for s in self.seats if s.left is not None),
+            key=lambda s: s.left_at or 0.0,
+            reverse=True,
+        )
+        gone = {s.name for s in leavers}
+        stayed = tuple(kept for g in places if (kept := tuple(x for x in g if x not in gone)))
+        return stayed + tuple((s.name,) for s in leavers)
+
+    def ending(self, outcome: Outcome) -> Ending:
+        """How the rules ended the match, with the leavers moved to the bottom: the winner is
+        whoever ranks first alone (a leaver never wins a table it left)."""
+        ranking = self.ranked(outcome.places(self.seat_names))
+        first = ranking[0] if ranking else outcome.winners
+        winner = first[0] if len(first) == 1 else (outcome.winners or (None,))[0]
+        return Ending("finished", winner, outcome.reason, ranking=ranking)
+
+    @property
     def rated(self) -> bool:
         """Whether the match moves ratings (both seats accounts, asked at creation)."""
         return self.options.get("rated") is True
 
-    def bot_level(self) -> str:
-        """The level the computer plays this match at."""
+    def bot_level(self, seat: str | None = None) -> str:
+        """The level the computer plays `seat` at (contract v1.2 `levels`, else the match's
+        `level`); a seat it took over from a leaver, at normal."""
+        if seat is not None:
+            if self.seat(seat).left is not None:
+                return DEFAULT_LEVEL
+            levels = self.options.get("levels")
+            if isinstance(levels, dict) and isinstance(levels.get(seat), str):
+                return str(levels[seat])
         return str(self.options.get("level", DEFAULT_LEVEL))
 
     def players(self) -> dict[str, dict[str, object]]:
         """Who sits where, as every view shows it (the computer with its level)."""
-        level = self.bot_level()
-        return {s.name: s.wire_player(level) for s in self.seats}
+        return {s.name: s.wire_player(self.bot_level(s.name)) for s in self.seats}
 
     def seen(self, name: str, when: float) -> MatchInfo:
         """The same facts with the seat's last-seen moment moved on."""
@@ -219,6 +307,9 @@ def seat_info(seat: SeatRow) -> SeatInfo:
         seat.player_name,
         seat.player_deleted,
         seat.player_rating,
+        seat.left_reason,
+        seat.left_at.timestamp() if seat.left_at is not None else None,
+        seat.left_log or 0,
     )
 
 
@@ -249,7 +340,13 @@ def info_of(
         offer = RematchInfo(
             rematch.offered_by,
             rematch.new_match_id,
-            tuple((name, _swapped(names, name) in taken) for name in names),
+            tuple((name, rematch_seat(names, name) in taken) for name in names),
+            tuple(
+                (str(k), str(v))
+                for k, v in {rematch.offered_by: "accepted", **(rematch.answers or {})}.items()
+            ),  # an offer from before answers were kept: its maker's only
+            rematch.offered_at.timestamp(),
+            len(names) >= 3,
         )
     return MatchInfo(
         match.id,
@@ -267,8 +364,3 @@ def info_of(
         match.rules_version,
         match.commitment,
     )
-
-
-def _swapped(names: list[str], name: str) -> str:
-    """The seat an old seat takes in the rematch: the other one (roles swap)."""
-    return next((n for n in names if n != name), name)

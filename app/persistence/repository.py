@@ -190,8 +190,17 @@ def due_matches(db: Session, now: datetime) -> list[MatchRow]:
     return [MatchRow(*row) for row in db.connection().execute(DUE, {"now": now})]
 
 
-def set_due(db: Session, match_id: str, due: datetime, *, at_version: int) -> None:
-    """Record when the match's clock runs out, unless a move has moved it on since."""
+# the deciding seat changed outside a move (a leaver's seat went to the computer): unknown again
+DUE_UNKNOWN = (
+    update(MATCHES)
+    .where(MATCHES.c.id == bindparam("match_id"), MATCHES.c.version == bindparam("at_version"))
+    .values(due_at=None)
+)
+
+
+def set_due(db: Session, match_id: str, due: datetime | None, *, at_version: int) -> None:
+    """Record when the match's clock runs out (None: work it out again at the next sweep),
+    unless a move has moved it on since."""
     db.connection().execute(
         update(MATCHES)
         .where(MATCHES.c.id == match_id, MATCHES.c.version == at_version)
@@ -200,6 +209,23 @@ def set_due(db: Session, match_id: str, due: datetime, *, at_version: int) -> No
 
 
 # ---- seats and invites ---------------------------------------------------------------------------
+
+# A person leaves a table of three or more: the computer takes the seat over (contract v1.2). The
+# token stays, so the leaver can still watch the table; the seat's kind refuses their moves.
+LEAVE_SEAT = (
+    update(SEATS)
+    .where(
+        SEATS.c.match_id == bindparam("in_match"),
+        SEATS.c.name == bindparam("seat"),
+        SEATS.c.kind == "human",
+    )
+    .values(
+        kind="bot",
+        left_at=bindparam("when"),
+        left_reason=bindparam("reason"),
+        left_log=bindparam("log_length"),
+    )
+)
 
 
 def add_seats(
@@ -325,7 +351,10 @@ def get_rematch(db: Session, old_match_id: str, *, lock: bool = False) -> Rematc
 
 
 def add_rematch(db: Session, old_match_id: str, offered_by: str) -> None:
-    db.add(Rematch(old_match_id=old_match_id, offered_by=offered_by))
+    """The offer: its maker has accepted it by making it."""
+    db.add(
+        Rematch(old_match_id=old_match_id, offered_by=offered_by, answers={offered_by: "accepted"})
+    )
 
 
 # ---- readiness -----------------------------------------------------------------------------------

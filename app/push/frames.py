@@ -30,6 +30,7 @@ class Live:
     online: frozenset[str]
     clocks: dict[str, object] | None
     chat: tuple[ChatLine, ...] = ()  # the last lines of the table chat (v1.1)
+    now: float = 0.0  # the moment (epoch seconds): a table's rematch offer lapses
 
 
 def other_seat(info: MatchInfo, seat: str) -> str:
@@ -51,14 +52,15 @@ def live_at(
     now: float,
     chat: tuple[ChatLine, ...] = (),
 ) -> Live:
-    return Live(online, clocks_view(info, entry, now), chat)
+    return Live(online, clocks_view(info, entry, now), chat, now)
 
 
 def _facts(
     info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer, live: Live
 ) -> JSONObj:
     """Everything after the legal actions and before the log, in the contract's order."""
-    winner = (outcome.winners[0] if outcome and outcome.winners else None) or info.winner
+    ended = info.ending(outcome) if outcome is not None else None
+    winner = (ended.winner if ended else None) or info.winner
     win_reason = (outcome.reason if outcome else None) or info.win_reason
     facts: JSONObj = {
         "winner": winner,
@@ -80,15 +82,18 @@ def _facts(
         "players": info.players(),
         "chat": [line.wire() for line in live.chat],  # text: the browser never renders it as HTML
     }
-    if outcome is not None:  # contract v1.1 Games: scores by seat, or the reason
-        facts["outcome"] = outcome_json(entry.game, entry.state, outcome)
+    if outcome is not None and ended is not None:  # v1.1 Games: scores, or the reason; v1.2 places
+        facts["outcome"] = outcome_json(entry.game, entry.state, outcome, ended)
     elif info.ended_by:  # resigned, out of time, aborted: no score was reached
-        facts["outcome"] = {"winner": winner, "reason": win_reason or info.ended_by}
+        off_board: JSONObj = {"winner": winner, "reason": win_reason or info.ended_by}
+        if winner is not None:  # a duel decided off the board: the winner, then the other
+            off_board["ranking"] = [[winner], list(info.others(winner))]
+        facts["outcome"] = off_board
     tutorial = tutorial_facts(entry.game, info.options, entry.state, viewer)
     if tutorial is not None:  # contract v1.1 Tutorials: the learner's coach follows the path
         facts["tutorial"] = tutorial
     if viewer is not None:
-        facts["rematch"] = info.rematch.wire() if info.rematch else None
+        facts["rematch"] = info.rematch.wire(live.now) if info.rematch else None
         if info.spectator_key:
             prefix = site(info.game).prefix  # the game's own address (a Nations table's)
             facts["spectate_path"] = f"{prefix}/watch/{info.match_id}?key={info.spectator_key}"
@@ -110,9 +115,18 @@ def fairness(game_id: str, rules_version: str, commitment: str, seed: int, ended
 def _log(info: MatchInfo, entry: Entry, outcome: Outcome | None, viewer: Viewer) -> tuple[str, ...]:
     """The viewer's log entries as JSON texts, with how the match ended outside the rules."""
     log = entry.log_json[viewer]
+    for seat in sorted((s for s in info.seats if s.left), key=lambda s: -s.left_log):
+        # where the log stood when the computer took the seat over: entries already sent stay
+        at = min(seat.left_log, len(log))
+        log = (*log[:at], dumps(replaced_entry(seat.name, seat.left or "")), *log[at:])
     if info.ended_by and outcome is None:  # resigned, out of time, aborted, abandoned
         log = (*log, dumps(ending_entry(info.ended_by, info.win_reason, info.winner)))
     return log
+
+
+def replaced_entry(seat: str, reason: str) -> JSONObj:
+    """The log's entry for a person who left a table of three or more (contract v1.2)."""
+    return {"type": "seat_replaced", "role": seat, "reason": reason, "by": "bot"}
 
 
 def ending_entry(ended_by: str, win_reason: str | None, winner: str | None) -> JSONObj:

@@ -69,7 +69,7 @@ class BotRunner:
             return
         known = self.core.cache.info(match_id)
         if known is not None and not known.has_bot():
-            return  # people only: nothing for a bot to do (the kinds of a match never change)
+            return  # people only: nothing for a bot to do (a table's leaver drops these facts)
         self._poked[match_id] = self.clock()  # a running task looks again before it stops
         task = self._tasks.get(match_id)
         if task is None or task.done():
@@ -109,7 +109,7 @@ class BotRunner:
             scripted = scripted_move(entry.game, info.options, entry.state, seat)
             kind = self.kind
             if kind == "level":  # a game without levels plays its strongest bot
-                level = info.bot_level()
+                level = info.bot_level(seat)
                 kind = level if level in game.bot_names else game.bot_names[0]
             think = partial(self._think, game, entry.state, seat, info.seed, kind)
             if scripted is not None:  # a tutorial on its path: the lesson's move, same pace

@@ -11,6 +11,7 @@ from engine.core.errors import EngineError
 from engine.registry import DEFAULT_GAME, AnyGame, game_ids, get_game
 
 from ..errors import ApiError, checked_id, not_found
+from ..games import configured, start_match
 from ..persistence import repository as repo
 from ..persistence.db import Database
 from ..persistence.records import Ending, SeatInfo, seat_info
@@ -72,7 +73,7 @@ def step(match: Stored, k: int) -> dict[str, Any]:
     """The match after its first k actions, everything shown (built by replay)."""
     game = get_game(match.game)
     k = max(0, min(k, len(match.actions)))
-    done = game.start(match.seed, match.rules_version)
+    done = start_match(match.game, match.seed, match.rules_version, match.options)
     state, events = done.state, done.events
     for _, seat, action, _ in match.actions[:k]:
         state, events = game.apply(state, seat, action)
@@ -99,7 +100,7 @@ def digest(game: AnyGame, state: Any) -> str:
 def export(match: Stored) -> dict[str, Any]:
     """Everything needed to rebuild the match, with a fingerprint after every action."""
     game = get_game(match.game)
-    state = game.start(match.seed, match.rules_version).state
+    state = start_match(match.game, match.seed, match.rules_version, match.options).state
     steps = []
     for seq, seat, action, _ in match.actions:
         state = game.apply(state, seat, action).state
@@ -128,11 +129,14 @@ def verify(data: dict[str, Any]) -> dict[str, Any]:
             422, "invalid_export", "An export needs rules_version, an integer seed and actions."
         )
     try:  # every rules version the game still knows replays under its own rules and generator
-        state = game.start(seed, str(data["rules_version"])).state
+        given = data.get("options")
+        options: dict[str, Any] = given if isinstance(given, dict) else {}
+        state = start_match(game_id, seed, str(data["rules_version"]), options).state
+        seats = configured(game_id, options).seats
     except ValueError as err:  # an unknown rules version, or a seed its generator cannot take
         return {"ok": False, "seq": 0, "reason": str(err)}
     for i, record in enumerate(actions, start=1):
-        if not isinstance(record, dict) or record.get("role") not in game.seats:
+        if not isinstance(record, dict) or record.get("role") not in seats:
             return {"ok": False, "seq": i, "reason": "not an action record"}
         try:
             state = game.apply(state, record["role"], record.get("action")).state

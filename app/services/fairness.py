@@ -10,6 +10,7 @@ from engine.core.errors import EngineError
 from engine.core.fairness import commitment, commits_to
 from engine.registry import get_game
 
+from ..games import start_match
 from ..push.frames import fairness
 from .exports import Stored
 
@@ -49,7 +50,7 @@ def check_replay(match: Stored) -> Check:
     """From the seed, every action is legal in turn and the match ends as it is recorded."""
     game = get_game(match.game)
     try:
-        state = game.start(match.seed, match.rules_version).state
+        state = start_match(match.game, match.seed, match.rules_version, match.options).state
     except ValueError as err:  # an unknown rules version, or a seed its generator cannot take
         return Check(False, "cannot_deal", str(err), 0)
     for i, (seq, seat, action, _) in enumerate(match.actions, start=1):

@@ -6,35 +6,44 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from engine.registry import get_game
-
 from ..auth import new_token, token_hash
-from ..clocks import due_at, out_of_time, rule_from_options
+from ..clocks import decider, due_at, out_of_time, rule_from_options
 from ..errors import ApiError, checked_id, not_found
 from ..outages import OUTAGES
 from ..persistence import repository as repo
-from ..persistence.cache import catch_up, fresh_entry, read_info, row_info
-from ..persistence.records import Ending, MatchRow
+from ..persistence.cache import Entry, catch_up, fresh_entry, read_info, row_info
+from ..persistence.records import DEFAULT_LEVEL, MatchInfo, MatchRow, rematch_seat
 from ..persistence.sql import OnSession
 from ..push.changes import MatchChanged
 from ..push.hub import Connection
 from .access import seat_for
 from .announce import PresenceNotices
 from .core import Core, utc
+from .leaving import leave, seat_left
 from .matches import SeatTaken, new_row
-from .play import on_time
 from .ratings import rate_ending
 
 ABANDON_AFTER = timedelta(days=30)
 log = logging.getLogger("watergate.lifecycle")
 
 
-def _other(game_id: str, seat: str) -> str:
-    """The other seat of a two-seat game (a rematch swaps them)."""
-    return next(s for s in get_game(game_id).seats if s != seat)
+def rematch_options(options: dict[str, Any], to: dict[str, str], old: MatchInfo) -> dict[str, Any]:
+    """The rematch's options: the same, with every per-seat choice (the computer's levels,
+    Nations' handicaps) following its seat, and a leaver's seat the computer's at normal."""
+    new = dict(options)
+    for key in ("levels", "handicaps"):
+        if isinstance(options.get(key), dict):
+            new[key] = {to[seat]: value for seat, value in options[key].items() if seat in to}
+    replaced = {to[s.name]: DEFAULT_LEVEL for s in old.seats if s.left is not None}
+    if replaced:
+        new["levels"] = {**new.get("levels", {}), **replaced}
+        new.setdefault("level", DEFAULT_LEVEL)
+    return new
 
 
 class Lifecycle:
@@ -44,29 +53,36 @@ class Lifecycle:
         self.notices = PresenceNotices(core.publish)
 
     async def resign(self, token: str | None, match_id: str) -> None:
-        """The player gives up; the opponent wins."""
+        """The player gives up: in a duel the opponent wins; at a table of three or more the
+        computer plays the seat on and the leaver ranks last (contract v1.2)."""
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
         await run_in_threadpool(self._resign, match_id, seat)
         await self.core.publish(MatchChanged(match_id))
 
     def _resign(self, match_id: str, seat: str) -> None:
         with self.db.write() as db:
-            match = repo.get_match(db, checked_id(match_id), lock=True)
+            match = repo.match_row(db, checked_id(match_id), lock=True)
             if match is None:
                 raise not_found()
             if match.status not in ("active", "waiting"):
                 raise ApiError(422, "match_over", "The match has already ended.")
-            ending = Ending("finished", _other(match.game, seat), "resigned", seat)
-            match.status, match.winner = ending.status, ending.winner
-            match.win_reason, match.ended_by = ending.win_reason, ending.ended_by
-            match.updated_at = self.core.stamp()
-            rate_ending(
-                OnSession(db), match.id, match.game, match.options, ending, match.updated_at
-            )
+            info = row_info(db, self.core.cache, match)
+            if info.kind(seat) != "human":
+                raise seat_left()
+            now = self.core.stamp()
+            entry = self._entry(db, match, info.options)
+            left = leave(OnSession(db), info, entry, seat, "resigned", now)
+            if left.ending is not None:
+                repo.finish(db, match.id, left.ending, now)
+                rate_ending(OnSession(db), match.id, match.game, match.options, left.ending, now)
+            else:
+                # whose clock runs now may have changed: the next sweep works it out again
+                repo.set_due(db, match.id, None, at_version=match.version)
         self.core.cache.drop_info(match_id)
 
     async def offer_rematch(self, token: str | None, match_id: str) -> SeatTaken | None:
-        """Offer a rematch with roles swapped; against the computer it starts at once."""
+        """Offer a rematch (a duel's roles swapped, a table's seats kept); when no other person
+        sits at the table, it starts at once."""
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
         new = await run_in_threadpool(self._offer, match_id, seat)
         await self.core.publish(MatchChanged(match_id))
@@ -83,43 +99,82 @@ class Lifecycle:
                 raise ApiError(409, "match_not_finished", "A rematch is offered after the end.")
             if repo.get_rematch(db, match_id) is not None:
                 raise ApiError(409, "rematch_offered", "A rematch has already been offered.")
+            info = read_info(db, match)
+            if info.kind(seat) != "human":
+                raise seat_left()
             repo.add_rematch(db, match_id, seat)
-            vs_bot, other = read_info(db, match).has_bot(), _other(match.game, seat)
+            alone = info.people == (seat,)
         self.core.cache.drop_info(match_id)
-        return self._accept(match_id, other, by_bot=True) if vs_bot else None
+        return self._accept(match_id, seat, by_bot=True) if alone else None
 
-    async def accept_rematch(self, token: str | None, match_id: str) -> SeatTaken:
-        """Accept the other seat's offer: a new match with roles swapped; my new seat."""
+    async def accept_rematch(self, token: str | None, match_id: str) -> SeatTaken | None:
+        """Accept the offer: my new seat once everyone has accepted (a duel's only other seat
+        at once), else None while the table waits for the others' answers."""
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
         new = await run_in_threadpool(self._accept, match_id, seat, False)
         await self.core.publish(MatchChanged(match_id))
         return new
 
-    def _accept(self, match_id: str, seat: str, by_bot: bool = False) -> SeatTaken:
+    async def decline_rematch(self, token: str | None, match_id: str) -> None:
+        """Say no to a table's (or a duel's) rematch offer: it will not start."""
+        seat = await run_in_threadpool(seat_for, self.core, token, match_id)
+        await run_in_threadpool(self._answer, match_id, seat, "declined")
+        await self.core.publish(MatchChanged(match_id))
+
+    def _answer(self, match_id: str, seat: str, answer: str) -> bool:
+        """Record `seat`'s answer to the offer; whether every person has now accepted."""
         with self.db.write() as db:
             match = repo.get_match(db, checked_id(match_id), lock=True)
             rematch = repo.get_rematch(db, checked_id(match_id), lock=True)
             if match is None or rematch is None:
                 raise ApiError(404, "not_found", "No rematch has been offered.")
-            if rematch.offered_by == seat and not by_bot:
-                raise ApiError(409, "own_offer", "Your opponent has to accept your offer.")
+            info = read_info(db, match)
+            offer = info.rematch
+            if rematch.new_match_id is not None:
+                raise ApiError(409, "rematch_started", "The rematch has already started.")
+            if offer is not None and offer.expired(self.core.clock.now()):
+                raise ApiError(409, "rematch_expired", "This rematch offer has lapsed.")
+            if offer is not None and offer.answered("declined"):
+                raise ApiError(409, "rematch_declined", "Someone has declined this rematch.")
+            if info.kind(seat) != "human":
+                raise seat_left()
+            answers = {rematch.offered_by: "accepted", **(rematch.answers or {})}
+            if rematch.offered_by == seat and answer == "accepted":
+                raise ApiError(409, "own_offer", "The others have to accept your offer.")
+            rematch.answers = {**answers, seat: answer}
+            everyone = all(rematch.answers.get(p) == "accepted" for p in info.people)
+        self.core.cache.drop_info(match_id)
+        return everyone
+
+    def _accept(self, match_id: str, seat: str, by_bot: bool = False) -> SeatTaken | None:
+        if not by_bot and not self._answer(match_id, seat, "accepted"):
+            return None  # the table waits for the others
+        with self.db.write() as db:
+            match = repo.get_match(db, checked_id(match_id), lock=True)
+            rematch = repo.get_rematch(db, checked_id(match_id), lock=True)
+            if match is None or rematch is None:
+                raise ApiError(404, "not_found", "No rematch has been offered.")
             if rematch.new_match_id is not None:
                 raise ApiError(409, "rematch_started", "The rematch has already started.")
             old = read_info(db, match)
-            # roles swapped: each seat's kind and player move to the other seat
-            kinds = {_other(old.game, s.name): s.kind for s in old.seats}
-            players = {_other(old.game, s.name): s.player_id for s in old.seats}
-            new = new_row(self.core, match.game, dict(match.options or {}), kinds)
+            names = list(old.seat_names)
+            to = {s: rematch_seat(names, s) for s in names}  # a duel swaps, a table stays
+            # a leaver's seat is the computer's in the rematch (and their name leaves it)
+            kinds = {to[s.name]: s.kind for s in old.seats}
+            players = {to[s.name]: s.player_id if s.left is None else None for s in old.seats}
+            options = rematch_options(old.options, to, old)
+            new = new_row(self.core, match.game, options, kinds)
             repo.add_match(db, new)
             repo.add_seats(db, new.id, kinds, {}, players)
             rematch.new_match_id = new.id
-            offered_by = rematch.offered_by
-        self.core.cache.put_entry(fresh_entry(new.id, new.game, new.seed, new.rules_version))
+        self.core.cache.put_entry(
+            fresh_entry(new.id, new.game, new.seed, new.rules_version, new.options)
+        )
         self.core.cache.drop_info(match_id)
-        return self._claim(match_id, offered_by if by_bot else seat)
+        return self._claim(match_id, seat)
 
     async def claim_rematch(self, token: str | None, match_id: str) -> SeatTaken:
-        """The old seat takes its seat (the other one) in the accepted rematch, once."""
+        """The old seat takes its seat in the accepted rematch, once."""
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
         new = await run_in_threadpool(self._claim, match_id, seat)
         await self.core.publish(MatchChanged(new.match_id), MatchChanged(match_id))
@@ -133,7 +188,7 @@ class Lifecycle:
                 raise ApiError(404, "not_found", "No rematch has started.")
             new = repo.get_match(db, rematch.new_match_id, lock=True)
             assert new is not None
-            new_seat = _other(new.game, seat)
+            new_seat = rematch_seat(list(read_info(db, new).seat_names), seat)
             if not repo.claim_seat(db, rematch.new_match_id, new_seat, token_hash(token)):
                 raise ApiError(409, "rematch_claimed", "This seat of the rematch is already taken.")
             people = [s for s in read_info(db, new).seats if s.kind == "human"]
@@ -158,12 +213,13 @@ class Lifecycle:
 
     def _sweep(self, now: float) -> list[str]:
         """End matches whose deciding seat ran out of time; mark long-idle human matches
-        abandoned. Returns the ids that changed. Only rows due by now (or not known yet) are
-        read, so a quiet sweep costs one indexed query, whatever the number of matches; the
-        looking happens in a read transaction, so a sweep holds the write lock (and delays
-        moves) only when something ended or a row's moment was worked out."""
+        abandoned (at a table of three or more, the computer takes over the idle deciding seat
+        instead, and the match goes on). Returns the ids that changed. Only rows due by now (or
+        not known yet) are read, so a quiet sweep costs one indexed query, whatever the number
+        of matches; the looking happens in a read transaction, so a sweep holds the write lock
+        (and delays moves) only when something ended or a row's moment was worked out."""
         cutoff = utc(now) - ABANDON_AFTER
-        late: list[tuple[MatchRow, Ending]] = []
+        late: list[tuple[MatchRow, str]] = []
         known: list[tuple[str, int, datetime]] = []
         with self.db.reader() as db:
             idle = repo.idle_human_matches(db, cutoff)
@@ -172,26 +228,59 @@ class Lifecycle:
                     known.append((row.id, row.version, repo.NEVER))  # no clock: never due
                     continue
                 info = row_info(db, self.core.cache, row)
-                entry = catch_up(
-                    db, self.core.cache, row.id, info.game, row.seed, row.rules_version, row.version
-                )
+                entry = self._entry(db, row, info.options)
                 loser = out_of_time(info, entry, now)
                 if loser is not None:
-                    late.append((row, on_time(loser, get_game(info.game).seats)))
+                    late.append((row, loser))
                     continue
                 due = due_at(info, entry)
                 known.append((row.id, row.version, repo.NEVER if due is None else utc(due)))
         if not idle and not late and not known:
             return []
         with self.db.write() as db:
-            changed = [match_id for match_id in idle if repo.abandon(db, match_id, cutoff)]
-            for row, ending in late:
-                if repo.finish(db, row.id, ending, utc(now), at_version=row.version):
-                    rate_ending(OnSession(db), row.id, row.game, row.options, ending, utc(now))
+            changed = [m for m in idle if self._abandon(db, m, cutoff, utc(now))]
+            for row, loser in late:
+                if self._leave(db, row.id, row.version, loser, "timeout", utc(now)):
                     changed.append(row.id)
             for match_id, version, due_moment in known:
                 repo.set_due(db, match_id, due_moment, at_version=version)
         return changed
+
+    def _entry(self, db: Session, row: MatchRow, options: dict[str, Any]) -> Entry:
+        return catch_up(
+            db, self.core.cache, row.id, row.game, row.seed, row.rules_version, row.version,
+            options,
+        )  # fmt: skip
+
+    def _leave(
+        self, db: Session, match_id: str, version: int, seat: str, reason: str, when: datetime
+    ) -> bool:
+        """`seat` leaves the match, if it is still on at `version` (a sweep's verdict must not
+        overrule a move accepted since it looked): a duel ends, a table goes on."""
+        row = repo.match_row(db, match_id, lock=True)
+        if row is None or row.status != "active" or row.version != version:
+            return False
+        info = row_info(db, self.core.cache, row)
+        if info.kind(seat) != "human":
+            return False  # the computer's seat: it does not run out of time or go idle
+        left = leave(OnSession(db), info, self._entry(db, row, info.options), seat, reason, when)
+        if left.ending is None:
+            repo.set_due(db, match_id, None, at_version=version)  # the decider changed hands
+            return True
+        repo.finish(db, match_id, left.ending, when, at_version=version)
+        rate_ending(OnSession(db), match_id, row.game, row.options, left.ending, when)
+        return True
+
+    def _abandon(self, db: Session, match_id: str, cutoff: datetime, when: datetime) -> bool:
+        """A match idle since `cutoff`: abandoned, unless it is a table under way, whose idle
+        deciding person the computer replaces so the others play on (contract v1.2)."""
+        row = repo.match_row(db, match_id, lock=True)
+        if row is not None and row.status == "active":
+            info = row_info(db, self.core.cache, row)
+            deciding = decider(self._entry(db, row, info.options))
+            if info.table and deciding is not None and info.kind(deciding) == "human":
+                return self._leave(db, match_id, row.version, deciding, "abandoned", when)
+        return repo.abandon(db, match_id, cutoff)
 
     # ---- sockets coming and going -------------------------------------------------------------
 

@@ -12,9 +12,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from engine.registry import get_game
-
 from ..errors import ApiError, checked_id, not_found
+from ..games import seats_of
 from ..jsontext import dumps
 from ..persistence import lobby as lobby_repo
 from ..persistence import ratings as ratings_repo
@@ -45,6 +44,8 @@ class Listed:
     clock: str
     rated: bool
     created_at: str  # ISO 8601, UTC
+    players: int = 2  # the table's size (v1.2)
+    open_seats: tuple[str, ...] = ()  # the seats still open to a joiner (v1.2)
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def rating_of(db: Session, player_id: str, game: str) -> float | None:
     return round(found[0].rating) if found else None
 
 
-def listed(db: Session, row: ChallengeRow) -> Listed:
+def listed(db: Session, row: ChallengeRow, open_seats: list[str]) -> Listed:
     return Listed(
         row.match_id,
         row.game,
@@ -71,6 +72,8 @@ def listed(db: Session, row: ChallengeRow) -> Listed:
         row.clock,
         row.rated,
         row.created_at.isoformat(),
+        row.players,
+        tuple(open_seats),
     )
 
 
@@ -100,7 +103,9 @@ class Lobby:
 
     def _challenges(self) -> list[Listed]:
         with self.core.db.reader() as db:
-            return [listed(db, row) for row in lobby_repo.open_challenges(db)]
+            rows = lobby_repo.open_challenges(db)
+            seats = lobby_repo.open_seats(db, [row.match_id for row in rows])
+            return [listed(db, row, seats[row.match_id]) for row in rows]
 
     async def quick(
         self,
@@ -110,35 +115,46 @@ class Lobby:
         clock_option: dict[str, Any] | None,
         rated: bool,
         role: str,
+        players: int = 2,
     ) -> Paired:
-        """Join the oldest compatible challenge (same game, clock and rating, a seat the caller
-        may take, not their own); if there is none, open one as it would have been wanted."""
+        """Join the oldest compatible challenge (same game, table size, clock and rating, a seat
+        the caller may take, not their own); if there is none, open one as it would have been
+        wanted. At a table of three or more the caller takes whichever seat is open next."""
         if not player:
             raise player_required()
-        seats = get_game(game).seats
+        seats = seats_of(game, players)  # 422 invalid_players
         if role != "random" and role not in seats:
             raise ApiError(422, "invalid_request", f"role must be random or one of {seats}.")
-        roles = seats if role == "random" else (role,)
-        candidates = await run_in_threadpool(self._compatible, player, game, clock, rated, roles)
+        roles = seats if role == "random" or players > 2 else (role,)
+        candidates = await run_in_threadpool(
+            self._compatible, player, game, clock, rated, roles, players
+        )
         for match_id in candidates[:QUICK_TRIES]:
+            wanted = None if role == "random" or players > 2 else role
             try:
-                return Paired(await self.matches.join(match_id, player), created=False)
+                return Paired(await self.matches.join(match_id, player, wanted), created=False)
             except ApiError as err:
-                if err.status != 409:  # taken first by someone else: the next one
+                if err.status not in (404, 409):  # taken first by someone else: the next one
                     raise
-        # the caller takes the seat they wanted; the other is left open to the next comer
+        # the caller takes the seat they wanted; the others are left open to the next comers
         made = await self.matches.create(
-            game, role, "human", clock_option, player, rated=rated, public=clock
+            game, role, "human", clock_option, player, rated=rated, public=clock, players=players
         )
         return Paired(made, created=True)
 
     def _compatible(
-        self, player: str, game: str, clock: str, rated: bool, roles: Collection[str]
+        self,
+        player: str,
+        game: str,
+        clock: str,
+        rated: bool,
+        roles: Collection[str],
+        players: int,
     ) -> list[str]:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             assert me is not None
-            rows = lobby_repo.compatible(db, game, clock, rated, roles, besides=me.id)
+            rows = lobby_repo.compatible(db, game, clock, rated, roles, me.id, players)
         return [row.match_id for row in rows]
 
     async def cancel(self, player: str | None, match_id: str) -> None:

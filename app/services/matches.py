@@ -5,7 +5,8 @@ lobby) and take the invited seat, by its link or from the lobby, each with the p
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -17,7 +18,7 @@ from engine.registry import get_game
 
 from ..auth import new_invite_code, new_match_id, new_seed, new_token, token_hash
 from ..errors import ApiError, checked_id, not_found
-from ..games import choose_seat
+from ..games import check_handicaps, choose_seat, seats_of
 from ..logs import fields
 from ..persistence import lobby as lobby_repo
 from ..persistence import repository as repo
@@ -34,13 +35,58 @@ log = logging.getLogger("watergate.matches")
 
 @dataclass(frozen=True)
 class SeatTaken:
-    """A seat just taken: its match, its name and its secret token (and an invite to share)."""
+    """A seat just taken: its match, its name and its secret token (and the invites to share:
+    one per open human seat, seat -> code, the first also as `invite_code`)."""
 
     match_id: str
     seat: str
     seat_token: str
     invite_code: str | None = None
-    listed: bool = False  # the match opened or left the lobby with it
+    listed: bool = False  # the match opened or left the lobby with it, or its open seats changed
+    invites: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where in a new match (contract v1.2): the seats in order, each seat's kind, the
+    computer's level per computer seat and, for Nations, each seat's difficulty (NR6)."""
+
+    seats: tuple[str, ...]
+    kinds: dict[str, str]
+    levels: dict[str, str]
+    handicaps: dict[str, str]
+
+    @property
+    def open(self) -> tuple[str, ...]:
+        """The seats people still have to take (the creator's is taken as it is made)."""
+        return tuple(s for s in self.seats if self.kinds[s] == "human")
+
+
+def plan_table(
+    game_id: str,
+    mine: str,
+    seats: tuple[str, ...],
+    opponent: str,
+    asked: dict[str, str],
+    levels: dict[str, str],
+    level: str,
+    handicaps: dict[str, str],
+) -> Table:
+    """The table a creation asks for: every other seat a person unless `asked` (or v1's
+    `opponent: bot`, for every other seat) makes it the computer; 422 for a seat the match does
+    not have or the creator's own."""
+    others = tuple(s for s in seats if s != mine)
+    for seat in (*asked, *levels):
+        if seat not in others:
+            raise ApiError(
+                422,
+                "invalid_request",
+                f"seats and levels name the other seats: {', '.join(others)}.",
+            )
+    check_handicaps(game_id, seats, handicaps)
+    kinds = {s: "human" if s == mine else asked.get(s, opponent) for s in seats}
+    bots = {s: levels.get(s, level) for s in seats if kinds[s] == "bot"}
+    return Table(seats, kinds, bots, dict(handicaps))
 
 
 @dataclass(frozen=True)
@@ -73,9 +119,10 @@ def new_row(
     lesson: Lesson | None = None,
 ) -> Match:
     """A fresh match row: new id, seed (with its commitment) and spectator key; active at once
-    against a bot, waiting for the second person otherwise. A tutorial's deal is its lesson's
-    (public anyway: the lesson is in the source), under the rules the lesson was written for."""
-    vs_bot = "bot" in kinds.values()
+    when the only person is the creator, waiting for the others otherwise. A tutorial's deal is
+    its lesson's (public anyway: the lesson is in the source), under the rules the lesson was
+    written for."""
+    vs_bot = list(kinds.values()).count("human") <= 1
     game = get_game(game_id)
     match_id = new_match_id()
     seed = new_seed() if lesson is None else lesson.seed
@@ -110,17 +157,35 @@ class Matches:
         rated: bool = False,
         public: str | None = None,
         lesson: Lesson | None = None,
+        players: int | None = None,
+        seats: Mapping[str, str] | None = None,
+        levels: Mapping[str, str] | None = None,
+        handicaps: Mapping[str, str] | None = None,
     ) -> SeatTaken:
         """Create a match of `game_id` and take a seat in it (as the player whose token is
         `player`); against the computer, `level` says how well it plays; a rated one only
         between accounts (422 against the computer, 403 without an account). With `public` (the
         clock's name, as the lobby shows it) it is a challenge in the lobby. With `lesson`, a
-        tutorial: its deal, its seat, against the computer (which plays the lesson's path)."""
-        mine = choose_seat(game_id, role)  # before any write: a bad role costs nothing
-        if rated and opponent == "bot":
+        tutorial: its deal, its seat, against the computer (which plays the lesson's path).
+        A table of N (contract v1.2): `players` seats, `seats` saying which others the computer
+        plays (at `levels`), Nations' `handicaps` per seat; every person's seat has its invite."""
+        count = len(get_game(game_id).seats) if players is None else players
+        names = seats_of(game_id, count)  # before any write: a bad count or role costs nothing
+        mine = choose_seat(game_id, role, count)
+        table = plan_table(
+            game_id,
+            mine,
+            names,
+            opponent,
+            dict(seats or {}),
+            dict(levels or {}),
+            level,
+            dict(handicaps or {}),
+        )
+        if rated and table.levels:
             raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
         made = await run_in_threadpool(
-            self._create, game_id, mine, opponent, clock, player, level, rated, public, lesson
+            self._create, game_id, mine, table, clock, player, level, rated, public, lesson
         )
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         if made.listed:
@@ -135,7 +200,7 @@ class Matches:
         self,
         game_id: str,
         mine: str,
-        opponent: str,
+        table: Table,
         clock: dict[str, Any] | None,
         player: str | None,
         level: str,
@@ -144,18 +209,26 @@ class Matches:
         lesson: Lesson | None,
     ) -> SeatTaken:
         game = get_game(game_id)
-        theirs = next(s for s in game.seats if s != mine)
-        kinds = {s: "human" if s == mine or opponent == "human" else "bot" for s in game.seats}
-        token, code = new_token(), new_invite_code() if opponent == "human" else None
+        kinds = table.kinds
+        invited = [s for s in table.open if s != mine]
+        codes = {seat: new_invite_code() for seat in invited}
+        token, code = new_token(), codes[invited[0]] if invited else None
+        opponent = "human" if invited else "bot"  # v1's word for the other seat(s)
         options: dict[str, Any] = {"opponent": opponent, **({"clock": clock} if clock else {})}
-        if opponent == "bot":
+        if len(table.seats) != len(game.seats):
+            options["players"] = len(table.seats)
+        if table.levels:
             options["level"] = level
+            if len(table.seats) > 2 or set(table.levels.values()) != {level}:
+                options["levels"] = table.levels
+        if table.handicaps:
+            options["handicaps"] = table.handicaps
         if rated:
             options["rated"] = True
         if lesson is not None:
             options["tutorial"] = lesson.id
         if public is not None:
-            if opponent != "human":
+            if not invited:
                 raise ApiError(422, "invalid_request", "Only a match against a person is public.")
             options["visibility"] = "public"
         match = new_row(self.core, game.id, options, kinds, lesson)
@@ -168,19 +241,21 @@ class Matches:
             repo.add_seats(
                 db, match.id, kinds, {mine: token_hash(token)}, {mine: me.id if me else None}
             )
-            if code is not None:
-                repo.add_invite(db, code, match.id, theirs)
+            for seat, invite in codes.items():
+                repo.add_invite(db, invite, match.id, seat)
             if public is not None and me is not None:
                 rated = bool(options.get("rated", False))
                 now = self.core.stamp()
-                lobby_repo.add_challenge(db, match.id, me.id, game.id, theirs, public, rated, now)
+                lobby_repo.add_challenge(
+                    db, match.id, me.id, game.id, invited[0], public, rated, now, len(table.seats)
+                )
             info = read_info(db, match)
         self.core.cache.put_info(info)
         self.core.cache.put_entry(
-            fresh_entry(match.id, match.game, match.seed, match.rules_version).warm()
+            fresh_entry(match.id, match.game, match.seed, match.rules_version, options).warm()
         )
         self.core.cache.put_token(match.id, token_hash(token), mine)
-        return SeatTaken(match.id, mine, token, code, public is not None)
+        return SeatTaken(match.id, mine, token, code, public is not None, codes)
 
     async def claim(self, code: str, player: str | None = None) -> SeatTaken:
         """Seat the invited person (as the player whose token is `player`); exactly one claim
@@ -189,9 +264,12 @@ class Matches:
         await self._claimed(made)
         return made
 
-    async def join(self, match_id: str, player: str | None = None) -> SeatTaken:
-        """Take a lobby challenge's open seat: the same path as its invite link would take."""
-        made = await run_in_threadpool(self._join, match_id, player)
+    async def join(
+        self, match_id: str, player: str | None = None, seat: str | None = None
+    ) -> SeatTaken:
+        """Take a lobby challenge's open seat (`seat`, else its first open one): the same path
+        as its invite link would take."""
+        made = await run_in_threadpool(self._join, match_id, player, seat)
         await self._claimed(made)
         return made
 
@@ -205,13 +283,13 @@ class Matches:
             made = self._take(db, checked_id(code, "invite"), player_of(db, player), BY_LINK)
         return self._cached(*made)
 
-    def _join(self, match_id: str, player: str | None) -> SeatTaken:
+    def _join(self, match_id: str, player: str | None, seat: str | None) -> SeatTaken:
         with self.core.db.write() as db:
             me = player_of(db, player)
             match = repo.match_row(db, checked_id(match_id), lock=True)
             if match is None:
                 raise not_found()
-            code = lobby_repo.invite_of(db, match.id)
+            code = lobby_repo.invite_of(db, match.id, seat)
             if lobby_repo.challenge(db, match.id) is None or code is None:
                 if match.options.get("visibility") == "public":
                     raise ApiError(409, *FROM_LOBBY.taken)  # joined, cancelled or expired
@@ -246,9 +324,15 @@ class Matches:
             raise ApiError(409, *refuse.taken)
         match = repo.match_row(db, invite.match_id, lock=True)
         assert match is not None
-        if match.status == "waiting":
+        still_open = lobby_repo.open_seats(db, [match.id])[match.id]
+        if match.status == "waiting" and not still_open:  # the last person sat down: it starts
             now = self.core.stamp()
             repo.activate(db, match.id, now)
             match = replace(match, status="active", activated_at=now)
-        listed = lobby_repo.remove_challenge(db, match.id)  # taken: out of the lobby
+        if still_open:  # a table with seats left stays listed, offering the next one
+            listed = lobby_repo.challenge(db, match.id) is not None
+            if listed:
+                lobby_repo.reopen(db, match.id, still_open[0])
+        else:
+            listed = lobby_repo.remove_challenge(db, match.id)  # full: out of the lobby
         return SeatTaken(match.id, invite.seat, token, listed=listed), read_info(db, match)

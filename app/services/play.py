@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -27,14 +28,10 @@ from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from ..push.changes import MatchChanged, Moved
 from .access import seat_for
 from .core import Core, utc
+from .leaving import leave, seat_left
 from .ratings import rate_ending
 
 log = logging.getLogger("watergate.play")
-
-
-def on_time(loser: str, seats: tuple[str, ...]) -> Ending:
-    """The seat that ran out of time loses."""
-    return Ending("finished", next(s for s in seats if s != loser), "timeout", loser)
 
 
 class Play:
@@ -47,7 +44,7 @@ class Play:
         """A seat's action by HTTP: the seat's new view as JSON text."""
         arrived = time.time()
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
-        info, entry = await self.act(match_id, seat, action, expected, arrived)
+        info, entry = await self.act(match_id, seat, action, expected, arrived, person=True)
         return await self.core.renderer.view(info, entry, seat)
 
     async def act(
@@ -57,19 +54,24 @@ class Play:
         action: Any,
         expected: int | None,
         arrived: float | None = None,
+        *,
+        person: bool = False,
     ) -> tuple[MatchInfo, Entry]:
         """Apply the action and publish it (sockets, bots, a seat's socket message). `arrived`:
         when the action reached the server (epoch seconds; now by default), for its push's
-        latency; the game's own time comes from the injected clock."""
+        latency; the game's own time comes from the injected clock. `person`: a seat token's
+        move, refused once its person has left the table (the computer plays the seat on)."""
         arrived = time.time() if arrived is None else arrived
         now = self.core.clock.now()
         # the views about to be pushed (and the mover's, which an HTTP move answers with); read
         # here on the event loop, which owns the sockets
         watching = self.core.fanout.hub.viewers(match_id) | {seat}
         try:
-            info, entry = await self._apply_soon(match_id, seat, action, expected, now, watching)
+            info, entry = await self._apply_soon(
+                match_id, seat, action, expected, now, watching, person
+            )
         except ApiError as err:
-            if err.code == "match_over":  # a late move may just have ended it on time
+            if err.code in ("match_over", "seat_left"):  # a late move may have ended it on time
                 await self.core.publish(MatchChanged(match_id))
             raise
         self.core.metrics.accepted(info.game)
@@ -93,15 +95,20 @@ class Play:
         expected: int | None,
         now: float,
         watching: Iterable[Viewer],
+        person: bool,
     ) -> tuple[MatchInfo, Entry]:
         """At once on the event loop when nothing has to be waited for (the usual case on
         SQLite), else in a worker thread."""
         if self.core.moves.can_move_now:
             try:
-                return self.apply(match_id, seat, action, expected, now, watching, wait=False)
+                return self.apply(
+                    match_id, seat, action, expected, now, watching, wait=False, person=person
+                )
             except Busy:
                 pass
-        return await run_in_threadpool(self.apply, match_id, seat, action, expected, now, watching)
+        return await run_in_threadpool(
+            partial(self.apply, person=person), match_id, seat, action, expected, now, watching
+        )
 
     def apply(
         self,
@@ -112,6 +119,7 @@ class Play:
         now: float,
         watching: Iterable[Viewer] | None = None,
         wait: bool = True,
+        person: bool = False,
     ) -> tuple[MatchInfo, Entry]:
         """The transaction (in a worker thread, or with wait=False on the event loop, where it
         raises Busy rather than wait for the database or read it); raises ApiError. The new
@@ -122,9 +130,14 @@ class Play:
                 if not wait and not self.core.cache.holds(row.id, row.version):
                     raise Busy  # the state must be read or replayed first: not on the loop
                 info, entry = current(self.core.cache, self.core.db.reader, row)
+                if person and info.kind(seat) != "human":
+                    raise seat_left()
                 new, ending = None, None
                 if out_of_time(info, entry, now) == seat:
-                    ending = on_time(seat, get_game(info.game).seats)
+                    left = leave(tx, info, entry, seat, "timeout", utc(now))
+                    info, ending = left.info, left.ending
+                    if ending is None:  # a table goes on: the computer has the seat now
+                        tx.write(repo.DUE_UNKNOWN, {"match_id": row.id, "at_version": row.version})
                 else:
                     new, ending = self._accept(tx, info, entry, seat, action, now)
                 if ending is not None:
@@ -138,6 +151,8 @@ class Play:
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
         self.core.cache.put_info(info)
+        if new is None and info.table and info.status == "active":
+            raise ApiError(409, "seat_left", "Your time ran out: the computer plays your seat now.")
         if new is None:
             raise ApiError(422, "match_over", "Your time ran out: the match is over.")
         self.core.cache.put_entry(new.warm(watching))
@@ -177,7 +192,4 @@ class Play:
         when = repo.NEVER if due is None else utc(due)
         tx.advance(info.match_id, new.version, game.round_of(new.state), utc(now), when)
         outcome = game.outcome(new.state)
-        if outcome is None:
-            return new, None
-        winner = outcome.winners[0] if outcome.winners else None
-        return new, Ending("finished", winner, outcome.reason)
+        return new, None if outcome is None else info.ending(outcome)

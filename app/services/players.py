@@ -43,7 +43,8 @@ class Played:
     match_id: str
     role: str
     result: Literal["win", "loss"]
-    opponent: SeatInfo
+    opponent: SeatInfo  # v1: the other seat (at a table, the first other one)
+    opponents: tuple[SeatInfo, ...] = ()  # v1.2: every other seat, in seat order
 
 
 @dataclass(frozen=True)
@@ -64,12 +65,13 @@ class Profile:
     roles: tuple[RoleRecord, ...] = ()
 
 
-def played(recent: list[tuple[str, str, str, SeatRow]]) -> tuple[Played, ...]:
+def played(recent: list[tuple[str, str, str, list[SeatRow]]]) -> tuple[Played, ...]:
     """Finished matches as a profile lists them, from player_rows.recent_of's rows."""
-    return tuple(
-        Played(match_id, seat, "win" if winner == seat else "loss", seat_info(other))
-        for match_id, seat, winner, other in recent
-    )
+    found = []
+    for match_id, seat, winner, others in recent:
+        infos = tuple(seat_info(other) for other in others)
+        found.append(Played(match_id, seat, "win" if winner == seat else "loss", infos[0], infos))
+    return tuple(found)
 
 
 def unknown_player() -> ApiError:

@@ -1,6 +1,11 @@
 """Rating a match as it ends (Glicko-2, one rating period per match), inside the transaction
 that ends it, whichever use case that is: a winning move, a resignation, a clock running out.
-Only a rated match between two accounts that has a winner rates; the computer never plays one."""
+Only a rated match between accounts that has a ranking rates; the computer never plays one.
+
+A table of N is rated as Board Game Arena rates it: each player's rating period holds one game
+against every other player of the table, won against those ranked below, drawn with those in
+the same place, lost against those above (docs/ratings.md). A duel is the ranking of two, so it
+rates exactly as before."""
 
 from __future__ import annotations
 
@@ -37,6 +42,23 @@ def provisional(rd: float) -> bool:
     return rd > PROVISIONAL_RD
 
 
+def places_of(ending: Ending, seats: list[str]) -> dict[str, int]:
+    """seat -> its place (0 best) from the ending's ranking; without one, the winner above
+    every other seat (a duel), and nobody placed when there is no winner."""
+    if ending.ranking:
+        return {seat: i for i, group in enumerate(ending.ranking) for seat in group}
+    if ending.winner is not None:
+        return {seat: 0 if seat == ending.winner else 1 for seat in seats}
+    return {}
+
+
+def pair_score(place: Mapping[str, int], seat: str, other: str) -> float:
+    """`seat`'s result against `other`: 1 above it, ½ level with it, 0 below it."""
+    if place[seat] == place[other]:
+        return 0.5
+    return 1.0 if place[seat] < place[other] else 0.0
+
+
 def rate_ending(
     sql: Sql,
     match_id: str,
@@ -45,13 +67,14 @@ def rate_ending(
     ending: Ending,
     when: datetime,
 ) -> None:
-    """Move both accounts' ratings in the match's game and write their history rows; nothing
-    for an unrated match, one without a winner, or one a seat of which is no longer an account
-    (deleted since)."""
-    if not is_rated(options) or ending.status != "finished" or ending.winner is None:
+    """Move every account's rating in the match's game from the ranking and write their history
+    rows; nothing for an unrated match, one without a ranking, or one a seat of which is no
+    longer an account (deleted since)."""
+    if not is_rated(options) or ending.status != "finished":
         return
     seated = store.account_seats(sql, match_id)
-    if len(seated) != 2:
+    place = places_of(ending, [seat for seat, _ in seated])
+    if len(place) < 2 or len(seated) != len(place) or any(s not in place for s, _ in seated):
         return
     before: dict[str, store.RatingRow] = {}
     for seat, player_id in sorted(seated, key=lambda s: s[1]):  # one lock order: no deadlock
@@ -63,11 +86,11 @@ def rate_ending(
         before[seat] = row
     for seat, player_id in seated:
         mine = before[seat]
-        theirs = next(r for s, r in before.items() if s != seat)
-        score = 1.0 if ending.winner == seat else 0.0
-        new = updated(
-            Rating(mine.rating, mine.rd, mine.volatility),
-            [Game(Rating(theirs.rating, theirs.rd, theirs.volatility), score)],
-        )
+        games = [
+            Game(Rating(theirs.rating, theirs.rd, theirs.volatility), pair_score(place, seat, s))
+            for s, theirs in before.items()
+            if s != seat
+        ]  # every other seat, as the table read them before this match
+        new = updated(Rating(mine.rating, mine.rd, mine.volatility), games)
         store.set_rating(sql, player_id, game, (new.rating, new.rd, new.volatility), when)
         store.add_history(sql, player_id, game, match_id, new.rating, new.rd, when)

@@ -17,6 +17,7 @@ from engine.core.errors import EngineError
 from engine.core.game import Viewer
 from engine.registry import get_game
 
+from ..games import start_match
 from ..jsontext import dumps
 from ..push.frames import ending_entry
 from . import exports, fairness
@@ -37,7 +38,7 @@ def steps(match: Stored, viewer: Viewer) -> dict[str, Any]:
     """Every step as `viewer` sees it: its state, the action that led to it, and how much of the
     log had been written by then (the log is given once, whole)."""
     game = get_game(match.game)
-    done = game.start(match.seed, match.rules_version)
+    done = start_match(match.game, match.seed, match.rules_version, match.options)
     state = done.state
     log: list[Any] = game.events_for(done.events, viewer)
     shown = [

@@ -52,7 +52,8 @@ class MyMatch:
     status: str  # waiting | active
     your_turn: bool
     rated: bool
-    opponent: SeatInfo | None
+    opponent: SeatInfo | None  # v1: the other seat (at a table, the first other one)
+    opponents: tuple[SeatInfo, ...] = ()  # v1.2: every other seat, in seat order
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,9 @@ class Standings:
         return MyGames(tuple(listed), recent)
 
     def _mine(self, match: accounts.Ongoing, seats: list[SeatRow]) -> MyMatch:
-        other = next((seat_info(s) for s in seats if s.name != match.seat), None)
+        others = tuple(seat_info(s) for s in sorted(seats, key=lambda s: s.name))
+        others = tuple(s for s in others if s.name != match.seat)
+        other = others[0] if others else None
         your_turn = False
         if match.status == "active":
             found = current(self.core, match.match_id)
@@ -119,5 +122,6 @@ class Standings:
                 to_move = get_game(info.game).to_move(entry.state)
                 your_turn = info.status == "active" and match.seat in to_move
         return MyMatch(
-            match.match_id, match.game, match.seat, match.status, your_turn, match.rated, other
-        )
+            match.match_id, match.game, match.seat, match.status, your_turn, match.rated, other,
+            others,
+        )  # fmt: skip

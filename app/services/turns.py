@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..clocks import decider
 from ..errors import ApiError
+from ..games import site
 from ..names import LOCALES_DIR
 from ..persistence import push as push_repo
 from ..persistence.push import Subscription
@@ -203,13 +204,17 @@ class TurnNotices:
             return  # a guest: no subscriptions
         if seat in await self.core.renderer.presence.online(match_id):
             return  # at the table: the tab's own title and favicon tell them
-        opponent = next((s for s in info.seats if s.name != seat), None)
+        # whoever moved last (at a table of N the one before this seat), else the other seat
+        mover = entry.actors[-1] if entry.actors and entry.actors[-1] != seat else None
+        opponent = next((s for s in info.seats if s.name == mover), None) or next(
+            (s for s in info.seats if s.name != seat), None
+        )
         name = (opponent.player_name if opponent else None) or "?"
         for sub in await run_in_threadpool(self._subscriptions, player):
             strings = _strings(sub.lang)
             notice = Notice(
                 match_id, strings["title"], strings["body"].format(opponent=name),
-                f"/match/{match_id}",
+                f"{site(info.game).prefix}/match/{match_id}",
             )  # fmt: skip
             await self._deliver(sub, notice)
 

@@ -34,10 +34,21 @@ class Step(NamedTuple, Generic[S, E]):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a finished match ended by the rules: who won and why (a stable snake_case reason)."""
+    """How a finished match ended by the rules: who won and why (a stable snake_case reason),
+    and every seat's place: `ranking` lists groups of seats, best first, a tie in one group.
+    A game that leaves it empty ranks its winners first and every other seat second."""
 
     winners: tuple[Seat, ...]
     reason: str
+    ranking: tuple[tuple[Seat, ...], ...] = ()
+
+    def places(self, seats: Sequence[Seat]) -> tuple[tuple[Seat, ...], ...]:
+        """The finishing order of `seats` (the match's): the game's own ranking, or its winners
+        ahead of everyone else."""
+        if self.ranking:
+            return self.ranking
+        losers = tuple(s for s in seats if s not in self.winners)
+        return tuple(group for group in (self.winners, losers) if group)
 
 
 class Bot(Protocol[S_contra, A]):

@@ -93,7 +93,10 @@ class NationsGame:
     def outcome(self, state: MatchState) -> Outcome | None:
         if state.winner < 0:
             return None
-        return Outcome((seat_of(state.winner),), "score")
+        # the final score, ties to the earlier nation in player order (as the winner is chosen)
+        order = state.order
+        ranked = sorted(range(state.players), key=lambda p: (-state.scores[p], order.index(p)))
+        return Outcome((seat_of(state.winner),), "score", tuple((seat_of(p),) for p in ranked))
 
     def version(self, state: MatchState) -> int:
         return state.version

@@ -238,6 +238,10 @@ def test_upgrading_from_0003_converts_the_rows_and_the_app_serves_them(
         "offered_by": "editor",
         "match_id": "rematch1",
         "claimed": {"editor": True, "nixon": False},
+        # v1.2's answers: a row from before them knows only that its maker accepted
+        "accepted": ["editor"],
+        "declined": [],
+        "expired": False,
     }
     again = client.post("/api/matches/finished1/rematch/claim", headers=bearer("f_nx"))
     assert again.status_code == 200 and again.json()["role"] == "editor"

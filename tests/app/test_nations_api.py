@@ -138,7 +138,7 @@ def test_resigning_a_nations_match_gives_the_other_seat_the_win_without_scores(
     )
     v = view(client, match_id, tokens["p1"])
     assert (v["status"], v["winner"], v["ended_by"]) == ("finished", "p1", "p2")
-    assert v["outcome"] == {"winner": "p1", "reason": "resigned"}
+    assert v["outcome"] == {"winner": "p1", "reason": "resigned", "ranking": [["p1"], ["p2"]]}
 
 
 def test_a_nations_rematch_is_nations_with_the_seats_swapped(client: TestClient) -> None:

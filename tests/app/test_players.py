@@ -197,7 +197,8 @@ def test_an_unknown_profile_is_not_found(client: TestClient, player_id: str) -> 
 def test_create_and_claim_record_the_players_every_view_names(client: TestClient) -> None:
     ana, bob = new_player(client, "Ana"), new_player(client, "Bob")
     made = create(client, ana)
-    assert set(made) == {"match_id", "role", "seat_token", "invite_url"}, "the v1 answer"
+    assert set(made) == {"match_id", "role", "seat_token", "invite_url", "invites"}, "v1 + v1.2"
+    assert made["invites"] == {"nixon": made["invite_url"]}
     waiting = players_in_view(client, made["match_id"], made["seat_token"])
     assert waiting == {
         "editor": {"kind": "human", "name": "Ana", "player_id": ana["player_id"]},
@@ -321,18 +322,22 @@ def test_the_profile_lists_decided_matches_with_their_opponent(client: TestClien
 
     profile = client.get(f"/api/players/{bob['player_id']}").json()
     assert (profile["games"], profile["wins"]) == (2, 1)
+    computer = {"kind": "bot", "name": "Computer", "level": "normal", "rating": 1400}
+    person = {"kind": "human", "name": "Ana", "player_id": ana["player_id"]}
     assert profile["recent"] == [
         {
             "match_id": versus_bot["match_id"],
             "role": "nixon",
             "result": "loss",
-            "opponent": {"kind": "bot", "name": "Computer", "level": "normal", "rating": 1400},
+            "opponent": computer,
+            "opponents": [computer],  # v1.2: every other seat (one, in a duel)
         },
         {
             "match_id": first["match_id"],
             "role": "nixon",
             "result": "win",
-            "opponent": {"kind": "human", "name": "Ana", "player_id": ana["player_id"]},
+            "opponent": person,
+            "opponents": [person],
         },
     ]
     ana_profile = client.get(f"/api/players/{ana['player_id']}").json()
