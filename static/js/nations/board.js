@@ -101,7 +101,9 @@ function finalBox(s, ctx) {
     const links = endLinks(page, { replayHref: `/nations/replay/${page.matchId}`, cls: "n-end-links" });
     // Nations has no analysis yet (the server answers analysis_unavailable): no button for it
     if (page.role && winner) {
-      const row = rematchRow(v, page.role, s.rematch.error, dispatch, name, { cls: "n-rematch", offer: "nations.rematch" });
+      // a duel swaps its seats; a table of more keeps every seat (contract v1.2)
+      const offer = seatsOf(v).length > 2 ? "nations.rematch_table" : "nations.rematch";
+      const row = rematchRow(v, page.role, s.rematch.error, dispatch, name, { cls: "n-rematch", offer });
       if (row) links.prepend(row);
     }
     parts.push(links);

@@ -25,6 +25,7 @@ export function renderProgress(root, title, view) {
   const grid = el("div", "n-rows");
   rows.forEach((row, r) => {
     const line = el("div", "n-row");
+    line.style.setProperty("--n-cols", String(row.length));  // a table's size sets its columns
     line.setAttribute("role", "group");
     line.setAttribute("aria-label", nt("row_cost", { row: r + 1, cost: costs[r] }));
     line.append(el("span", "n-row-cost", nt("row_cost", { row: r + 1, cost: costs[r] })));
