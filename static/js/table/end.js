@@ -1,7 +1,5 @@
-// The end screen's shared pieces, for every game's board (pure: a view in, elements out; buttons
-// hand their intent to `dispatch`): the rematch row (two seats or a table of several, offered,
-// accepted, declined or expired), the links onwards (a new match of the same game, the public
-// replay, the analysis when the game has one) and the final ranking of every seat.
+// The end screen's shared pieces (pure; buttons hand their intent to `dispatch`): the rematch
+// row, the links onwards and the final ranking of every seat (docs/table-shell.md).
 import { t } from "../i18n.js";
 import { el } from "../render/dom.js";
 
@@ -41,8 +39,7 @@ export function rankingList(view, name) {
   return list;
 }
 
-/** The rematch row for seat `me`, or null when there is nothing to show (the claim under way
- * says so; a claimed seat is leaving). `error`: the claim's failure. `name(seat)` a seat's label. */
+/** The rematch row for seat `me`, or null (a claimed seat is leaving); `error`: the claim's. */
 export function rematchRow(view, me, error, dispatch, name, { cls = "rematch", offer = "ui.rematch_offer" } = {}) {
   const r = view.rematch;
   const row = el("div", cls);
@@ -59,7 +56,8 @@ export function rematchRow(view, me, error, dispatch, name, { cls = "rematch", o
     row.append(b);
   };
   if (!r) { button(offer, "offer"); return row; }
-  const table = Array.isArray(r.accepted);  // contract v1.2: a table of several seats answers one by one
+  // v1.2: a table of more than two answers seat by seat (a duel reads as in v1)
+  const table = Array.isArray(r.accepted) && Object.keys(view.players || {}).length > 2;
   const declined = table ? r.declined || [] : [];
   if (r.expired || declined.length) {
     row.textContent = r.expired ? t("ui.rematch_expired") : t("ui.rematch_declined", { who: declined.map(name).join(", ") });
