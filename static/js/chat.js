@@ -16,6 +16,9 @@ function el(tag, props = {}, ...children) {
 
 const same = (a, b) => (a.id && b.id ? a.id === b.id : a.role === b.role && a.at === b.at && a.text === b.text);
 
+/** A seat's word: Watergate's roles by name, any other game's seat ("p3") by its game's word. */
+const seatWord = (role) => (roleLabel(role) !== role ? roleLabel(role) : t(`nations.seats.${role}`));
+
 /** Text of a line: a known phrase in this reader's language, else the text as written. */
 function shown(line) {
   if (line.phrase && PHRASES.includes(line.phrase)) return t(`chat.phrase_${line.phrase}`);
@@ -62,7 +65,7 @@ export function mountChat(root, { spectator, send }) {
     if (muted) { note.textContent = t("chat.muted"); return; }
     note.textContent = spectator ? t("chat.spectator") : lines.length ? "" : t("chat.none");
     list.replaceChildren(...lines.map((line) => el("li", { className: `chat-line chat-${line.role}` },
-      el("strong", { className: "chat-name", textContent: `${line.name} (${roleLabel(line.role)})` }),
+      el("strong", { className: "chat-name", textContent: `${line.name} (${seatWord(line.role)})` }),
       " ",
       el("span", { className: "chat-text", textContent: shown(line) }))));
     list.scrollTop = list.scrollHeight;

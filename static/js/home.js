@@ -7,6 +7,7 @@ import { problem } from "./people.js";
 import { saveSeat } from "./seats.js";
 import { followGame } from "./gamechoice.js";
 import { startLesson } from "./lessons.js";
+import { mountSeatPlan } from "./seatplan.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("new-match");
@@ -42,8 +43,13 @@ $("save-name").addEventListener("click", async () => {
 // the computer's level matters only against the computer
 const showLevel = () => { $("level-choice").hidden = new FormData(form).get("opponent") !== "bot"; };
 form.addEventListener("change", showLevel);
+// "New match" from a finished table comes back here with its game chosen (?game=nations)
+const asked = new URLSearchParams(location.search).get("game");
+const preset = asked && form.querySelector(`input[name="game"][value="${CSS.escape(asked)}"]`);
+if (preset) preset.checked = true;
 showLevel();
 followGame(form, $("game-choice"));
+const seatPlan = mountSeatPlan(form);
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -51,11 +57,13 @@ form.addEventListener("submit", async (event) => {
   const button = $("start");
   button.disabled = true;
   error.hidden = true;
-  const body = { game: data.get("game") || "watergate", role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
-  if (body.opponent === "bot") body.level = data.get("level") || "normal";
+  const base = { game: data.get("game") || "watergate", role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
+  if (base.opponent === "bot") base.level = data.get("level") || "normal";
+  const body = seatPlan(base);  // a Nations table of several seats, or with chosen difficulties
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));
-    saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);
+    // every open seat's invite link (v1.2 `invites`), shown by the waiting table
+    saveSeat(made.match_id, made.role, made.seat_token, made.invite_url, made.invites);
     window.location.assign(`/match/${made.match_id}`);
   } catch (err) {
     if (err.code === "invalid_name") refused(err);

@@ -22,7 +22,7 @@ export function t(path, params) {
 }
 
 export const roleName = (role) => L.roles[role] ?? role;
-export const roleCap = (role) => L.roles_cap[role] ?? role;
+export const roleCap = (role) => L.roles_cap[role] ?? L.nations?.seats?.[role] ?? role;  // a Nations seat: "Nation 3"
 /** The role as a bare label, without an article ("Editor", "Redaktion"): the role picker's word,
  * for brackets and tags, where neither the sentence form nor the capitalised one reads right. */
 export const roleLabel = (role) => L.ui[role] ?? role;

@@ -33,17 +33,27 @@ async function sit(call) {
   error.hidden = true;
   try {
     const made = await withPlayer(nameInput.value, call);
-    saveSeat(made.match_id, made.role, made.seat_token, made.invite_url);
+    saveSeat(made.match_id, made.role, made.seat_token, made.invite_url, made.invites);
     window.location.assign(`/match/${made.match_id}`);
   } catch (err) { refused(err); }
 }
 
 followGame(form, $("game-choice"));
 
+// a Nations table of more than two: how many (sent only then, so a table of two works with any server)
+const showPlayers = () => { $("players-choice").hidden = (new FormData(form).get("game") || "watergate") !== "nations"; };
+form.addEventListener("change", showPlayers);
+showPlayers();
+
 const choice = () => {
   const data = new FormData(form);
-  return { game: data.get("game") || "watergate", role: data.get("role"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
+  const made = { game: data.get("game") || "watergate", role: data.get("role"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
+  const players = Number(data.get("players")) || 2;
+  if (made.game === "nations" && players > 2) made.players = players;
+  return made;
 };
+
+const seatName = (game, seat) => (game === "nations" ? t(`nations.seats.${seat}`) : roleName(seat));
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
@@ -62,12 +72,22 @@ function row(c) {
   item.dataset.matchId = c.match_id;
   const who = Object.assign(document.createElement("span"), { className: "who", textContent: c.creator.name });
   const facts = Object.assign(document.createElement("span"), { className: "facts" });
+  // contract v1.2: a table of several carries its size and its open seats ("2/4 seated")
+  const open = Array.isArray(c.open_seats) && c.open_seats.length ? c.open_seats : [c.open_role];
+  const total = c.players || 2;
   facts.textContent = [
     t(`games.${c.game}`),
-    t("lobby.plays_as", { role: c.game === "nations" ? t(`nations.seats.${c.open_role}`) : roleName(c.open_role) }),
+    total > 2 || c.open_seats ? t("nations.seated", { seated: total - open.length, total }) : null,
+    open.length === 1 ? t("lobby.plays_as", { role: seatName(c.game, open[0]) }) : null,
     t(`ui.clock_${c.clock}`),
     c.rated ? t("lobby.rated") : t("lobby.unrated"),
-  ].join(" · ");
+  ].filter(Boolean).join(" · ");
+  let seat = null;  // several open seats: the joiner picks one
+  if (!mine && open.length > 1) {
+    seat = Object.assign(document.createElement("select"), { className: "seat-pick" });
+    seat.setAttribute("aria-label", t("nations.pick_seat"));
+    for (const s of open) seat.append(Object.assign(document.createElement("option"), { value: s, textContent: seatName(c.game, s) }));
+  }
   const button = Object.assign(document.createElement("button"), { type: "button", className: mine ? "btn" : "btn btn-primary" });
   if (mine) {
     button.textContent = t("lobby.cancel");
@@ -76,9 +96,10 @@ function row(c) {
     });
   } else {
     button.textContent = t("lobby.join");
-    button.addEventListener("click", () => sit((headers) => api(`/api/lobby/${c.match_id}/join`, { method: "POST", headers })));
+    const body = () => (seat ? { seat: seat.value } : undefined);
+    button.addEventListener("click", () => sit((headers) => api(`/api/lobby/${c.match_id}/join`, { method: "POST", headers, body: body() })));
   }
-  item.append(who, facts, button);
+  item.append(who, facts, ...(seat ? [seat] : []), button);
   return item;
 }
 

@@ -17,8 +17,10 @@ function line(href, text, extra, mine) {
   return el("li", {}, el("a", { href, className: mine ? "turn-mine" : "" }, el("span", { textContent: text }), extra));
 }
 
-function against(role, opponent, rated) {
-  const who = opponent ? personName(opponent) : t("account.mine.nobody_yet");
+/** `opponents` (contract v1.2): every other seat of a table; else v1.1's one `opponent`. */
+function against(role, opponent, rated, opponents) {
+  const others = Array.isArray(opponents) && opponents.length ? opponents : opponent ? [opponent] : [];
+  const who = others.length ? others.map(personName).join(", ") : t("account.mine.nobody_yet");
   const tail = rated ? ` · ${t("account.mine.rated")}` : "";
   return `${roleCap(role)} · ${t("account.mine.against", { name: who })}${tail}`;
 }
@@ -36,13 +38,13 @@ async function show() {
   const parts = [el("h2", { textContent: t("account.mine.title") })];
   if (mine.ongoing.length) {
     parts.push(el("ul", { id: "my-ongoing" }, ...mine.ongoing.map((m) => line(
-      `/match/${encodeURIComponent(m.match_id)}`, against(m.role, m.opponent, m.rated), badge(m), m.your_turn,
+      `/match/${encodeURIComponent(m.match_id)}`, against(m.role, m.opponent, m.rated, m.opponents), badge(m), m.your_turn,
     ))));
   }
   if (mine.recent.length) {
     parts.push(el("h3", { textContent: t("account.mine.recent") }));
     parts.push(el("ul", { id: "my-recent" }, ...mine.recent.slice(0, 10).map((p) => line(
-      `/replay/${encodeURIComponent(p.match_id)}`, against(p.role, p.opponent, false),
+      `/replay/${encodeURIComponent(p.match_id)}`, against(p.role, p.opponent, false, p.opponents),
       el("span", { className: p.result === "win" ? "result-win" : "result-loss", textContent: t(`account.profile.${p.result}`) }), false,
     ))));
   }

@@ -39,7 +39,7 @@ function recentItem(p) {
   return el(
     "li", {},
     el("span", { className: won ? "result-win" : "result-loss", textContent: t(`account.profile.${won ? "win" : "loss"}`) }),
-    el("span", { textContent: `${roleCap(p.role)} · ${t("account.profile.vs", { name: personName(p.opponent) })}` }),
+    el("span", { textContent: `${roleCap(p.role)} · ${t("account.profile.vs", { name: (p.opponents?.length ? p.opponents : [p.opponent]).map(personName).join(", ") })}` }),
     el("a", { href: `/replay/${encodeURIComponent(p.match_id)}`, textContent: t("account.profile.replay") }),
   );
 }

@@ -1,8 +1,9 @@
 // Seat tokens live in this browser (localStorage), so reloads and new tabs keep the seat.
 const key = (matchId) => `wg.seat.${matchId}`;
 
-export function saveSeat(matchId, role, token, inviteUrl) {
-  localStorage.setItem(key(matchId), JSON.stringify({ role, token, inviteUrl: inviteUrl || null }));
+/** `invites`: {seat: invite_url} of every open seat of a table of several (contract v1.2). */
+export function saveSeat(matchId, role, token, inviteUrl, invites) {
+  localStorage.setItem(key(matchId), JSON.stringify({ role, token, inviteUrl: inviteUrl || null, invites: invites || null }));
 }
 
 export function loadSeat(matchId) {

@@ -391,7 +391,10 @@ def test_against_the_computer(open_page: Callable[..., Page], shot: Shot) -> Non
         expect(outcome).to_have_text(re.compile(r"^(You won!|You lost\.)$"))
         expect(page.locator("#final")).to_contain_text("wins")
         expect(page.locator("#decision")).to_be_empty()
-        expect(page.locator("#final a.btn-primary")).to_have_attribute("href", "/")
+        # a new match: the home page's form with the same game chosen
+        expect(page.locator("#final a.btn-primary")).to_have_attribute(
+            "href", "/?game=watergate#new-match"
+        )
         shot(page, "final-screen")
 
 

@@ -101,6 +101,24 @@ def clickables(page: Page) -> list[Any]:
     return targets + buttons
 
 
+def click_piece(
+    page: Page, target: Any, rnd: random.Random, avoid: Callable[[Any], bool] | None = None
+) -> str:
+    """Clicks a highlighted piece. A progress card opens its sheet (the whole card, what buying it
+    replaces, one buy button per way to buy it): one of its buy buttons is the purchase (`avoid`:
+    buttons to leave alone when another is offered). What was clicked, for a failure's message."""
+    key = target.get_attribute("data-key") or target.inner_text()
+    target.click()
+    if key.startswith("progress:"):
+        sheet = page.locator("#n-sheet")
+        expect(sheet).to_be_visible()
+        buys = sheet.locator(".n-buy").all()
+        assert buys, f"{key} is offered, but its sheet has no buy button"
+        rnd.choice([b for b in buys if not (avoid and avoid(b))] or buys).click()
+        expect(sheet).to_be_hidden()
+    return key
+
+
 def take_a_turn(page: Page, rnd: random.Random, pages: dict[str, Page]) -> None:
     """One click among the offered ones (pass only now and then, so that nations build), then
     a wait for what it changes: the view's version, or the pending pick."""
@@ -115,8 +133,7 @@ def take_a_turn(page: Page, rnd: random.Random, pages: dict[str, Page]) -> None:
         pool = passing
     target = rnd.choice(pool)
     before = (version(page), page.locator("#nations").get_attribute("data-pick"))
-    clicked = target.get_attribute("data-key") or target.inner_text()
-    target.click()
+    clicked = click_piece(page, target, rnd)
     wait(page, CHANGED, list(before), pages, f"a change after clicking {clicked}")
 
 
@@ -208,7 +225,7 @@ def test_a_whole_nations_match_against_the_computer_by_clicks(
     log = page.locator("#n-log li").all_inner_texts()
     assert any(EN["nations"]["seats"]["p2"] in line for line in log)  # the computer played
     # the public replay of the same match, on the same boards
-    page.locator(".n-replay-link").click()
+    page.locator("#n-final .end-replay").click()
     expect(page).to_have_url(re.compile(f"/nations/replay/{match_id}$"))
     expect(page.locator("#n-steps")).to_be_visible()
     expect(page.locator("#n-final .n-sheet")).to_be_visible()  # it opens at the end

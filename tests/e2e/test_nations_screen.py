@@ -8,6 +8,7 @@ workers (picked up and deployed, seldom taken back) so that the late board holds
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from .test_nations_browser import (
     CHANGED,
     DESKTOP,
     MOVED_ON,
+    click_piece,
     clickables,
     start_from_home,
     version,
@@ -74,10 +76,6 @@ def lean_on_workers(page: Page, rnd: random.Random) -> None:
     ]
     offered = [o for o in offered if not o[1].startswith("undeploy:")]
     assert offered, "my decision, but nothing on the table is offered"
-    if (page.locator("#nations").get_attribute("data-pick") or "").startswith("|"):
-        # a purchase waits for the card it replaces: one without workers, if there is one
-        empty = [o for o in offered if o[1] and not o[0].locator(".n-pickup").count()]
-        offered = empty or offered
     workers = [
         el for el, key, _ in offered if key == "idle" or key.startswith(("slot:", "worker:"))
     ]
@@ -87,7 +85,13 @@ def lean_on_workers(page: Page, rnd: random.Random) -> None:
     if rnd.random() < 0.05:
         pool = rest
     before = (version(page), page.locator("#nations").get_attribute("data-pick"))
-    rnd.choice(pool).click()
+
+    def holds_workers(buy: Any) -> bool:  # a purchase that replaces a card holding workers
+        replaced = json.loads(buy.get_attribute("data-action") or "{}").get("replace")
+        held = f'.n-area-mine [data-card="{replaced}"] .n-pickup'
+        return bool(replaced) and page.locator(held).count() > 0
+
+    click_piece(page, rnd.choice(pool), rnd, avoid=holds_workers)
     wait(page, CHANGED, list(before), {"p1": page}, "a change after a click")
 
 
@@ -116,13 +120,14 @@ def test_the_nations_table_fits_one_screen_at_1280_by_800_early_and_late(
     match_id = start_from_home(page, "bot")
     expect(page.locator("#nations")).to_have_attribute("data-mine", "true")
     assert_one_screen(page, "early")
-    # the other nation's cards open over the side column: the seat's own board does not move
+    # the other nation's summary opens its cards over the side column: the seat's own board
+    # does not move
     mine = page.locator(".n-area-mine").bounding_box()
-    page.locator("#n-theirs-toggle").click()
+    page.locator(".n-other-toggle").first.click()
     expect(page.locator(".n-area-theirs .n-cards")).to_be_visible()
     assert page.locator(".n-area-mine").bounding_box() == mine
     assert_one_screen(page, "early, the other nation's cards open")
-    page.locator("#n-theirs-toggle").click()
+    page.locator(".n-other-toggle").first.click()
     expect(page.locator(".n-area-theirs .n-cards")).to_be_hidden()
 
     play_until_round(page, random.Random(match_id), LATE_ROUND)
@@ -133,7 +138,7 @@ def test_the_nations_table_fits_one_screen_at_1280_by_800_early_and_late(
 
 # every piece of the board tab a click acts on, and the buttons around it
 TARGETS = """() => [...document.querySelectorAll(
-    ".n-table [data-key], #n-controls button, .n-tab, #n-menu summary")]
+    ".n-table [data-key], #n-controls button, .n-tab, #n-menu summary, .n-other-toggle")]
   .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
   .map((e) => { const r = e.getBoundingClientRect();
     return { what: e.dataset.key || e.textContent.trim(), width: r.width, height: r.height }; })"""

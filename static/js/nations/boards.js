@@ -2,7 +2,7 @@
 // order, and each nation's books, strength, stability and VP) and the progress board (three rows
 // of cards priced by row). Clickable pieces carry data-key; the controller wires them.
 import { el } from "../render/dom.js";
-import { ageName, cardLines, cardName, nationName, nt, term, typeLabel, CARDS } from "./text.js";
+import { ageName, cardLines, cardName, nationName, nt, passedNow, term, typeLabel, CARDS } from "./text.js";
 
 /** A card face: name, type and effect lines; `key` makes it a button of the choice model. */
 export function cardFace(id, { key, extra, tag } = {}) {
@@ -25,6 +25,7 @@ export function renderProgress(root, title, view) {
   const grid = el("div", "n-rows");
   rows.forEach((row, r) => {
     const line = el("div", "n-row");
+    line.style.setProperty("--n-cols", String(row.length));  // a table's size sets its columns
     line.setAttribute("role", "group");
     line.setAttribute("aria-label", nt("row_cost", { row: r + 1, cost: costs[r] }));
     line.append(el("span", "n-row-cost", nt("row_cost", { row: r + 1, cost: costs[r] })));
@@ -60,9 +61,13 @@ export function renderScoring(root, view, me) {
   head.append(corner);
   for (const seat of s.order) {
     const n = s.nations[seat];
-    const name = el("th", seat === me ? "is-me" : "", nationName(view, seat, me));
+    const name = el("th", seat === me ? "is-me" : "");
+    const dot = el("span", `n-swatch n-seat-${seat}`, "");
+    dot.setAttribute("aria-hidden", "true");
+    name.append(dot, nt(`seats.${seat}`));
+    name.title = nationName(view, seat, me);
     name.scope = "col";
-    if (n.passed) name.append(el("span", "n-passed", ` · ${term("passed")}`));
+    if (passedNow(s, n)) name.append(el("span", "n-passed", ` · ${term("passed")}`));
     head.append(name);
   }
   table.append(head);

@@ -57,7 +57,7 @@ function optionText(view, option) {
 
 /** What the board offers now: `targets` (a key of a board element -> the intent a click on it
  * has), `why` (key -> why it cannot be chosen), `buttons` (actions with no board element), and
- * the prompt. `pick` is the pending selection: {worker: "idle"|card|null, buying: card|null}. */
+ * the prompt. `pick` is the pending selection: {worker: "idle"|card|null}. */
 export function choiceModel(view, me, pick) {
   const targets = new Map();
   const why = new Map();
@@ -71,21 +71,13 @@ export function choiceModel(view, me, pick) {
   const mine = legal.length > 0;
   const by = (type) => legal.filter((a) => a.type === type);
 
-  // the progress board: buy, or why not (while a purchase waits for what it replaces, nothing)
+  // the progress board: a card with a way to buy it opens its sheet (its buttons buy), or why not
   state.progress.rows.forEach((row, r) => row.forEach((card) => {
-    if (!card || pick.buying) return;
+    if (!card) return;
     const key = `progress:${card}`;
-    const buys = by("buy").filter((a) => a.card === card);
-    if (buys.some((a) => !a.replace)) targets.set(key, { send: buys.find((a) => !a.replace) });
-    else if (buys.length) targets.set(key, { pick: { buying: card, worker: null } });
+    if (by("buy").some((a) => a.card === card)) targets.set(key, { set: { sheet: card } });
     else why.set(key, buyWhy(state, nation, card, r, mine, decision));
   }));
-  if (pick.buying) {  // an overbuilding purchase: the owned cards it may replace
-    for (const a of by("buy").filter((x) => x.card === pick.buying && x.replace)) targets.set(`owned:${a.replace}`, { send: a });
-    out.prompt = nt("pick_replace", { card: cardName(pick.buying) });
-    buttons.push({ label: nt("cancel"), intent: { pick: { buying: null } }, kind: "cancel" });
-    return out;
-  }
 
   // workers: pick one up (idle, or from a card), then a card takes it
   const deploys = by("deploy");
@@ -121,6 +113,23 @@ export function choiceModel(view, me, pick) {
   else if (decision?.kind === "golden_age") out.prompt = nt("golden_prompt", { card: cardName(decision.card) });
   else out.prompt = nt("turn_prompt");
   return out;
+}
+
+/** What buying `card` would throw away, said before it happens: the advisor it replaces, the
+ * wonder under construction it discards (with its built sections' stone), or that a full row of
+ * cards makes the purchase replace one (each buy button names which). */
+export function buyNotes(view, me, card) {
+  const nation = view.state.nations[me];
+  const type = CARDS.get(card)?.type;
+  if (!nation) return [];
+  if (type === "advisor" && nation.advisor) return [nt("note_advisor", { old: cardName(nation.advisor) })];
+  if (type === "wonder" && nation.wonder) {
+    const w = nation.wonder;
+    const stone = w.sections.slice(0, w.built).reduce((a, b) => a + b, 0);
+    return [w.built ? nt("note_wonder_built", { old: cardName(w.card), built: w.built, stone }) : nt("note_wonder", { old: cardName(w.card) })];
+  }
+  const replacing = (view.legal_actions || []).some((a) => a.type === "buy" && a.card === card && a.replace);
+  return replacing ? [nt("note_replace")] : [];
 }
 
 function buyWhy(state, nation, card, row, mine, decision) {

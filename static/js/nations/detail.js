@@ -40,7 +40,7 @@ export function wireDetail(root, box) {
   };
   const tileOf = (target) => target?.closest?.("[data-card]") || null;
   root.addEventListener("pointerover", (event) => {
-    if (event.pointerType !== "mouse") return;  // a tap shows the card's text in the why line
+    if (event.pointerType !== "mouse") return;  // a tap opens the card sheet instead (board.js)
     const tile = tileOf(event.target);
     if (tile) show(tile); else hide();
   });

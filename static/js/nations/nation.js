@@ -3,7 +3,9 @@
 // the population track. Pieces of the seat's own board carry data-key for the choice model.
 import { el } from "../render/dom.js";
 import { cardFace } from "./boards.js";
-import { cardName, levelName, nationName, nt, term, typeName } from "./text.js";
+import { t } from "../i18n.js";
+import { playerName } from "../people.js";
+import { cardName, levelName, nationName, nt, passedNow, term, typeName } from "./text.js";
 
 const RESOURCES = ["gold", "stone", "food", "books"];
 
@@ -34,9 +36,10 @@ export function renderNation(root, view, seat, me) {
   const board = el("article", `n-nation${mine ? " is-mine" : ""}`);
   board.dataset.seat = seat;
   const head = el("header", "n-nation-head");
-  head.append(el("h2", "n-h", nationName(view, seat, me)));
+  const title = el("h2", "n-h", swatch(seat), nationName(view, seat, me));
+  head.append(title);
   head.append(el("span", "n-level", `${term("difficulty")}: ${levelName(n.level)}`));
-  if (n.passed) head.append(el("span", "n-passed-badge", term("passed")));
+  if (passedNow(view.state, n)) head.append(el("span", "n-passed-badge", term("passed")));
   const p = n.production;
   head.append(el("span", "n-production", nt("production", { gains: amountsShort(p.gains), costs: amountsShort(p.costs) })));
   head.append(el("span", "n-vp", nt("vp", { vp: n.vp })));
@@ -125,4 +128,60 @@ export function renderNation(root, view, seat, me) {
 
 function amountsShort(list) {
   return RESOURCES.map((r, i) => (list[i] ? `${list[i]} ${term(r)}` : "")).filter(Boolean).join(", ") || "0";
+}
+
+/** A seat's colour, as a small square beside its name (the same on every board and list). */
+export function swatch(seat) {
+  const box = el("span", `n-swatch n-seat-${seat}`, "");
+  box.setAttribute("aria-hidden", "true");
+  return box;
+}
+
+/** Who plays a seat, in words: the player's name, the computer at its level, or the computer
+ * that took over a seat its player left ("computer (replaced)"). */
+export function whoPlays(view, seat) {
+  const p = view.players?.[seat];
+  if (p?.replaced) return nt("replaced");
+  return playerName(p, true) ?? nt("seat_open");
+}
+
+/** Presence as a dot and its words: online, away, or the computer (always at the table). */
+function presenceDot(view, seat) {
+  const p = view.players?.[seat];
+  const online = view.presence?.[seat]?.online;
+  const state = p?.kind === "bot" ? "bot" : online ? "online" : "offline";
+  const dot = el("span", `n-dot is-${state}`, "");
+  dot.setAttribute("role", "img");
+  dot.setAttribute("aria-label", state === "bot" ? t("names.at_table") : t(`ui.${state}`));
+  return dot;
+}
+
+/** Every other nation in player order: a summary line each (colour, name and who plays it,
+ * presence, VP, passed, its resources) that opens the nation's whole board. */
+export function renderOthers(root, view, me) {
+  const seats = (view.state.order || Object.keys(view.state.nations)).filter((s) => s !== me);
+  const items = seats.map((seat) => {
+    const n = view.state.nations[seat];
+    const item = el("article", "n-other");
+    item.dataset.seat = seat;
+    const toggle = el("button", `n-other-toggle n-seat-edge-${seat}`);
+    toggle.type = "button";
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.setAttribute("aria-controls", `n-other-${seat}`);
+    const name = el("span", "n-other-name", swatch(seat), el("strong", "", nt(`seats.${seat}`)), el("span", "n-other-who", whoPlays(view, seat)));
+    const facts = el("span", "n-other-facts");
+    facts.append(
+      el("span", "n-other-vp", nt("vp", { vp: n.vp })),
+      ...(passedNow(view.state, n) ? [el("span", "n-passed-badge", term("passed"))] : []),
+    );
+    const res = el("span", "n-other-res", [["gold", n.gold], ["stone", n.stone], ["food", n.food], ["strength", n.strength], ["stability", n.stability]].map(([k, v]) => `${term(k)} ${v}`).join(" · "));
+    toggle.append(presenceDot(view, seat), name, facts, res);
+    const board = el("div", "n-other-board");
+    board.id = `n-other-${seat}`;
+    board.hidden = true;
+    renderNation(board, view, seat, me);
+    item.append(toggle, board);
+    return item;
+  });
+  root.replaceChildren(...items);
 }

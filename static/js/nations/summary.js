@@ -22,6 +22,7 @@ export function logLine(e, view, me) {
     case "produced": p.gained = amounts(e.gained); p.paid = amounts(e.paid); break;
     case "short_of": p.missing = amounts(e.missing); break;
     case "war_resolved": p.defeated = list(e.defeated); break;
+    case "seat_replaced": p.nation = nation(e.role); p.reason = nt(`left.${e.reason}`); break;
     case "event_resolved": p.leader = nation(e.leader); p.last = list(e.last); break;
     case "match_ended":
       if (!e.scores) return nt("log.ended_outside", { reason: t(`reasons.${e.reason}`) });

@@ -45,6 +45,13 @@ export function opText(op) {
 }
 
 const ops = (list) => (list || []).map(opText).join("; ");
+/** A war's loss as an amount ("3 Gold"); an operation of another kind as itself. */
+const lossText = (op) => (op.op === "lose" || op.op === "pay" ? `${op.amount} ${term(op.resource)}` : opText(op));
+
+/** Whether a nation has passed in this round's action phase. The engine keeps the flag until the
+ * next action phase begins, so during resolution and the next round's growth it is history, not
+ * news: shown only while the action phase is on (a nation's turn or a golden age's choice). */
+export const passedNow = (state, n) => Boolean(n.passed && state.decision && state.decision.kind !== "growth");
 
 /** The lines a card shows: costs and values first, then each kind of effect. */
 export function cardLines(id) {
@@ -68,7 +75,9 @@ export function cardLines(id) {
   if (c.per_worker?.length) lines.push(`${term("worker")}: ${ops(c.per_worker)}`);
   if (c.on_buy?.length) lines.push(ops(c.on_buy));
   if (c.lasting?.length) lines.push(ops(c.lasting));
-  if (c.defeat?.length) lines.push(fill(words.ops.war_defeat, { effects: ops(c.defeat) }));
+  // the sentence has its own verb ("… lose {effects} …"): the losses go in as amounts, not as
+  // "Lose 3 Gold" operations (which read "lose Lose 3 Gold")
+  if (c.defeat?.length) lines.push(fill(words.ops.war_defeat, { effects: c.defeat.map(lossText).join(", ") }));
   return lines;
 }
 
@@ -76,6 +85,7 @@ export function cardLines(id) {
 export function nationName(view, seat, me) {
   const base = nt(`seats.${seat}`);
   const player = view?.players?.[seat];
-  const who = seat === me ? nt("you") : playerName(player, false);  // the level: beside the board
+  // the level: beside the board; a leaver's seat the computer took over says so
+  const who = seat === me ? nt("you") : player?.replaced ? nt("replaced") : playerName(player, false);
   return who ? nt("nation_of", { seat: base, name: who }) : base;
 }

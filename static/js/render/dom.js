@@ -1,7 +1,8 @@
 // The one element factory the renderers share: text always goes in as text, never as HTML.
-export function el(tag, cls, text) {
+// `kids`: text (strings, numbers) and elements, in order; undefined and null are left out.
+export function el(tag, cls, ...kids) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
+  for (const kid of kids) if (kid !== undefined && kid !== null) e.append(kid);
   return e;
 }

@@ -8,6 +8,7 @@ import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 import { analysisBox } from "./analysis.js";
 import { renderSummary } from "./summary.js";
+import { endLinks, rematchRow } from "../table/end.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -40,23 +41,6 @@ export function renderClocks(box, state, now) {
   }).join(" · ");
 }
 
-function rematchRow(v, page, rematch, dispatch) {
-  const me = page.role;
-  const r = v.rematch;
-  const row = el("div", "rematch");
-  if (r && r.match_id) {  // the new match exists: this seat's claim is on its way (an effect)
-    if (!r.claimed[me]) row.textContent = rematch.error || t("ui.rematch_opening");
-    return r.claimed[me] ? null : row;
-  }
-  const b = el("button", "btn btn-primary");
-  b.type = "button";
-  const offer = (label, path) => { b.textContent = t(label); b.addEventListener("click", () => dispatch({ rematch: path })); row.append(b); };
-  if (!r) offer("ui.rematch_offer", "rematch");
-  else if (r.offered_by === me) row.textContent = t("ui.rematch_offered");
-  else offer("ui.rematch_accept", "rematch/accept");
-  return row;
-}
-
 function renderFinal(final, state, page, dispatch) {
   const v = state.view;
   const me = page.role;
@@ -66,23 +50,18 @@ function renderFinal(final, state, page, dispatch) {
   final.replaceChildren();
   const h = el("h2", null, v.winner ? (won ? t("ui.you_won") : t("ui.you_lost")) : t("ui.match_ended"));
   const p = el("p", null, v.winner ? `${t("ui.winner_is", { role: roleCap(v.winner) })}: ${t(`reasons.${v.win_reason}`)}.` : t("ui.match_ended"));
-  const again = el("a", "btn btn-primary", t("ui.play_again"));
-  again.href = "/";
-  const replay = el("a", "btn", t("replay.open_replay"));
-  replay.href = `/match/${page.matchId}/replay`;
   if (v.ended_by === "host") p.textContent = t("ui.ended_by_host");
   if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
   if (page.spectator) h.textContent = t("ui.match_ended");
-  const shared = el("a", "btn", t("replay.public_link"));  // anyone's, with the deal's check
-  shared.href = `/replay/${page.matchId}`;
-  const links = el("div", "final-links");
-  links.append(again, shared);
+  const links = endLinks(page, { replayHref: `/replay/${page.matchId}`, cls: "final-links" });
   final.append(h, p, renderSummary(v), links);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
+    const replay = el("a", "btn", t("replay.open_replay"));
+    replay.href = `/match/${page.matchId}/replay`;
     links.append(replay);
     // a seat's own analysis: a token proves the seat (spectators get none)
     if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page), links);
-    const row = rematchRow(v, page, state.rematch, dispatch);
+    const row = rematchRow(v, me, state.rematch.error, dispatch, (r) => seatLabel(v, r));
     if (row) links.prepend(row);  // Rematch first: the likeliest next step
   }
   final.className = `final ${won ? "won" : "lost"}`;
