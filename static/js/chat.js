@@ -81,7 +81,9 @@ export function mountChat(root, { spectator, send }) {
   return {
     /** Each view: the chat as the server keeps it (and no chat at all against the computer). */
     view(view) {
-      const vsBot = Object.values(view.players || {}).some((p) => p.kind === "bot");
+      // a person alone with the computer has no chat; a table with two or more people does
+      const people = Object.values(view.players || {}).filter((p) => p.kind !== "bot").length;
+      const vsBot = people < 2;
       root.hidden = vsBot;
       if (vsBot || !Array.isArray(view.chat)) return;
       const fresh = view.chat;
