@@ -138,7 +138,8 @@ def test_nr7_side_a_has_a_food_building_a_stone_building_and_a_military_unit() -
     assert start[1].per_worker.produce[1] > 0  # stone
     assert start[2].per_worker.strength > 0
     assert RULES.slots == 5 and RULES.colony_slots == 2 and RULES.wonder_slots == 5
-    assert RULES.idle_workers == 2
+    assert RULES.idle_workers == 3
+    assert RULES.starting_workers == {"a_farm": 1, "a_quarry": 1, "a_warriors": 0}  # NR41
 
 
 def test_the_population_track_costs_three_food_or_three_stability_a_space() -> None:
