@@ -167,15 +167,18 @@ def test_nr5_architects_are_the_events_number_plus_one_per_player_beyond_two(
 def test_nr22_rows_one_and_two_leave_row_three_slides_and_slots_fill_row_major() -> None:
     board = {0: "i_cyrene", 6: "i_hoplites", 10: "i_pyramids", 12: "i_sun_tzu"}  # 5 columns
     s = position(board=board, passed=[1], order=[0, 1])
+    # the age's deck less the four cards on the board (30 - 4 at two players)
+    s.decks = (tuple(c for c in RULES.deck(1, 2) if c not in board.values()), *s.decks[1:])
     deck = s.decks[0]
     s, events = pass_all(s)
     assert s.round == 2
-    # row 3's cards keep their columns in row 1; of the 13 empty slots, row-major, the first 10
-    # take the deck's 10 cards from the top, and the last 3 stay empty (NR22)
-    assert len(deck) == 25 - 15
+    # row 3's cards keep their columns in row 1; the 13 empty slots, row-major, take the deck's
+    # cards from the top (NR22), and the deck has them all (NR38: six rows an age)
+    assert len(deck) == 26
     assert s.board[0] == "i_pyramids" and s.board[2] == "i_sun_tzu"
     fill = [i for i in range(15) if i not in (0, 2)]
-    assert [s.board[i] for i in fill] == [*reversed(deck), "", "", ""]
+    assert [s.board[i] for i in fill] == list(reversed(deck))[:13]
+    assert len(s.decks[0]) == len(deck) - 13
     assert of_type(events, "progress_cleared") == [
         {
             "type": "progress_cleared",
@@ -192,10 +195,12 @@ def test_nr3_a_new_age_keeps_the_slid_cards_and_fills_from_its_own_deck() -> Non
     assert (s.round, s.age) == (3, 2)
     assert s.board[1] == "i_colossus"
     assert all(RULES.cards[c].age == 2 for i, c in enumerate(s.board) if i != 1)
-    assert len(s.decks[1]) == 25 - 14
+    assert len(s.decks[1]) == 30 - 14
 
 
 def test_nr22_a_deck_that_runs_out_leaves_slots_empty() -> None:
+    """Only a deck shorter than the data's (NR38) can run out; the engine then fills what it
+    can rather than fail."""
     s = position(passed=[1], order=[0, 1], board={})
     s.decks = (("i_marathon", "i_cyrene"), *s.decks[1:])
     s, events = pass_all(s)
