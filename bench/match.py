@@ -9,7 +9,8 @@ the game's `bot_names`: for Watergate a level, easy | normal | hard (docs/levels
 search | heuristic | random) are named by --editor / --nixon or, in any game, --p1 / --p2; the
 other seats of a game of more players (--players) play the first seat's bot.
 
-Prints `<first seat>_win_rate <x>` (editor_win_rate, p1_win_rate) with a 95% interval, average
+Prints `<first seat>_win_rate <x>` (editor_win_rate, p1_win_rate) with a 95% interval, for a
+game of more than two seats every seat's (`<seat>_win_rate` and `<seat>_win_rate_ci95`), average
 rounds and decisions, how the games ended (`end_<reason>`) and the average thinking time per
 decision of each side.
 
@@ -121,6 +122,11 @@ def main() -> None:
     print(f"{second} {args.second}")
     print(f"{first}_win_rate {p:.3f}")
     print(f"{first}_win_rate_ci95 {max(0.0, p - half):.3f}..{min(1.0, p + half):.3f}")
+    for seat in game.seats[1:] if args.players > 2 else ():
+        q = sum(1 for r in results if r[0] == seat) / n
+        q_half = 1.96 * math.sqrt(q * (1 - q) / n)
+        print(f"{seat}_win_rate {q:.3f}")
+        print(f"{seat}_win_rate_ci95 {max(0.0, q - q_half):.3f}..{min(1.0, q + q_half):.3f}")
     print(f"avg_rounds {sum(r[2] for r in results) / n:.2f}")
     print(f"avg_decisions {sum(r[3] for r in results) / n:.1f}")
     for reason in sorted(reasons):

@@ -1,4 +1,4 @@
-"""The public engine: set-up (NR2, NR6, NR7, NR18), `legal_actions`, `apply` and `replay`.
+"""The public engine: set-up (NR2, NR6, NR7, NR18, NR41), `legal_actions`, `apply` and `replay`.
 
 A state always waits for one player's decision (growth, a turn, a golden age's option) or is
 over; `apply` resolves the decision and runs everything that needs no choice — the rest of the
@@ -60,7 +60,8 @@ def start(
         event_decks.append(tuple(events))
     s.rng, s.decks, s.event_decks, s.order = rng, tuple(decks), tuple(event_decks), tuple(order)
     s.nations = tuple(_nation(rules, chosen[p], order.index(p) + 1) for p in range(players))
-    s.version, s.round, s.event, s.architects = 0, 0, "", 0  # NR25: none placed at set-up
+    # NR41: the seed's starting architects are on the scoring board before the first round
+    s.version, s.round, s.event, s.architects = 0, 0, "", rules.setup_architects[players]
     s.board = ("",) * (rules.rows * rules.columns[players])
     s.war, s.wars_bought, s.passed, s.growth = None, 0, (False,) * players, ()
     s.decision, s.scores, s.winner, s._legal = None, (), -1, None
@@ -89,9 +90,10 @@ def check_options(
 
 
 def _nation(rules: Ruleset, level: Difficulty, place: int) -> Nation:
-    """Side A (NR7) with the level's goods (NR6); books = the place in player order (NR18)."""
+    """Side A (NR7) with the level's goods (NR6); books = the place in player order (NR18).
+    NR41: the printed cards' workers are as the data says, so strength and stability start at 0."""
     gold, stone, food = rules.levels[level].start
-    slots = tuple(Slot(card, 1) for card in rules.starting_cards)
+    slots = tuple(Slot(card, rules.starting_workers[card]) for card in rules.starting_cards)
     return Nation(
         level, gold, stone, food, place, 0, rules.idle_workers, 0, slots, (), "", "", 0, ()
     )

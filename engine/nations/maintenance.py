@@ -1,5 +1,5 @@
 """Maintenance: the round marker, the progress board sliding and refilling (NR3, NR22), growth in
-reverse player order (NR14), the historical event, and the architects (NR5, NR25)."""
+reverse player order (NR14), the historical event, and the architects (NR5, NR25, NR41)."""
 
 from __future__ import annotations
 
@@ -30,13 +30,15 @@ def begin_round(s: MatchState, ev: list[Event]) -> None:
 
 def _refresh_board(s: MatchState, ev: list[Event]) -> None:
     """Rows 1 and 2 leave the game, row 3 slides to row 1, then every empty slot fills from the
-    age's deck, row-major (NR22); at a new age the slid cards stay (NR3)."""
-    cols, board = s.columns, s.board
+    age's deck, row-major (NR22); at a new age the slid cards stay (NR3). The decks are sized so
+    that the deck never runs out (NR38)."""
+    board = s.board
     if s.round > 1:
-        removed = tuple(c for c in board[: 2 * cols] if c)
-        slid = board[2 * cols :]
+        cut = s.rules.rows_removed * s.columns
+        removed = tuple(c for c in board[:cut] if c)
+        slid = board[cut:]
         ev.append(ProgressCleared(removed, tuple(c for c in slid if c)))
-        board = (*slid, *([""] * (2 * cols)))
+        board = (*slid, *([""] * cut))
     age = s.age
     deck = list(s.decks[age - 1])
     filled, dealt = list(board), []
@@ -89,13 +91,19 @@ def _reveal_event(s: MatchState, ev: list[Event]) -> None:
 
 
 def architects_for(s: MatchState) -> int:
-    """NR5: the event card's number, plus one for each player beyond two."""
+    """The architects of this round: in round 1 the set-up's (NR41); later the event card's
+    number, plus one for each player beyond two (NR5)."""
     rules = s.rules
-    return rules.events[s.event].architects + rules.architects_per_extra_player * (s.players - 2)
+    if s.round == 1:
+        return rules.setup_architects[s.players]
+    return rules.events[s.event].architects + rules.round_architects_added[s.players]
 
 
 def _place_architects(s: MatchState, ev: list[Event]) -> None:
-    returned = s.architects  # NR25: the supply is unlimited, unhired ones simply go back
+    """Step 5. NR41: in round 1 the set-up's architects are not "left over" from a round but
+    placed for this one, so they stay (none returned); from round 2 on, the ones not hired go back
+    (NR25: the supply is unlimited) and the round's number is placed."""
+    returned = 0 if s.round == 1 else s.architects
     s.architects = architects_for(s)
     ev.append(ArchitectsPlaced(returned, s.architects))
 

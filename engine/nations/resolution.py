@@ -1,5 +1,5 @@
 """Resolution, in the seed's order: production with revolt and shortage penalties (NR12, NR34),
-player order, the war (NR10, NR32), the two events (NR13, NR15), famine (NR31), the end-of-age
+player order, the war (NR10, NR32), the two events (NR13, NR15, NR42), famine (NR31), the end-of-age
 book scoring, and after round 8 the final score and its tie-break (NR16, NR36, NR37)."""
 
 from __future__ import annotations
@@ -108,34 +108,49 @@ def _war(s: MatchState, ev: list[Event]) -> None:
     s.war = None
 
 
+def winners(values: list[int], places: int) -> list[int]:
+    """NR15, NR42: the nations a positive event reaches — each holding its value alone with fewer
+    than `places` nations ahead of it, strongest first (one place: the sole leader; a tie at the
+    top reaches nobody, and a tie reaches no place below it)."""
+    out = []
+    for p in sorted(range(len(values)), key=lambda q: -values[q]):
+        ahead = sum(1 for v in values if v > values[p])
+        if ahead >= places or values.count(values[p]) > 1:
+            break  # a tie here, or the places are used up: nobody further down gains
+        out.append(p)
+    return out
+
+
+def losers(values: list[int], places: int) -> set[int]:
+    """NR15, NR42: the nations a negative event reaches — those with fewer than `places` nations
+    below them (one place: everyone tied for last; two: the last two, every nation tied with
+    them included)."""
+    return {p for p, v in enumerate(values) if sum(1 for w in values if w < v) < places}
+
+
 def _events(s: MatchState, ev: list[Event]) -> None:
-    """Each event compares its measure as it stands now (NR13): a sole leader gains, everyone
-    tied last loses (NR15: two tied nations are both last and neither leads)."""
+    """Each event compares its measure as it stands now (NR13): the leaders it reaches gain and
+    the last ones lose, as many places as the player count says (NR15, NR42)."""
     rules = s.rules
     card = rules.events[s.event]
     for index, event in enumerate(card.events):
         values = [measure(rules, n, event.measure) for n in s.nations]
-        leader = None
-        if event.leader:
-            top = max(values)
-            leaders = [p for p in range(s.players) if values[p] == top]
-            leader = leaders[0] if len(leaders) == 1 else None
-        last: tuple[int, ...] = ()
-        if event.last:
-            bottom = min(values)
-            last = tuple(p for p in s.order if values[p] == bottom)
+        gain = winners(values, rules.event_winners[s.players]) if event.leader else []
+        hurt = losers(values, rules.event_losers[s.players]) if event.last else set()
+        last = tuple(p for p in s.order if p in hurt)
         ev.append(
             EventResolved(
                 card.id,
                 index,
                 event.measure,
-                None if leader is None else seat_of(leader),
+                None if not gain else seat_of(gain[0]),
                 tuple(seat_of(p) for p in last),
+                tuple(seat_of(p) for p in gain),
             )
         )
-        if leader is not None:
+        for p in gain:
             for op in event.leader:
-                run_once(s, leader, op, card.id, ev)
+                run_once(s, p, op, card.id, ev)
         for p in last:
             for op in event.last:
                 run_once(s, p, op, card.id, ev)
@@ -157,8 +172,9 @@ def _score_age(s: MatchState, ev: list[Event]) -> None:
     books = [n.books for n in s.nations]
     for p in range(s.players):
         fewer = sum(1 for b in books if b < books[p])
-        set_nation(s, p, s.nations[p].plus("vp", fewer))
-        ev.append(AgeScored(seat_of(p), books[p], fewer))
+        vp = fewer * s.rules.age_vp_per_nation_behind
+        set_nation(s, p, s.nations[p].plus("vp", vp))
+        ev.append(AgeScored(seat_of(p), books[p], vp))
 
 
 def _finish(s: MatchState, ev: list[Event]) -> None:

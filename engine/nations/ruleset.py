@@ -42,6 +42,7 @@ class Ruleset:
     levels: Mapping[Difficulty, Level]
     default_level: Difficulty
     starting_cards: tuple[str, ...]
+    starting_workers: Mapping[str, int]  # side A's printed cards' workers at set-up (NR41)
     slots: int
     colony_slots: int
     wonder_slots: int
@@ -52,8 +53,14 @@ class Ruleset:
     end_of_age_rounds: frozenset[int]
     player_counts: tuple[int, ...]
     rows: int
+    row_costs: tuple[int, ...]  # gold to buy a card, by row
+    rows_removed: int  # maintenance removes the first rows; the rest slide to the top
     columns: Mapping[int, int]
-    architects_per_extra_player: int
+    setup_architects: Mapping[int, int]  # by player count (NR41)
+    round_architects_added: Mapping[int, int]  # NR5: added to the event card's number
+    event_winners: Mapping[int, int]  # places a positive event reaches, by player count (NR42)
+    event_losers: Mapping[int, int]  # places from the bottom a negative event reaches (NR42)
+    age_vp_per_nation_behind: int
     book_token: int
     revolt_books_per_point: int
     revolt_vp: int
@@ -96,10 +103,17 @@ def ruleset_from_data(documents: Mapping[str, JSONObject]) -> Ruleset:
         )
         for t in (as_object(x, "space") for x in as_list(board["population_track"], "track"))
     )
-    columns = as_object(_value(rules, "columns"), "columns")
 
     def rule(key: str) -> int:
         return as_int(_value(rules, key), key)
+
+    def by_count(doc: JSONObject, key: str) -> dict[int, int]:
+        return {int(k): as_int(v, key) for k, v in as_object(_value(doc, key), key).items()}
+
+    row_costs = tuple(as_int(c, "row cost") for c in as_list(_value(rules, "row_costs"), "costs"))
+    workers = as_object(_value(board, "starting_workers"), "starting workers")
+    if len(row_costs) != rule("rows"):
+        raise ValueError(f"one cost per row, got {row_costs}")
 
     return Ruleset(
         cards=cards,
@@ -109,6 +123,7 @@ def ruleset_from_data(documents: Mapping[str, JSONObject]) -> Ruleset:
         levels=levels,
         default_level=as_choice(difficulties["default"], DIFFICULTIES, "default level"),
         starting_cards=tuple(c.id for c in start),
+        starting_workers={c.id: as_int(workers[c.id], c.id) for c in start},
         slots=as_int(_value(board, "slots"), "slots"),
         colony_slots=as_int(_value(board, "colony_slots"), "colony slots"),
         wonder_slots=as_int(_value(board, "completed_wonder_slots"), "wonder slots"),
@@ -123,8 +138,14 @@ def ruleset_from_data(documents: Mapping[str, JSONObject]) -> Ruleset:
             as_int(n, "count") for n in as_list(_value(rules, "player_counts"), "counts")
         ),
         rows=rule("rows"),
-        columns={int(k): as_int(v, "columns") for k, v in columns.items()},
-        architects_per_extra_player=rule("architects_per_extra_player"),
+        row_costs=row_costs,
+        rows_removed=rule("rows_removed"),
+        columns=by_count(rules, "columns"),
+        setup_architects=by_count(rules, "setup_architects"),
+        round_architects_added=by_count(rules, "round_architects_added"),
+        event_winners=by_count(rules, "event_winners"),
+        event_losers=by_count(rules, "event_losers"),
+        age_vp_per_nation_behind=rule("age_vp_per_nation_behind"),
         book_token=rule("book_token"),
         revolt_books_per_point=rule("revolt_books_per_point"),
         revolt_vp=rule("revolt_vp"),

@@ -161,7 +161,7 @@ class MatchState:
     round: int  # 1..8
     order: tuple[int, ...]  # player order, first to last
     nations: tuple[Nation, ...]  # by player index
-    board: tuple[str, ...]  # rows * columns slots, row-major, "" empty; row r costs r + 1 gold
+    board: tuple[str, ...]  # rows * columns slots, row-major, "" empty
     decks: tuple[tuple[str, ...], ...]  # progress deck of each age (index 0 = age I), top last
     event_decks: tuple[tuple[str, ...], ...]
     event: str  # the historical event of this round, "" before the first reveal

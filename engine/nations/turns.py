@@ -32,7 +32,7 @@ def act_choices(s: MatchState, d: ActD) -> list[Action]:
     out: list[Action] = []
     colony_strength = -1  # computed once, only if a colony is on offer
     for i, cid in enumerate(s.board):
-        if not cid or n.gold < i // cols + 1:
+        if not cid or n.gold < rules.row_costs[i // cols]:
             continue
         card = cards[cid]
         if card.type == "colony" and colony_strength < 0:
@@ -122,9 +122,10 @@ def _move_worker(n: Nation, card: str, change: int) -> Nation:
 def _buy(s: MatchState, p: int, card: Card, replace: str | None, ev: list[Event]) -> None:
     i = s.board.index(card.id)
     row = i // s.columns + 1
+    price = s.rules.row_costs[row - 1]
     s.board = (*s.board[:i], "", *s.board[i + 1 :])
     n = s.nations[p]
-    n = n._replace(gold=n.gold - row)
+    n = n._replace(gold=n.gold - price)
     replaced, returned = replace, 0
     match card.type:
         case "building" | "military":
@@ -151,7 +152,7 @@ def _buy(s: MatchState, p: int, card: Card, replace: str | None, ev: list[Event]
             assert_never(card.type)
     set_nation(s, p, n)
     seat = seat_of(p)
-    ev.append(CardBought(seat, card.id, row, row, replaced, returned))
+    ev.append(CardBought(seat, card.id, row, price, replaced, returned))
     if card.type == "war":
         s.war = War(card.id, p, strength(s.rules, n))  # NR10: the buyer's strength now
         s.wars_bought += 1

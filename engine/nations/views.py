@@ -97,7 +97,7 @@ def view_for(s: MatchState, viewer: Viewer) -> JSONObject:
         "phase": _phase(s),
         "decision": None if s.winner >= 0 else _decision(s.decision),
         "order": [seat_of(p) for p in s.order],
-        "progress": {"rows": rows, "costs": [r + 1 for r in range(rules.rows)]},
+        "progress": {"rows": rows, "costs": list(rules.row_costs)},
         # NR1: the decks' order and content are hidden from everyone; their sizes are not
         "decks": {
             "progress": [len(d) for d in s.decks],

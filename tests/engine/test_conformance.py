@@ -20,12 +20,9 @@ SEEDS = (1, 2, 3)
 
 
 def configurations() -> list[tuple[str, int]]:
-    """Every game at its fewest seats, and at 4 when it takes 4 (Nations' seed is for four)."""
-    out = []
-    for game_id in game_ids():
-        counts = get_game(game_id).player_counts
-        out += [(game_id, n) for n in sorted({min(counts), *(c for c in counts if c == 4)})]
-    return out
+    """Every game at every seat count it takes (Nations: 2-5, each with its own board width,
+    architects and event places)."""
+    return [(game_id, n) for game_id in game_ids() for n in sorted(get_game(game_id).player_counts)]
 
 
 CONFIGURATIONS = configurations()

@@ -72,15 +72,16 @@ class Defeated:
 
 @dataclass(frozen=True, slots=True)
 class EventResolved:
-    """One of the event card's events: who led or was tied last in its measure (NR15)."""
+    """One of the event card's events: who led or was last in its measure (NR15, NR42)."""
 
     type: ClassVar[str] = "event_resolved"
-    public: ClassVar[Fields] = ("card", "index", "measure", "leader", "last")
+    public: ClassVar[Fields] = ("card", "index", "measure", "leader", "last", "leaders")
     card: str
     index: int
     measure: str
     leader: str | None  # the sole leader, when the event has an effect for one
-    last: tuple[str, ...]  # every nation tied last, when the event has an effect for them
+    last: tuple[str, ...]  # every nation it hurts, when the event has an effect for them
+    leaders: tuple[str, ...]  # every nation it rewards, strongest first (two at five: NR42)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,19 +21,19 @@ from engine.nations.ruleset import AGES, DOCUMENTS, LANGUAGES, load_ruleset, rul
 
 RULES = load_ruleset()
 DATA = Path(__file__).resolve().parents[3] / "engine" / "nations" / "data"
-# The types at every count (NR38: about 25 an age), and the ones added from 3 and from 4 players.
+# The types at every count (NR38: 30 an age), and the ones added from 3 and from 4 players.
 BASE = {
-    "building": 6,
-    "military": 5,
+    "building": 8,
+    "military": 6,
     "colony": 2,
     "war": 2,
     "battle": 2,
     "wonder": 3,
-    "advisor": 4,
-    "golden_age": 1,
+    "advisor": 5,
+    "golden_age": 2,
 }
-FROM_3 = {"building": 1, "military": 1, "wonder": 1, "advisor": 1, "golden_age": 1}
-FROM_4 = {"building": 1, "military": 1, "colony": 1, "war": 1, "battle": 1}
+FROM_3 = {"building": 2, "military": 1, "wonder": 1, "advisor": 1, "golden_age": 1}
+FROM_4 = {"building": 1, "military": 2, "colony": 1, "war": 1, "battle": 1}
 OPS_WRITTEN = {
     "produce",
     "consume",
@@ -68,7 +68,7 @@ def ops_in(value: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("age", AGES)
-def test_each_age_has_35_progress_cards_of_the_eight_types(age: int) -> None:
+def test_nr38_each_age_has_42_progress_cards_of_the_eight_types(age: int) -> None:
     cards = [RULES.cards[c] for c in RULES.age_cards[age]]
     assert all(c.age == age for c in cards)
     by_count = {n: Counter(c.type for c in cards if c.min_players == n) for n in (2, 3, 4)}
@@ -76,10 +76,12 @@ def test_each_age_has_35_progress_cards_of_the_eight_types(age: int) -> None:
 
 
 @pytest.mark.parametrize("age", AGES)
-def test_nr38_every_count_has_five_rows_of_cards_an_age(age: int) -> None:
-    # an age's first round fills 3 rows, its second at least 2 (NR22, NR38)
+def test_nr38_every_count_has_six_rows_of_cards_an_age(age: int) -> None:
+    """Seed: maintenance fills every empty slot. An age's first round fills at most 3 rows and
+    its second at most 3 again (every card bought in row 3 leaves a hole in row 1), so 6 rows'
+    worth of cards never runs out, whatever is bought (NR22, NR38)."""
     for players in RULES.player_counts:
-        assert len(RULES.deck(age, players)) >= 5 * RULES.columns[players]
+        assert len(RULES.deck(age, players)) >= 2 * RULES.rows * RULES.columns[players]
 
 
 def test_nr4_progress_board_columns_by_player_count() -> None:
@@ -138,7 +140,8 @@ def test_nr7_side_a_has_a_food_building_a_stone_building_and_a_military_unit() -
     assert start[1].per_worker.produce[1] > 0  # stone
     assert start[2].per_worker.strength > 0
     assert RULES.slots == 5 and RULES.colony_slots == 2 and RULES.wonder_slots == 5
-    assert RULES.idle_workers == 2
+    assert RULES.idle_workers == 3
+    assert RULES.starting_workers == {"a_farm": 1, "a_quarry": 1, "a_warriors": 0}  # NR41
 
 
 def test_the_population_track_costs_three_food_or_three_stability_a_space() -> None:

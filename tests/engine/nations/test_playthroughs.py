@@ -1,5 +1,5 @@
-"""Golden playthroughs: a seeded random bot plays every seat of a two-player and a four-player
-match to the end, through the Game protocol; each step's seat, legal actions, action and log,
+"""Golden playthroughs: a seeded random bot plays every seat of a match of 2, 3, 4 and 5 players
+to the end, through the Game protocol; each step's seat, legal actions, action and log,
 and the whole state at each round's start and at the end, are compared with a golden file.
 
 Goldens catch change (rules, data, generator, views, log, legal actions); the rules themselves
@@ -17,7 +17,7 @@ from engine.core.game import JSON
 from engine.nations import GAME
 
 GOLDEN = Path(__file__).parent / "golden"
-MATCHES = ((2, 3, 3), (4, 7, 7))  # (players, match seed, bot seed)
+MATCHES = ((2, 3, 3), (3, 5, 5), (4, 7, 7), (5, 9, 9))  # (players, match seed, bot seed)
 HEADER = """\
 # Nations golden playthrough: {players} players, match seed {seed}, random bot seed {bot}.
 # Regenerate: python -m pytest tests/engine/nations/test_playthroughs.py --update-golden

@@ -18,7 +18,7 @@ from engine.nations.state import MatchState
 from tests.engine.nations.builders import RULES
 from tests.engine.nations.raw import final_score
 
-WORKERS = len(RULES.starting_cards) + RULES.idle_workers + len(RULES.population_track)
+WORKERS = sum(RULES.starting_workers.values()) + RULES.idle_workers + len(RULES.population_track)
 VP_EVENTS = {"gained", "revolted", "short_of", "defeated", "age_scored"}
 
 

@@ -8,10 +8,13 @@ number is worked out by hand from age1.json and the rules table."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.core.game import JSONObject
 from engine.nations import GAME
 from engine.nations.catalog import MEASURES
 from engine.nations.economy import measure, score_sheet
+from engine.nations.resolution import losers, winners
 from engine.nations.state import ActD, MatchState, Nation, War
 from tests.engine.nations.builders import (
     RULES,
@@ -185,6 +188,7 @@ def test_nr15_a_sole_leader_gains_and_everyone_tied_last_loses() -> None:
             "measure": "strength",
             "leader": "p1",
             "last": [],
+            "leaders": ["p1"],
         },
         {
             "type": "event_resolved",
@@ -193,6 +197,7 @@ def test_nr15_a_sole_leader_gains_and_everyone_tied_last_loses() -> None:
             "measure": "stability",
             "leader": None,
             "last": ["p1", "p2"],  # NR15: both at 0, both last
+            "leaders": [],
         },
     ]
     assert [n.books for n in s.nations] == [5 + 2 - 2, 5 - 2]
@@ -330,3 +335,61 @@ def test_nr35_each_event_measure_reads_one_thing_of_the_nation() -> None:
         "colonies": 1,
         "wonders": 2,
     }
+
+
+def test_nr42_at_five_players_the_two_strongest_gain_and_the_two_weakest_lose() -> None:
+    """The published game's five-player rule: a positive effect also reaches the second
+    strongest (unless tied), a negative one the two weakest (rules.json, by player count)."""
+    nations = {
+        p: nation(
+            slots=[("a_warriors", 4 - p)],  # strength 8, 6, 4, 2, 0
+            advisor="i_hammurabi" if p < 2 else "",  # p1, p2 stable; p3-p5 tied last at 0
+            books=5,
+            food=3,
+        )
+        for p in range(5)
+    }
+    s = position(5, nations=nations, order=range(5), passed=range(1, 5), event="ei_olympic_games")
+    s, events = resolve(s)
+    strength_event, stability_event = of_type(events, "event_resolved")
+    assert strength_event["leaders"] == ["p1", "p2"] and strength_event["leader"] == "p1"
+    assert stability_event["last"] == ["p3", "p4", "p5"]  # a tie at the bottom reaches all
+    assert [n.books for n in s.nations] == [7, 7, 3, 3, 3]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_nr15_nr42_below_five_players_one_place_gains_and_the_tied_last_lose(
+    players: int,
+) -> None:
+    assert RULES.event_winners[players] == 1 and RULES.event_losers[players] == 1
+    nations = {
+        p: nation(slots=[("a_warriors", players - p)], books=5, food=3) for p in range(players)
+    }
+    s = position(
+        players,
+        nations=nations,
+        order=range(players),
+        passed=range(1, players),
+        event="ei_olympic_games",
+    )
+    s, events = resolve(s)
+    strength_event, stability_event = of_type(events, "event_resolved")
+    assert strength_event["leaders"] == ["p1"]
+    assert stability_event["last"] == [f"p{p + 1}" for p in range(players)]  # all at 0
+
+
+@pytest.mark.parametrize(
+    ("values", "places", "gain", "lose"),
+    [
+        ([5, 3, 1, 1, 0], 2, [0, 1], {2, 3, 4}),
+        ([5, 5, 1, 0, 0], 2, [], {3, 4}),  # a tie at the top: nobody gains, nobody second
+        ([5, 3, 3, 0, 1], 2, [0], {3, 4}),  # the second place tied: only the leader
+        ([5, 3, 1, 0, 0], 1, [0], {3, 4}),
+        ([2, 2], 1, [], {0, 1}),  # NR15: two tied nations, no leader, both last
+    ],
+)
+def test_nr15_nr42_who_an_event_reaches(
+    values: list[int], places: int, gain: list[int], lose: set[int]
+) -> None:
+    assert winners(values, places) == gain
+    assert losers(values, places) == lose

@@ -84,16 +84,29 @@ def test_nr6_nr21_levels_are_match_options_checked_at_start() -> None:
     assert GAME.with_players(5).seats == ("p1", "p2", "p3", "p4", "p5")
 
 
-def test_nr7_side_a_prints_a_farm_a_quarry_and_warriors_with_a_worker_each() -> None:
+def test_nr7_nr41_side_a_prints_a_farm_and_a_quarry_with_a_worker_and_empty_warriors() -> None:
+    """Seed: "a disc on 0 of the military track": the printed military card starts without a
+    worker, whose worker waits in the resource area with the other two (NR41)."""
     n = new().nations[0]
     assert [(sl.card, sl.workers) for sl in n.slots] == [
         ("a_farm", 1),
         ("a_quarry", 1),
-        ("a_warriors", 1),
+        ("a_warriors", 0),
     ]
-    assert n.idle == 2 and n.grown == 0
-    assert strength(RULES, n) == 2 and stability(RULES, n) == 0  # Warriors: 2 a worker
+    assert n.idle == 3 and n.grown == 0
     assert production(RULES, n) == ([0, 3, 3, 0], [0, 0, 0, 0])  # gold, stone, food, books
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("level", ["chieftain", "prince", "king", "emperor"])
+def test_nr41_every_nation_starts_at_0_strength_and_0_stability(players: int, level: str) -> None:
+    """Seed, set-up of the scoring board, steps 4 and 6: a disc on 0 of the military strength
+    track and on 0 of the stability track, at every count and level."""
+    s = GAME.with_players(players).with_levels((level,) * players).start(players).state
+    assert [(strength(RULES, n), stability(RULES, n)) for n in s.nations] == [(0, 0)] * players
+    view = GAME.view_for(s, None)["nations"]
+    assert isinstance(view, dict)
+    assert {(v["strength"], v["stability"]) for v in view.values()} == {(0, 0)}  # type: ignore[index]
 
 
 @pytest.mark.parametrize(("players", "columns"), [(2, 5), (3, 6), (4, 7), (5, 7)])
@@ -115,16 +128,22 @@ def test_nr38_each_deck_holds_the_cards_of_its_player_count(players: int) -> Non
     assert [len(d) for d in s.event_decks] == [5, 5, 5, 5]
 
 
-def test_nr25_set_up_places_no_architect_and_round_one_places_the_events_number() -> None:
-    s = new(3, seed=4)
-    assert s.architects == 0 and s.event == "" and isinstance(s.decision, GrowthD)
+@pytest.mark.parametrize(("players", "placed"), [(2, 2), (3, 3), (4, 3), (5, 4)])
+def test_nr41_set_up_places_three_architects_at_three_and_four_players_for_round_one(
+    players: int, placed: int
+) -> None:
+    """Seed: "Coloque três Arquitetos nos quadrados reservados (para 3-4 jogadores)"; 2 players
+    get 2 and 5 get 4 (NR41). They are round 1's architects: step 5 keeps them (none returned)
+    and places no more, whatever the event card's number."""
+    s = new(players, seed=4)
+    assert s.architects == placed and s.event == "" and isinstance(s.decision, GrowthD)
     while isinstance(s.decision, GrowthD):
         s, events = act(s, f"p{s.decision.player + 1}", {"type": "bonus", "resource": "gold"})
-    # NR5: the card's number, one more for the third player
-    assert s.architects == RULES.events[s.event].architects + 1
+    assert s.round == 1 and s.architects == placed
     assert of_type(events, "architects_placed") == [
-        {"type": "architects_placed", "returned": 0, "placed": s.architects}
+        {"type": "architects_placed", "returned": 0, "placed": placed}
     ]
+    assert GAME.with_players(players).view_for(s, None)["architects"] == placed
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -148,15 +167,18 @@ def test_nr5_architects_are_the_events_number_plus_one_per_player_beyond_two(
 def test_nr22_rows_one_and_two_leave_row_three_slides_and_slots_fill_row_major() -> None:
     board = {0: "i_cyrene", 6: "i_hoplites", 10: "i_pyramids", 12: "i_sun_tzu"}  # 5 columns
     s = position(board=board, passed=[1], order=[0, 1])
+    # the age's deck less the four cards on the board (30 - 4 at two players)
+    s.decks = (tuple(c for c in RULES.deck(1, 2) if c not in board.values()), *s.decks[1:])
     deck = s.decks[0]
     s, events = pass_all(s)
     assert s.round == 2
-    # row 3's cards keep their columns in row 1; of the 13 empty slots, row-major, the first 10
-    # take the deck's 10 cards from the top, and the last 3 stay empty (NR22)
-    assert len(deck) == 25 - 15
+    # row 3's cards keep their columns in row 1; the 13 empty slots, row-major, take the deck's
+    # cards from the top (NR22), and the deck has them all (NR38: six rows an age)
+    assert len(deck) == 26
     assert s.board[0] == "i_pyramids" and s.board[2] == "i_sun_tzu"
     fill = [i for i in range(15) if i not in (0, 2)]
-    assert [s.board[i] for i in fill] == [*reversed(deck), "", "", ""]
+    assert [s.board[i] for i in fill] == list(reversed(deck))[:13]
+    assert len(s.decks[0]) == len(deck) - 13
     assert of_type(events, "progress_cleared") == [
         {
             "type": "progress_cleared",
@@ -173,10 +195,12 @@ def test_nr3_a_new_age_keeps_the_slid_cards_and_fills_from_its_own_deck() -> Non
     assert (s.round, s.age) == (3, 2)
     assert s.board[1] == "i_colossus"
     assert all(RULES.cards[c].age == 2 for i, c in enumerate(s.board) if i != 1)
-    assert len(s.decks[1]) == 25 - 14
+    assert len(s.decks[1]) == 30 - 14
 
 
 def test_nr22_a_deck_that_runs_out_leaves_slots_empty() -> None:
+    """Only a deck shorter than the data's (NR38) can run out; the engine then fills what it
+    can rather than fail."""
     s = position(passed=[1], order=[0, 1], board={})
     s.decks = (("i_marathon", "i_cyrene"), *s.decks[1:])
     s, events = pass_all(s)
@@ -219,7 +243,7 @@ def test_growing_moves_a_worker_and_its_space_costs_food_or_stability() -> None:
     p = s.decision.player  # type: ignore[union-attr]
     s2, events = act(s, f"p{p + 1}", {"type": "grow"})
     n = s2.nations[p]
-    assert (n.idle, n.grown) == (3, 1)
+    assert (n.idle, n.grown) == (RULES.idle_workers + 1, 1)
     assert of_type(events, "grew") == [
         {"type": "grew", "seat": f"p{p + 1}", "space": 0, "cost": "food", "amount": 3}
     ]

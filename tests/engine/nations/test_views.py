@@ -196,7 +196,7 @@ def test_the_metadata_lists_every_card_and_translation_as_plain_json() -> None:
     assert json.loads(json.dumps(meta)) == meta
     ages = [meta[f"age{a}"] for a in (1, 2, 3, 4)]
     cards = [c["id"] for age in ages for c in age["progress"]]  # type: ignore[call-overload, index, union-attr]
-    assert len(cards) == 140 and set(cards) <= set(RULES.cards)
+    assert len(cards) == 168 and set(cards) <= set(RULES.cards)
     assert set(meta) >= {"i18n_en", "i18n_pt_BR", "i18n_de", "rules", "board", "difficulties"}
     assert GAME.with_players(4).metadata()["columns"] == 7
 
