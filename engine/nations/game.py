@@ -36,32 +36,47 @@ class NationsGame:
     difficulties: Final[tuple[Difficulty, ...]] = DIFFICULTIES  # easiest first (NR6)
 
     def __init__(
-        self, ruleset: Ruleset, players: int = 2, levels: Sequence[Difficulty] | None = None
+        self,
+        ruleset: Ruleset,
+        players: int = 2,
+        levels: Sequence[Difficulty] | None = None,
+        earlier: Mapping[str, Ruleset] | None = None,
     ) -> None:
         chosen = flow.check_options(ruleset, players, levels)
         self.ruleset: Final = ruleset
+        # every rules version a stored match may have: each replays under its own edition
+        self.editions: Final[Mapping[str, Ruleset]] = {
+            **(earlier or {}),
+            ruleset.version or RULES_VERSION: ruleset,
+        }
         self.seats: Final[tuple[Seat, ...]] = SEATS[:players]
         self.player_counts: Final[tuple[int, ...]] = ruleset.player_counts
         self.levels: Final[tuple[Difficulty, ...]] = chosen
 
     def with_players(self, players: int) -> NationsGame:
         """Matches of `players` seats, every seat at the default level."""
-        return NationsGame(self.ruleset, players)
+        return NationsGame(self.ruleset, players, None, self.editions)
 
     def with_levels(self, levels: Sequence[Difficulty]) -> NationsGame:
         """Matches with these difficulty levels, one per seat in seat order (NR6 handicaps)."""
-        return NationsGame(self.ruleset, len(self.seats), levels)
+        return NationsGame(self.ruleset, len(self.seats), levels, self.editions)
+
+    def edition(self, rules_version: str | None) -> Ruleset:
+        """The edition of a rules version (the current one for None); ValueError if unknown."""
+        found = self.editions.get(rules_version or RULES_VERSION)
+        if found is None:
+            raise ValueError(f"Nations rules version {rules_version!r} is not known")
+        return found
 
     def deal_algorithm(self, rules_version: str) -> str:
         """Every Nations rules version deals with the secret generator (flow.start)."""
-        if rules_version != RULES_VERSION:
-            raise ValueError(f"Nations rules version {rules_version!r} is not known")
+        self.edition(rules_version)
         return ALGORITHMS[DEAL_GENERATOR]
 
     def start(self, seed: int, rules_version: str | None = None) -> Step[MatchState, Event]:
-        if (rules_version or RULES_VERSION) != RULES_VERSION:
-            raise ValueError(f"Nations rules version {rules_version!r} is not known")
-        return flow.start(seed, self.ruleset, len(self.seats), self.levels)
+        """A match dealt under `rules_version`'s edition (the current one by default): a
+        stored match always replays under the edition it was dealt with."""
+        return flow.start(seed, self.edition(rules_version), len(self.seats), self.levels)
 
     def to_move(self, state: MatchState) -> tuple[Seat, ...]:
         d = state.decision
@@ -112,7 +127,8 @@ class NationsGame:
         return state_to_json(state)
 
     def state_from_json(self, data: JSONObject) -> MatchState:
-        return state_from_json(data, self.ruleset)
+        version = data.get("rules_version")
+        return state_from_json(data, self.edition(version if isinstance(version, str) else None))
 
     def admin_view(self, state: MatchState) -> JSONObject:
         return views.admin_view(state)

@@ -94,7 +94,7 @@ def architects_for(s: MatchState) -> int:
     """The architects of this round: in round 1 the set-up's (NR41); later the event card's
     number, plus one for each player beyond two (NR5)."""
     rules = s.rules
-    if s.round == 1:
+    if s.round == 1 and rules.setup_architects[s.players]:  # (rules version 1 placed none)
         return rules.setup_architects[s.players]
     return rules.events[s.event].architects + rules.round_architects_added[s.players]
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Final, cast
 
 from ..core.game import JSON, JSONObject
-from ..core.jsondata import as_choice, as_int, as_list, as_object
+from ..core.jsondata import as_choice, as_int, as_list, as_object, as_str
 from .catalog import (
     DIFFICULTIES,
     POPULATION_COSTS,
@@ -71,6 +71,7 @@ class Ruleset:
     resources_per_vp: int
     texts: Mapping[str, JSONObject]  # language -> translations document
     documents: JSONObject  # the data as written, for clients (metadata)
+    version: str = ""  # the rules version this edition plays (editions.json)
 
     def deck(self, age: int, players: int) -> tuple[str, ...]:
         """The progress cards of `age` in play at this player count (NR38)."""
@@ -176,6 +177,44 @@ DOCUMENTS: Final = (
 )
 
 
-def load_ruleset() -> Ruleset:
-    """The reconstructed edition, from engine/nations/data."""
-    return ruleset_from_data({name: read_data(name) for name in DOCUMENTS})
+def _with_values(doc: JSONObject, values: JSONObject) -> JSONObject:
+    """`doc` with each named entry's value replaced (its provenance kept)."""
+    changed = dict(doc)
+    for key, value in values.items():
+        changed[key] = {**as_object(doc[key], key), "value": value}
+    return changed
+
+
+def edition_documents(version: str) -> dict[str, JSONObject]:
+    """The data documents of a rules version: the current ones, with an earlier version's
+    entries put back as editions.json records them (ValueError for an unknown version)."""
+    documents = {name: read_data(name) for name in DOCUMENTS}
+    editions = read_data("editions")
+    if version == as_str(_value(editions, "current"), "current version"):
+        return documents
+    versions = as_object(editions["versions"], "versions")
+    if version not in versions:
+        raise ValueError(f"Nations rules version {version!r} is not known")
+    edition = as_object(versions[version], version)
+    documents["rules"] = _with_values(documents["rules"], as_object(edition["rules"], "rules"))
+    documents["board"] = _with_values(documents["board"], as_object(edition["board"], "board"))
+    gone = {as_str(c, "card") for c in as_list(edition["without_cards"], "without cards")}
+    for age in AGES:
+        doc = documents[f"age{age}"]
+        progress = as_list(doc["progress"], "progress")
+        kept: list[JSON] = [c for c in progress if as_object(c, "card")["id"] not in gone]
+        documents[f"age{age}"] = {**doc, "progress": kept}
+    return documents
+
+
+def rules_versions() -> tuple[str, ...]:
+    """Every rules version a Nations match may have been dealt with, oldest first."""
+    editions = read_data("editions")
+    current = as_str(_value(editions, "current"), "current version")
+    return (*sorted(as_object(editions["versions"], "versions")), current)
+
+
+def load_ruleset(version: str | None = None) -> Ruleset:
+    """A rules version's edition (the current one by default), from engine/nations/data."""
+    chosen = version or rules_versions()[-1]
+    return replace(ruleset_from_data(edition_documents(chosen)), version=chosen)

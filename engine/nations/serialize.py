@@ -8,7 +8,17 @@ from typing import Final
 from ..core.game import JSONObject
 from ..core.records import decode, encode
 from .ruleset import Ruleset
-from .state import STATE_FIELDS, ActD, GoldenD, GrowthD, MatchState, Nation, Slot, War
+from .state import (
+    RULES_VERSION,
+    STATE_FIELDS,
+    ActD,
+    GoldenD,
+    GrowthD,
+    MatchState,
+    Nation,
+    Slot,
+    War,
+)
 
 _RECORDS: Final[dict[str, type]] = {
     cls.__name__: cls for cls in (Slot, Nation, War, GrowthD, ActD, GoldenD)
@@ -16,8 +26,12 @@ _RECORDS: Final[dict[str, type]] = {
 
 
 def state_to_json(s: MatchState) -> JSONObject:
-    """The whole state as plain JSON (the admin's: it holds the decks' order)."""
-    return {name: encode(getattr(s, name)) for name in STATE_FIELDS}
+    """The whole state as plain JSON (the admin's: it holds the decks' order), with the rules
+    version whose edition it is played with (state_from_json's caller picks that edition)."""
+    return {
+        **{name: encode(getattr(s, name)) for name in STATE_FIELDS},
+        "rules_version": s.rules.version or RULES_VERSION,
+    }
 
 
 def state_from_json(data: JSONObject, rules: Ruleset) -> MatchState:
