@@ -8,6 +8,8 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -71,6 +73,23 @@ def _in_worker(
     return choose_move(get_game(game_id), state, seat, seed, kind, max(1, min(budget_ms, left_ms)))
 
 
+PARENT_WATCH_S = 1.0  # how often a worker looks whether its server is still there
+
+
+def _worker_start(level: int, json_logs: bool, server: int) -> None:
+    """A worker process's start: it logs as the server does, and it ends itself once its server
+    is gone. A server killed outright (SIGKILL, an out-of-memory kill) runs no shutdown code, and
+    a pool's idle workers would otherwise wait for work forever, orphaned."""
+    logs.configure(level, json_logs)
+    threading.Thread(target=_end_with, args=(server,), name="server-watch", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:  # re-parented (to init or a subreaper) once the server died
+        time.sleep(PARENT_WATCH_S)
+    os._exit(0)
+
+
 class Thinking:
     """The computer's thinking for this app: a pool of worker processes made at first use and
     made again if a worker dies (a decision under way then is thought in a thread instead)."""
@@ -114,8 +133,8 @@ class Thinking:
             self._pool = ProcessPoolExecutor(
                 self.processes,
                 mp_context=context,
-                initializer=logs.configure,
-                initargs=(logging.INFO, self.json_logs),
+                initializer=_worker_start,
+                initargs=(logging.INFO, self.json_logs, os.getpid()),
             )
         return self._pool
 

@@ -6,9 +6,12 @@ Synchronisation is by blocking receives only (tests.app.test_ws.receive has a de
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -61,3 +64,51 @@ def test_with_no_worker_processes_the_computer_thinks_in_threads(
     with socket(client, made["match_id"], made["seat_token"]) as ws:
         assert my_turn(ws)["version"] >= 1
     assert client.app.state.ctx.bots.thinking.worker_pids() == []  # type: ignore[attr-defined]
+
+
+def test_the_computers_worker_processes_end_when_their_server_is_killed(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """A server killed outright runs no shutdown code; its idle workers must not live on as
+    orphans (each would hold a process and its memory until the machine restarts)."""
+    from tests.app.test_crash import servers
+
+    with servers(tmp_path) as spawn:
+        server = spawn(sqlite_url, env={"BOT_PROCESSES": "1"})
+        made = server.http.post("/api/matches", json={"role": "nixon", "opponent": "bot"})
+        assert made.status_code == 201, made.text
+        token = made.json()["seat_token"]
+        with server.socket(made.json()["match_id"], token) as seen:
+            first = json.loads(seen.recv(timeout=10))
+            while first["version"] == 0:  # the computer (the Editor) moves first, in its worker
+                first = json.loads(seen.recv(timeout=10))
+        assert server.proc is not None
+        workers = children_of(server.proc.pid)
+        assert workers, "the computer thought in a worker process"
+        server.kill()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+            time.sleep(0.1)  # (polling the process table: the workers are not our children)
+        assert not any(alive(pid) for pid in workers), "orphaned workers outlived their server"
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            if f"\nPPid:\t{pid}\n" in status:
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in state  # a zombie has ended (its new parent reaps it)
