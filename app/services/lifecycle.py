@@ -60,8 +60,8 @@ class Lifecycle:
         await self.core.publish(MatchChanged(match_id))
 
     def _resign(self, match_id: str, seat: str) -> None:
-        self.changes.run(match_id, resigning(seat, self.core.stamp()), self.core.stamp())
-        self.core.cache.drop_info(match_id)
+        now = self.core.stamp()
+        self.changes.run(match_id, resigning(seat, now), now)
 
     async def offer_rematch(self, token: str | None, match_id: str) -> SeatTaken | None:
         """Offer a rematch (a duel's roles swapped, a table's seats kept); when no other person

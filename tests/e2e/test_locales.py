@@ -67,11 +67,13 @@ IMPORT = re.compile(
     r"|import\s*\(?\s*[\"'](\.{1,2}/[^\"']+)[\"']"
 )
 ASSET = re.compile(r'(?:href|src)="/static/([^"]+\.(?:js|css))"')
+DYNAMIC = re.compile(r"import\s*\(\s*[\"'](\.{1,2}/[^\"']+)[\"']")  # `import("./x.js")` alone
 
 
-def loaded_by(*templates: str) -> set[Path]:
+def loaded_by(*templates: str, on_demand: bool = True) -> set[Path]:
     """Every JS and CSS file a page made of these templates loads: the files they link, and
-    every module those import, followed to the end (no build step: this is what is fetched)."""
+    every module those import, followed to the end (no build step: this is what is fetched);
+    without `on_demand`, not the modules only a dynamic `import()` fetches when it runs."""
     todo = [
         STATIC / rel
         for name in templates
@@ -84,8 +86,11 @@ def loaded_by(*templates: str) -> set[Path]:
             continue
         seen.add(path)
         if path.suffix == ".js":
-            for found in IMPORT.findall(path.read_text(encoding="utf-8")):
-                todo.append(path.parent / (found[0] or found[1]))
+            text = path.read_text(encoding="utf-8")
+            later = set() if on_demand else set(DYNAMIC.findall(text))
+            for found in IMPORT.findall(text):
+                if (found[0] or found[1]) not in later:
+                    todo.append(path.parent / (found[0] or found[1]))
     return seen
 
 
