@@ -64,7 +64,16 @@ export function renderScoring(root, view, me) {
     const name = el("th", seat === me ? "is-me" : "");
     const dot = el("span", `n-swatch n-seat-${seat}`, "");
     dot.setAttribute("aria-hidden", "true");
-    name.append(dot, nt(`seats.${seat}`));
+    if (s.order.length >= 4) {
+      // four or five narrow columns: the colour and the nation's number (its whole name for
+      // screen readers and on hover), never a name broken mid-word
+      const full = el("span", "visually-hidden", nt(`seats.${seat}`));
+      const short = el("span", "", seat.slice(1));
+      short.setAttribute("aria-hidden", "true");
+      name.append(dot, short, full);
+    } else {
+      name.append(dot, nt(`seats.${seat}`));
+    }
     name.title = nationName(view, seat, me);
     name.scope = "col";
     if (passedNow(s, n)) name.append(el("span", "n-passed", ` · ${term("passed")}`));

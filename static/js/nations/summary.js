@@ -93,7 +93,23 @@ export function scoreSheet(view, me) {
   table.append(el("caption", "", nt("score_sheet")));
   const head = el("tr");
   head.append(el("th", "", ""));
-  for (const seat of seats) head.append(el("th", "", nationName(view, seat, me)));
+  for (const seat of seats) {
+    const th = el("th", "", "");
+    th.scope = "col";
+    if (seats.length >= 4) {
+      // four or five columns on a phone: the colour and the number, the whole name for screen
+      // readers and on hover (the ranking above names every nation in full)
+      const dot = el("span", `n-swatch n-seat-${seat}`, "");
+      dot.setAttribute("aria-hidden", "true");
+      const short = el("span", "", seat.slice(1));
+      short.setAttribute("aria-hidden", "true");
+      th.title = nationName(view, seat, me);
+      th.append(dot, short, el("span", "visually-hidden", th.title));
+    } else {
+      th.textContent = nationName(view, seat, me);
+    }
+    head.append(th);
+  }
   table.append(head);
   for (const c of CATEGORIES) {
     const tr = el("tr", c === "total" ? "n-sheet-total" : "");
