@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -286,22 +285,9 @@ def test_a_purchase_that_throws_something_away_says_so_first(
     ]
 
 
-def tables_of_several(server: str) -> bool:
-    """Whether the server seats a Nations table of three (contract v1.2)."""
-    try:
-        api(server, "/api/matches", {"game": "nations", "players": 3, "opponent": "bot"})
-    except urllib.error.HTTPError as err:
-        if err.code == 422:
-            return False
-        raise
-    return True
-
-
 def test_three_people_at_one_nations_table_from_the_invite_links(
     open_page: Callable[..., Page], server: str, shot: Shot
 ) -> None:
-    if not tables_of_several(server):
-        pytest.skip("this server does not seat Nations tables of three yet (contract v1.2)")
     en = LOCALES["en"]
     creator = open_page(prefs={}, viewport={"width": 1280, "height": 800})
     creator.goto("/")

@@ -5,6 +5,30 @@ import { el } from "../render/dom.js";
 import { ageName, cardLines, cardName, nationName, nt, passedNow, term, typeLabel, CARDS } from "./text.js";
 
 /** A card face: name, type and effect lines; `key` makes it a button of the choice model. */
+/** A seat's colour, as a small square beside its name (the same on every board and list). */
+export function swatch(seat) {
+  const box = el("span", `n-swatch n-seat-${seat}`, "");
+  box.setAttribute("aria-hidden", "true");
+  return box;
+}
+
+/** A table's column head for a nation: its colour and `label`; at four or five nations, whose
+ * columns are narrow on a phone, its colour and number instead (the label for screen readers
+ * and on hover), never a name broken mid-word or cut off. */
+export function columnHead(seat, label, nations) {
+  const th = el("th", "", "");
+  th.scope = "col";
+  if (nations < 4) {
+    th.append(swatch(seat), label);
+    return th;
+  }
+  const number = el("span", "", seat.slice(1));
+  number.setAttribute("aria-hidden", "true");
+  th.title = label;
+  th.append(swatch(seat), number, el("span", "visually-hidden", label));
+  return th;
+}
+
 export function cardFace(id, { key, extra, tag } = {}) {
   const card = CARDS.get(id);
   const face = el(tag || (key ? "button" : "div"), `n-card n-type-${card?.type || "unknown"}`);
@@ -61,21 +85,9 @@ export function renderScoring(root, view, me) {
   head.append(corner);
   for (const seat of s.order) {
     const n = s.nations[seat];
-    const name = el("th", seat === me ? "is-me" : "");
-    const dot = el("span", `n-swatch n-seat-${seat}`, "");
-    dot.setAttribute("aria-hidden", "true");
-    if (s.order.length >= 4) {
-      // four or five narrow columns: the colour and the nation's number (its whole name for
-      // screen readers and on hover), never a name broken mid-word
-      const full = el("span", "visually-hidden", nt(`seats.${seat}`));
-      const short = el("span", "", seat.slice(1));
-      short.setAttribute("aria-hidden", "true");
-      name.append(dot, short, full);
-    } else {
-      name.append(dot, nt(`seats.${seat}`));
-    }
+    const name = columnHead(seat, nt(`seats.${seat}`), s.order.length);
+    if (seat === me) name.className = "is-me";
     name.title = nationName(view, seat, me);
-    name.scope = "col";
     if (passedNow(s, n)) name.append(el("span", "n-passed", ` · ${term("passed")}`));
     head.append(name);
   }

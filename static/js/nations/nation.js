@@ -2,7 +2,7 @@
 // under construction with its architects, completed wonders, colonies, resources, idle workers and
 // the population track. Pieces of the seat's own board carry data-key for the choice model.
 import { el } from "../render/dom.js";
-import { cardFace } from "./boards.js";
+import { cardFace, swatch } from "./boards.js";
 import { t } from "../i18n.js";
 import { playerName } from "../people.js";
 import { cardName, levelName, nationName, nt, passedNow, term, typeName } from "./text.js";
@@ -128,13 +128,6 @@ export function renderNation(root, view, seat, me) {
 
 function amountsShort(list) {
   return RESOURCES.map((r, i) => (list[i] ? `${list[i]} ${term(r)}` : "")).filter(Boolean).join(", ") || "0";
-}
-
-/** A seat's colour, as a small square beside its name (the same on every board and list). */
-export function swatch(seat) {
-  const box = el("span", `n-swatch n-seat-${seat}`, "");
-  box.setAttribute("aria-hidden", "true");
-  return box;
 }
 
 /** Who plays a seat, in words: the player's name, the computer at its level, or the computer

@@ -3,6 +3,7 @@
 // the five scoring categories.
 import { el } from "../render/dom.js";
 import { t } from "../i18n.js";
+import { columnHead } from "./boards.js";
 import { amounts, ageName, cardName, nationName, nt, term } from "./text.js";
 
 const RESOLUTION = new Set(["produced", "revolted", "short_of", "order_set", "war_resolved", "defeated", "event_resolved", "famine_paid", "age_scored"]);
@@ -93,23 +94,7 @@ export function scoreSheet(view, me) {
   table.append(el("caption", "", nt("score_sheet")));
   const head = el("tr");
   head.append(el("th", "", ""));
-  for (const seat of seats) {
-    const th = el("th", "", "");
-    th.scope = "col";
-    if (seats.length >= 4) {
-      // four or five columns on a phone: the colour and the number, the whole name for screen
-      // readers and on hover (the ranking above names every nation in full)
-      const dot = el("span", `n-swatch n-seat-${seat}`, "");
-      dot.setAttribute("aria-hidden", "true");
-      const short = el("span", "", seat.slice(1));
-      short.setAttribute("aria-hidden", "true");
-      th.title = nationName(view, seat, me);
-      th.append(dot, short, el("span", "visually-hidden", th.title));
-    } else {
-      th.textContent = nationName(view, seat, me);
-    }
-    head.append(th);
-  }
+  for (const seat of seats) head.append(columnHead(seat, nationName(view, seat, me), seats.length));
   table.append(head);
   for (const c of CATEGORIES) {
     const tr = el("tr", c === "total" ? "n-sheet-total" : "");
