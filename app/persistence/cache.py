@@ -174,13 +174,17 @@ class MatchCache:
             self._slots.move_to_end(match_id)
             return slot.info, slot.entry
 
-    def holds(self, match_id: str, version: int) -> bool:
-        """Whether the match's facts and its state at exactly `version` are cached."""
+    def holds(self, row: MatchFacts) -> bool:
+        """Whether the match's facts as of the row's seats and its state at exactly the row's
+        version are cached."""
         with self._lock:
-            slot = self._slots.get(match_id)
+            slot = self._slots.get(row.id)
             if slot is None or slot.info is None or slot.entry is None:
                 return False
-            return slot.entry.version == version
+            return (slot.entry.version, slot.info.seats_version) == (
+                row.version,
+                row.seats_version,
+            )
 
     def put_info(self, info: MatchInfo) -> None:
         with self._lock:
@@ -242,10 +246,12 @@ def read_info(db: Session, match: MatchFacts) -> MatchInfo:
 
 def row_info(db: Session, cache: MatchCache, match: MatchFacts) -> MatchInfo:
     """The facts of a row just read (or locked): the cached seats and rematch with the row's own
-    columns, without reading the seats again (their names never change; a kind changes only
-    when a person leaves a table, and that change makes every process drop the match's facts)."""
+    columns, without reading the seats again while the row counts no change of them since
+    (a seat is taken, or a leaver's given to the computer, in the transaction that counts it)."""
     known = cache.info(match.id)
-    return refreshed(known, match) if known is not None else read_info(db, match)
+    if known is not None and known.seats_version == match.seats_version:
+        return refreshed(known, match)
+    return read_info(db, match)
 
 
 def current(
@@ -254,7 +260,11 @@ def current(
     """The row's facts and its game state at the row's version: from the cache when it holds
     them (a move's usual case, with no read at all), else read in a reader session."""
     known, entry = cache.info(row.id), cache.entry(row.id)
-    if known is not None and entry is not None and entry.version == row.version:
+    if (
+        known is not None
+        and entry is not None
+        and (entry.version, known.seats_version) == (row.version, row.seats_version)
+    ):
         return refreshed(known, row), entry
     with reader() as db:
         info = row_info(db, cache, row)

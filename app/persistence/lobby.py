@@ -109,11 +109,6 @@ def open_seats(db: Session, match_ids: Collection[str]) -> dict[str, list[str]]:
     return found
 
 
-def reopen(db: Session, match_id: str, open_role: str) -> None:
-    """A table still has open seats after a join: the next joiner's default is `open_role`."""
-    db.execute(update(Challenge).where(Challenge.match_id == match_id).values(open_role=open_role))
-
-
 def seen(db: Session, creators: Collection[str], matches: Collection[str], when: datetime) -> None:
     """The creators (of any challenge) and the challenges (whose creator sits at its table) seen
     connected now."""

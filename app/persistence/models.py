@@ -95,6 +95,10 @@ class Match(Base):
     # due by now (or not known yet: null) instead of replaying every active match's clocks.
     # NEVER for a match without a clock. Never later than the true moment (app.clocks.due_at).
     due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # How many times the seats changed (taken, or a leaver's given to the computer), counted in
+    # the transaction that changes them: a process whose cached seats are of another count reads
+    # them again, whether or not the message that a seat changed has reached it.
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (Index("ix_matches_status_due_at", "status", "due_at"),)
 

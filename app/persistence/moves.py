@@ -21,6 +21,7 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from . import repository as repo
+from . import seating
 from .db import SQLITE_BUSY_MS
 from .models import utcnow
 from .records import Ending, MatchRow
@@ -215,9 +216,12 @@ class MoveTransaction:
         return bool(self.rows(repo.STILL_IDLE, {"the_match": match_id, "cutoff": cutoff}))
 
     def leave_seat(self, match_id: str, seat: str, reason: str, when: datetime, log: int) -> bool:
-        """The computer takes a person's seat over (contract v1.2)."""
+        """The computer takes a person's seat over (contract v1.2), counted on the match row."""
         params = {"in_match": match_id, "seat": seat, "when": when, "reason": reason}
-        return self.write(repo.LEAVE_SEAT, {**params, "log_length": log}) == 1
+        if self.write(repo.LEAVE_SEAT, {**params, "log_length": log}) != 1:
+            return False
+        seating.seats_changed(self, match_id)
+        return True
 
     def audit(self, action: str, match_id: str, detail: dict[str, Any]) -> None:
         """The admin's record of a change it made (who, what, when)."""

@@ -41,6 +41,8 @@ class MatchFacts(Protocol):
     def spectator_key(self) -> str | None: ...
     @property
     def activated_at(self) -> datetime | None: ...
+    @property
+    def seats_version(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,7 @@ class MatchRow:
     options: dict[str, Any]
     spectator_key: str | None
     activated_at: datetime | None
+    seats_version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +225,7 @@ class MatchInfo:
     rematch: RematchInfo | None = None
     rules_version: str = ""  # names the generator that dealt it (the fairness "algorithm")
     commitment: str = ""  # public from the first view (engine.core.fairness)
+    seats_version: int = 0  # the row's count of seat changes these seats are as of
 
     def seat(self, name: str) -> SeatInfo:
         return next(s for s in self.seats if s.name == name)
@@ -363,4 +367,5 @@ def info_of(
         offer,
         match.rules_version,
         match.commitment,
+        match.seats_version or 0,  # (a new row's default is set when it is first written)
     )

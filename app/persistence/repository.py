@@ -127,15 +127,6 @@ def add_match(db: Session, match: Match) -> None:
     db.connection().execute(insert(MATCHES), {k: v for k, v in values.items() if v is not None})
 
 
-def activate(db: Session, match_id: str, when: datetime) -> None:
-    """The second person is seated: the match starts now."""
-    db.connection().execute(
-        update(MATCHES)
-        .where(MATCHES.c.id == match_id)
-        .values(status="active", activated_at=when, updated_at=when)
-    )
-
-
 def delete_match(db: Session, match: Match) -> None:
     db.execute(delete(MatchAction).where(MatchAction.match_id == match.id))
     # SQLite enforces no foreign keys here: the analysis goes explicitly, as the actions do
@@ -261,27 +252,6 @@ def add_seats(
     db.connection().execute(insert(SEATS), rows)
 
 
-def claim_seat(
-    db: Session, match_id: str, seat: str, digest: str, player: str | None = None
-) -> bool:
-    """Give a person's free seat to the token with this hash (and the player, if one claims it;
-    a seat that already names its player keeps it); false when it was taken first."""
-    values: dict[str, Any] = {"token_hash": digest}
-    if player is not None:
-        values["player"] = player
-    claimed = db.connection().execute(
-        update(SEATS)
-        .where(
-            SEATS.c.match_id == match_id,
-            SEATS.c.name == seat,
-            SEATS.c.kind == "human",
-            SEATS.c.token_hash.is_(None),
-        )
-        .values(**values)
-    )
-    return claimed.rowcount == 1
-
-
 def seat_by_token(db: Session, digest: str) -> tuple[str, str] | None:
     """(match id, seat name) of the seat holding the token with this hash."""
     query = select(SEATS.c.match_id, SEATS.c.name).where(SEATS.c.token_hash == digest)
@@ -321,16 +291,6 @@ def add_invite(db: Session, code: str, match_id: str, seat: str) -> None:
 def get_invite(db: Session, code: str) -> InviteRow | None:
     row = db.connection().execute(INVITE, {"code": code}).first()
     return None if row is None else InviteRow(*row)
-
-
-def claim_invite(db: Session, code: str, when: datetime) -> bool:
-    """Mark the invite claimed; false when someone claimed it first."""
-    claimed = db.connection().execute(
-        update(INVITES)
-        .where(INVITES.c.code == code, INVITES.c.claimed_at.is_(None))
-        .values(claimed_at=when)
-    )
-    return claimed.rowcount == 1
 
 
 # ---- actions -------------------------------------------------------------------------------------

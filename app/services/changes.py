@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Literal
 
 from engine.core.game import Viewer
 
 from ..errors import ApiError, checked_id, unauthorized
-from ..persistence.cache import Entry, current
+from ..persistence import repository as repo
+from ..persistence.cache import Entry, current, read_info
 from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from .core import Core
@@ -25,12 +27,16 @@ from .ratings import rate_ending
 class Changed:
     """What a change decided: the match's facts after it, its new state (a move's), and how it
     ended the match (None: it goes on). `done` false: it found nothing to do and wrote nothing
-    (a sweep's verdict that a move overtook)."""
+    (a sweep's verdict that a move overtook). `seats`: how it changed the seats, counted on the
+    row (persistence.seating): "given" when `info` shows the new seats (a leaver's to the
+    computer), "taken" when the facts must be read again once committed (a person sat down:
+    their name and rating)."""
 
     info: MatchInfo
     entry: Entry | None = None
     ending: Ending | None = None
     done: bool = True
+    seats: Literal["kept", "given", "taken"] = "kept"
 
 
 # A change: given the transaction and the locked match, write what it decides and say so.
@@ -62,7 +68,7 @@ class MatchChanges:
             row = tx.locked_row(checked_id(match_id))
             if row is None:
                 raise missing()
-            if not wait and not core.cache.holds(row.id, row.version):
+            if not wait and not core.cache.holds(row):
                 raise Busy  # the state must be read or replayed first: not on the loop
             info, entry = current(core.cache, core.db.reader, row)
             done = change(tx, row, info, entry)
@@ -76,7 +82,12 @@ class MatchChanges:
                     row, status=ending.status, winner=ending.winner,
                     win_reason=ending.win_reason, ended_by=ending.ended_by,
                 )  # fmt: skip
-            info = refreshed(done.info, row)
+            if done.seats != "kept":
+                row = replace(row, seats_version=row.seats_version + 1)
+            info = replace(refreshed(done.info, row), seats_version=row.seats_version)
+        if done.seats == "taken":  # (the row too: taking the last seat starts the match)
+            with core.db.reader() as db:
+                info = read_info(db, repo.match_row(db, row.id) or row)
         core.cache.put_info(info)
         if done.entry is not None:
             core.cache.put_entry(done.entry.warm(watching))

@@ -47,7 +47,8 @@ def leave(
     if info.status != "active":  # a table that never started: nobody played, nobody is ranked
         return Changed(info, ending=Ending("finished", None, reason, seat))
     log_length = len(entry.log_json[None])  # where the log says so (views keep entries sent)
-    tx.leave_seat(info.match_id, seat, reason, when, log_length)
+    if not tx.leave_seat(info.match_id, seat, reason, when, log_length):
+        raise seat_left()  # (the locked row's seats say it is a person's: never, but not twice)
     tx.set_due(info.match_id, None, entry.version)
     seats = tuple(
         replace(s, kind="bot", left=reason, left_at=when.timestamp(), left_log=log_length)
@@ -55,7 +56,7 @@ def leave(
         else s
         for s in info.seats
     )
-    return Changed(replace(info, seats=seats))
+    return Changed(replace(info, seats=seats), seats="given")
 
 
 def resigning(seat: str, when: datetime) -> Change:

@@ -11,7 +11,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from ..auth import new_token, token_hash
 from ..clocks import due_at, out_of_time, rule_from_options
 from ..errors import ApiError, checked_id, not_found
 from ..outages import OUTAGES
@@ -26,6 +25,7 @@ from .changes import MatchChanges
 from .core import Core, utc
 from .leaving import abandoning, resigning, seat_left, timing_out
 from .matches import SeatTaken, new_row
+from .seating import IN_REMATCH, Seating, take_seat
 
 ABANDON_AFTER = timedelta(days=30)
 log = logging.getLogger("watergate.lifecycle")
@@ -164,25 +164,17 @@ class Lifecycle:
         return new
 
     def _claim(self, match_id: str, seat: str) -> SeatTaken:
-        token = new_token()
-        with self.db.write() as db:
+        with self.db.reader() as db:
             rematch = repo.get_rematch(db, checked_id(match_id))
             if rematch is None or rematch.new_match_id is None:
                 raise ApiError(404, "not_found", "No rematch has started.")
-            new = repo.get_match(db, rematch.new_match_id, lock=True)
+            new = repo.match_row(db, rematch.new_match_id)
             assert new is not None
             new_seat = rematch_seat(list(read_info(db, new).seat_names), seat)
-            if not repo.claim_seat(db, rematch.new_match_id, new_seat, token_hash(token)):
-                raise ApiError(409, "rematch_claimed", "This seat of the rematch is already taken.")
-            people = [s for s in read_info(db, new).seats if s.kind == "human"]
-            if new.status == "waiting" and all(s.claimed for s in people):
-                new.status = "active"
-                new.activated_at = new.updated_at = self.core.stamp()
-            info = read_info(db, new)
-        self.core.cache.put_info(info)
-        self.core.cache.drop_info(match_id)
-        self.core.cache.put_token(new.id, token_hash(token), new_seat)
-        return SeatTaken(new.id, new_seat, token)
+        # the seat names its player already (the rematch was made so): the token is all it takes
+        seated = take_seat(self.core, new.id, Seating(new_seat, None, IN_REMATCH))
+        self.core.cache.drop_info(match_id)  # the old match's offer shows the seat taken
+        return SeatTaken(new.id, new_seat, seated.token)
 
     # ---- sweeps -------------------------------------------------------------------------------
 

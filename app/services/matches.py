@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.fairness import commitment
@@ -24,11 +23,12 @@ from ..persistence import lobby as lobby_repo
 from ..persistence import repository as repo
 from ..persistence.cache import fresh_entry, read_info
 from ..persistence.models import Match
-from ..persistence.records import DEFAULT_LEVEL, MatchInfo, PlayerRow
+from ..persistence.records import DEFAULT_LEVEL
 from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
 from .ratings import check_may_sit
+from .seating import BY_LINK, FROM_LOBBY, Seating, take_seat
 
 log = logging.getLogger("watergate.matches")
 
@@ -87,24 +87,6 @@ def plan_table(
     kinds = {s: "human" if s == mine else asked.get(s, opponent) for s in seats}
     bots = {s: levels.get(s, level) for s in seats if kinds[s] == "bot"}
     return Table(seats, kinds, bots, dict(handicaps))
-
-
-@dataclass(frozen=True)
-class Refusals:
-    """The codes a seat-taking path answers with: a link's, or the lobby's (same checks)."""
-
-    own: tuple[str, str]
-    taken: tuple[str, str]
-
-
-BY_LINK = Refusals(
-    ("own_invite", "This is your own invite: send it to a friend."),
-    ("invite_claimed", "This invite link has already been used."),
-)
-FROM_LOBBY = Refusals(
-    ("own_challenge", "This is your own challenge: wait for someone to join it."),
-    ("taken", "Someone else has just taken this challenge."),
-)
 
 
 def player_required() -> ApiError:
@@ -283,60 +265,29 @@ class Matches:
             await self.core.publish(LobbyChanged(made.match_id))
 
     def _claim(self, code: str, player: str | None) -> SeatTaken:
-        with self.core.db.write() as db:
-            made = self._take(db, checked_id(code, "invite"), player_of(db, player), BY_LINK)
-        return self._cached(*made)
+        with self.core.db.reader() as db:
+            me = player_of(db, player)
+            invite = repo.get_invite(db, checked_id(code, "invite"))
+        if invite is None:
+            raise not_found("invite")
+        return self._take(invite.match_id, Seating(invite.seat, me, BY_LINK, invite.code))
 
     def _join(self, match_id: str, player: str | None, seat: str | None) -> SeatTaken:
-        with self.core.db.write() as db:
+        with self.core.db.reader() as db:
             me = player_of(db, player)
-            match = repo.match_row(db, checked_id(match_id), lock=True)
+            match = repo.match_row(db, checked_id(match_id))
             if match is None:
                 raise not_found()
             code = lobby_repo.invite_of(db, match.id, seat)
-            if lobby_repo.challenge(db, match.id) is None or code is None:
+            invite = repo.get_invite(db, code) if code is not None else None
+            if lobby_repo.challenge(db, match.id) is None or invite is None:
                 if match.options.get("visibility") == "public":
                     raise ApiError(409, *FROM_LOBBY.taken)  # joined, cancelled or expired
                 raise not_found()
-            made = self._take(db, code, me, FROM_LOBBY)
-        return self._cached(*made)
+        return self._take(match.id, Seating(invite.seat, me, FROM_LOBBY, invite.code, lobby=True))
 
-    def _cached(self, made: SeatTaken, info: MatchInfo) -> SeatTaken:
-        """Once committed: the match's new facts and the seat's token, in this process's cache."""
-        self.core.cache.put_info(info)
-        self.core.cache.put_token(info.match_id, token_hash(made.seat_token), made.seat)
-        return made
-
-    def _take(
-        self, db: Session, code: str, me: PlayerRow | None, refuse: Refusals
-    ) -> tuple[SeatTaken, MatchInfo]:
-        """The one seat-taking path of an invited seat, by its link or from the lobby: a
-        match's checks on who may take it belong here, so both ways apply them."""
-        token = new_token()
-        invite = repo.get_invite(db, code)
-        if invite is None:
-            raise not_found("invite")
-        mine = me.id if me else None
-        if mine and any(s.player == mine for s in repo.seats_of(db, invite.match_id)):
-            # the creator opened their own link: claiming would hand them both seats
-            raise ApiError(409, *refuse.own)
-        found = repo.match_row(db, invite.match_id)
-        check_may_sit(found.options if found is not None else {}, me)  # rated: accounts only
-        if not repo.claim_invite(db, code, self.core.stamp()):
-            raise ApiError(409, *refuse.taken)
-        if not repo.claim_seat(db, invite.match_id, invite.seat, token_hash(token), mine):
-            raise ApiError(409, *refuse.taken)
-        match = repo.match_row(db, invite.match_id, lock=True)
-        assert match is not None
-        still_open = lobby_repo.open_seats(db, [match.id])[match.id]
-        if match.status == "waiting" and not still_open:  # the last person sat down: it starts
-            now = self.core.stamp()
-            repo.activate(db, match.id, now)
-            match = replace(match, status="active", activated_at=now)
-        if still_open:  # a table with seats left stays listed, offering the next one
-            listed = lobby_repo.challenge(db, match.id) is not None
-            if listed:
-                lobby_repo.reopen(db, match.id, still_open[0])
-        else:
-            listed = lobby_repo.remove_challenge(db, match.id)  # full: out of the lobby
-        return SeatTaken(match.id, invite.seat, token, listed=listed), read_info(db, match)
+    def _take(self, match_id: str, asked: Seating) -> SeatTaken:
+        """The one seat-taking path of an invited seat, by its link or from the lobby: its
+        checks on who may sit apply to both, in the match transaction."""
+        seated = take_seat(self.core, match_id, asked)
+        return SeatTaken(match_id, seated.seat, seated.token, listed=seated.listed)

@@ -37,6 +37,16 @@ def columns(url: str, table: str) -> set[str]:
     return {str(row[0]) for row in found}
 
 
+def add_old_match(url: str, match_id: str, rules: str, now: str) -> None:
+    """A waiting Watergate match row as revisions 0008 and later store one (its commitment)."""
+    old = INSERT.replace("created_at, updated_at)", "created_at, updated_at, commitment)").replace(
+        ":now, :now)", ":now, :now, :commitment)"
+    )
+    seed = 4242
+    run(url, old, {"id": match_id, "seed": str(seed), "rules": rules, "now": now,
+                   "commitment": commitment(match_id, seed)})  # fmt: skip
+
+
 def test_0013_adds_its_columns_keeps_old_rows_and_takes_only_them_away(
     empty_url: str, make_client: Callable[..., TestClient]
 ) -> None:
@@ -45,12 +55,8 @@ def test_0013_adds_its_columns_keeps_old_rows_and_takes_only_them_away(
     config = alembic_config(empty_url)
     command.upgrade(config, "0012")
     before = {table: columns(empty_url, table) for table in NEW_COLUMNS}
-    old = INSERT.replace("created_at, updated_at)", "created_at, updated_at, commitment)").replace(
-        ":now, :now)", ":now, :now, :commitment)"
-    )
     now = "2026-12-01 10:00:00"
-    run(empty_url, old, {"id": "old1", "seed": "4242", "rules": "2", "now": now,
-                         "commitment": commitment("old1", 4242)})  # fmt: skip
+    add_old_match(empty_url, "old1", "2", now)
     run(
         empty_url,
         "insert into players (id, name, created_at) values ('ana1', 'Ana', :now)",

@@ -6,6 +6,7 @@ final ranking, and Watergate kept to two."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -427,3 +428,40 @@ def test_a_table_idle_for_31_days_gives_the_idle_seat_to_the_computer_and_goes_o
         assert {"type": "seat_replaced", "role": idle, "reason": "abandoned", "by": "bot"} in seen[
             "log"
         ]
+
+
+def test_a_leavers_seat_is_refused_by_every_process_at_once(
+    any_db_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """Two processes serve one table and nothing tells B that A replaced a leaver (no Redis
+    here): B must still refuse the leaver at once, because the seats changed in the row B locks,
+    not only in a message that may come late."""
+    a, b = make_client(any_db_url), make_client(any_db_url)
+    made = create(a, role="p1", players=3)
+    match_id, tokens = made["match_id"], {"p1": made["seat_token"]}
+    for seat, link in made["invites"].items():
+        tokens[seat] = claim_link(a, link)["seat_token"]
+    assert view(b, match_id, tokens["p2"])["players"]["p2"]["kind"] == "human"  # B knows the seats
+
+    assert (
+        a.post(f"/api/matches/{match_id}/resign", headers=bearer(tokens["p2"])).status_code == 200
+    )
+    again = b.post(f"/api/matches/{match_id}/resign", headers=bearer(tokens["p2"]))
+    assert again.status_code == 409 and again.json()["code"] == "seat_left"
+    assert view(b, match_id, tokens["p1"])["players"]["p2"]["kind"] == "bot"
+
+
+def test_a_table_starts_when_its_last_seat_is_taken_whichever_process_took_the_others(
+    any_db_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """A and B serve one table of three with no message between them: the seat taken through A
+    is counted on the row, so B, taking the last one, starts the match."""
+    a, b = make_client(any_db_url), make_client(any_db_url)
+    made = create(a, role="p1", players=3)
+    match_id, links = made["match_id"], made["invites"]
+    assert view(b, match_id, made["seat_token"])["status"] == "waiting"  # B knows the seats
+    claim_link(a, links["p2"])
+    last = claim_link(b, links["p3"])["seat_token"]
+    seen = view(b, match_id, last)
+    assert seen["status"] == "active"
+    assert all(p["name"] is not None for p in seen["players"].values())  # every seat taken
