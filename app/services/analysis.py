@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
@@ -14,11 +13,11 @@ from starlette.concurrency import run_in_threadpool
 from engine.core.game import Analysable, Judged
 from engine.registry import get_game
 
-from .. import logs
 from ..errors import ApiError
 from ..persistence.analyses import get_analysis, put_analysis, wire
 from ..push.changes import Change, MatchChanged, Moved
 from ..supervise import supervise
+from ..workers import worker_pool
 from . import exports
 from .access import seat_for
 from .core import Core
@@ -145,13 +144,8 @@ class Analyses:
         if self._pool is None:
             if self.core.settings.bot_processes <= 0:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="analysis")
-            else:  # spawn, not fork: this process has threads and an event loop
-                self._pool = ProcessPoolExecutor(
-                    1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=logs.configure,
-                    initargs=(logging.INFO, self.core.settings.log_format == "json"),
-                )
+            else:  # a worker process that ends with this server (app.workers)
+                self._pool = worker_pool(1, self.core.settings.log_format == "json")
         return self._pool
 
     def _drop(self) -> None:

@@ -7,9 +7,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -20,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from engine.registry import AnyGame, get_game
 
-from .. import logs
+from ..workers import worker_pool
 
 log = logging.getLogger("watergate.bots")
 
@@ -73,23 +70,6 @@ def _in_worker(
     return choose_move(get_game(game_id), state, seat, seed, kind, max(1, min(budget_ms, left_ms)))
 
 
-PARENT_WATCH_S = 1.0  # how often a worker looks whether its server is still there
-
-
-def _worker_start(level: int, json_logs: bool, server: int) -> None:
-    """A worker process's start: it logs as the server does, and it ends itself once its server
-    is gone. A server killed outright (SIGKILL, an out-of-memory kill) runs no shutdown code, and
-    a pool's idle workers would otherwise wait for work forever, orphaned."""
-    logs.configure(level, json_logs)
-    threading.Thread(target=_end_with, args=(server,), name="server-watch", daemon=True).start()
-
-
-def _end_with(server: int) -> None:
-    while os.getppid() == server:  # re-parented (to init or a subreaper) once the server died
-        time.sleep(PARENT_WATCH_S)
-    os._exit(0)
-
-
 class Thinking:
     """The computer's thinking for this app: a pool of worker processes made at first use and
     made again if a worker dies (a decision under way then is thought in a thread instead)."""
@@ -127,15 +107,7 @@ class Thinking:
 
     def _ready(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn, not fork: this process has threads and an event loop a fork would copy
-            context = multiprocessing.get_context("spawn")
-            # the workers log as the server does: the same format, secrets scrubbed
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=context,
-                initializer=_worker_start,
-                initargs=(logging.INFO, self.json_logs, os.getpid()),
-            )
+            self._pool = worker_pool(self.processes, self.json_logs)
         return self._pool
 
     def worker_pids(self) -> list[int]:

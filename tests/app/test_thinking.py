@@ -82,14 +82,36 @@ def test_the_computers_worker_processes_end_when_their_server_is_killed(
             first = json.loads(seen.recv(timeout=10))
             while first["version"] == 0:  # the computer (the Editor) moves first, in its worker
                 first = json.loads(seen.recv(timeout=10))
-        assert server.proc is not None
-        workers = children_of(server.proc.pid)
-        assert workers, "the computer thought in a worker process"
-        server.kill()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
-            time.sleep(0.1)  # (polling the process table: the workers are not our children)
-        assert not any(alive(pid) for pid in workers), "orphaned workers outlived their server"
+        assert_workers_end_with(server)
+
+
+def test_the_analysis_worker_process_ends_when_its_server_is_killed(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """The same for the process that analyses finished matches (issue 40, finding 17)."""
+    from tests.app.test_crash import servers
+    from tests.app.test_persistence import Duel, bearer
+
+    with servers(tmp_path) as spawn:
+        server = spawn(sqlite_url, env={"BOT_PROCESSES": "1"})
+        duel = Duel.start(server.http)
+        url = f"/api/matches/{duel.match_id}"
+        assert server.http.post(f"{url}/resign", headers=bearer(duel.tokens["editor"])).is_success
+        asked = server.http.get(f"{url}/analysis", headers=bearer(duel.tokens["nixon"]))
+        assert asked.status_code in (200, 202), asked.text  # the worker was started for it
+        assert_workers_end_with(server)
+
+
+def assert_workers_end_with(server: Any) -> None:
+    """The server has worker processes, and once it is killed outright they end too."""
+    assert server.proc is not None
+    workers = children_of(server.proc.pid)
+    assert workers, "the server has a worker process"
+    server.kill()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.1)  # (polling the process table: the workers are not our children)
+    assert not any(alive(pid) for pid in workers), "orphaned workers outlived their server"
 
 
 def children_of(pid: int) -> list[int]:
