@@ -37,6 +37,14 @@ def _i18n(lang: str) -> str:
     return "i18n_" + lang.replace("-", "_")
 
 
+def script_json(data: object) -> str:
+    """JSON to embed in a <script> element: every <, > and & as a JSON escape, so that no text a
+    visitor put in the address (an invite code like "<!--<script>") can end the element early or
+    send the HTML parser into its double-escaped script state, which would swallow the page."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def _page(request: Request, template: str, game: str = DEFAULT_GAME, **extra: Any) -> HTMLResponse:
     lang = pick(request)
     strings = locale(lang)
@@ -54,7 +62,7 @@ def _page(request: Request, template: str, game: str = DEFAULT_GAME, **extra: An
             "t": strings["ui"],
             "L": strings,
             "languages": [(code, locale(code)["lang_name"]) for code in LOCALES],
-            "bootstrap": json.dumps(boot, ensure_ascii=False).replace("</", "<\\/"),
+            "bootstrap": script_json(boot),
             "cards": [data["cards"][c] for c in sorted(data["cards"])] if "cards" in data else [],
             "game": game,
             "preload": page_modules(template),

@@ -83,3 +83,17 @@ def test_the_main_pages_work_under_their_policy(
     expect(watcher.locator("#conn")).to_have_text(UI["connected"])
     expect(watcher.locator("#board svg")).to_be_visible()
     assert problems == []
+
+
+def test_an_invite_address_with_markup_in_it_still_makes_a_working_page(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """The address's code is embedded in the page's bootstrap JSON: "<!--<script>" in it once
+    sent the HTML parser into its double-escaped script state, which swallowed the rest of the
+    page, so the invite's script never ran (issue 40, finding 19)."""
+    problems: list[str] = []
+    page = watched(open_page(prefs={}), problems)
+    assert_policed(page.goto("/invite/%3C!--%3Cscript%3E"), server)
+    expect(page.locator("#join-form")).to_be_visible()  # the script ran: it asks for a name
+    expect(page.locator("#player-name")).to_be_focused()
+    assert problems == []
