@@ -100,7 +100,8 @@ async def _table_page(
     under another game's address moves to its own (a link, an invite, the replay list need
     not know the game); an unknown id gets the page asked for, which says so itself."""
     match_id = match_id[:64]
-    game = await request.app.state.ctx.views.game_of(match_id) or DEFAULT_GAME
+    views = request.app.state.ctx.views
+    game = await views.game_of(match_id, ended=kind == "replay") or DEFAULT_GAME
     here = site(game)
     if here.prefix != prefix:
         query = f"?{request.url.query}" if request.url.query else ""

@@ -10,6 +10,7 @@ from ..persistence import repository as repo
 from ..push.hub import Connection
 from .access import check_key, seat_and_match, spectated
 from .core import Core
+from .exports import ENDED
 
 
 def wants_tails(ws: WebSocket) -> bool:
@@ -22,21 +23,25 @@ class Views:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def game_of(self, match_id: str) -> str | None:
-        """The game a match is of (None: no such match), for the page that shows its table."""
+    async def game_of(self, match_id: str, *, ended: bool = False) -> str | None:
+        """The game a match is of (None: no such match), for the page that shows its table.
+        With `ended` (a replay's page), a match that has not ended is not found either: a
+        replay's address must not tell that a live match exists, nor its game."""
         info = self.core.cache.info(match_id)
-        if info is not None:
+        if info is not None and not ended:
             return info.game
-        return await run_in_threadpool(self._game_of, match_id)
+        return await run_in_threadpool(self._game_of, match_id, ended)
 
-    def _game_of(self, match_id: str) -> str | None:
+    def _game_of(self, match_id: str, ended: bool = False) -> str | None:
         try:
             wanted = checked_id(match_id)
         except ApiError:
             return None
         with self.core.db.reader() as db:
             match = repo.get_match(db, wanted)
-            return None if match is None else match.game
+            if match is None or (ended and match.status not in ENDED):
+                return None
+            return match.game
 
     async def game_of_invite(self, code: str) -> str | None:
         """The game an invite is to (None: no such invite), for its landing page's words."""

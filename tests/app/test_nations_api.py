@@ -239,11 +239,19 @@ def test_the_admin_console_shows_steps_and_verifies_a_nations_match(client: Test
 
 
 def test_a_nations_table_has_its_own_address_and_title(client: TestClient) -> None:
-    match_id, _ = started(client)
-    for kind, query in (("match", ""), ("watch", "?key=abc"), ("replay", "")):
+    match_id, tokens = started(client)
+    for kind, query in (("match", ""), ("watch", "?key=abc")):
         moved = client.get(f"/{kind}/{match_id}{query}", follow_redirects=False)
         assert moved.status_code == 307
         assert moved.headers["location"] == f"/nations/{kind}/{match_id}{query}"
+    # a replay's address tells a live match from no match by nothing (issue 40, finding 21)
+    missing = client.get("/replay/000000000000000000000000", follow_redirects=False)
+    live = client.get(f"/replay/{match_id}", follow_redirects=False)
+    assert (live.status_code, missing.status_code) == (200, 200)
+    assert "<title>Nations" not in live.text
+    assert client.post(f"/api/matches/{match_id}/resign", headers=bearer(tokens["p1"])).is_success
+    moved = client.get(f"/replay/{match_id}", follow_redirects=False)  # ended: its replay is public
+    assert (moved.status_code, moved.headers["location"]) == (307, f"/nations/replay/{match_id}")
     page = client.get(f"/nations/match/{match_id}?lang=de")
     assert page.status_code == 200
     assert "<title>Nations" in page.text and "/static/js/nations/table.js" in page.text
