@@ -89,6 +89,12 @@ def install_errors(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
+        if err.status_code == 400:  # FastAPI's only 400: a body its JSON parser gave up on
+            # (nested too deeply for it, say); our own refusals are ApiErrors with their codes
+            return JSONResponse(
+                {"code": "invalid_json", "message": "The body is not JSON that can be read."},
+                status_code=400,
+            )
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         return JSONResponse({"code": code, "message": str(err.detail)}, status_code=err.status_code)
 
