@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     allowed_hosts: str = "localhost,127.0.0.1,::1"  # Host names links may use without BASE_URL
     forwarded_allow_ips: str = "127.0.0.1,::1"  # proxies whose X-Forwarded-* are believed
     rate_limits: str = "on"  # "off": no limits (benchmarks, load tests)
+    # /docs, the interactive API explorer: off unless asked for, as it runs Swagger UI's script
+    # from its CDN (pinned, with its integrity checked) on the origin that keeps seat tokens
+    api_docs: bool = False
     rate_limit_create: str = CREATE_LIMIT
     rate_limit_join: str = JOIN_LIMIT
     rate_limit_player: str = PLAYER_LIMIT

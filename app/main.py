@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await ctx.close()
 
     # FastAPI's own /docs has an inline script no CSP nonce reaches (http/docs.py serves it with
-    # one); ReDoc and the OAuth redirect page are not used.
+    # one, when API_DOCS is on); ReDoc and the OAuth redirect page are not used.
     app = FastAPI(
         title="Watergate Online",
         version="1",
@@ -136,8 +136,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        docs, accounts, account_pages, lobby, push, analysis, lessons,
+        accounts, account_pages, lobby, push, analysis, lessons,
     ):  # fmt: skip
         app.include_router(module.router)
+    if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)
+        app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

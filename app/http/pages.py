@@ -14,7 +14,7 @@ from fastapi.templating import Jinja2Templates
 
 from engine.registry import DEFAULT_GAME, get_game
 
-from ..games import site
+from ..games import SITES, site
 from ..lessons import checked_lesson
 from .assets import page_modules
 from .i18n import LOCALES, locale, pick
@@ -101,7 +101,11 @@ async def _table_page(
     not know the game); an unknown id gets the page asked for, which says so itself."""
     match_id = match_id[:64]
     views = request.app.state.ctx.views
-    game = await views.game_of(match_id, ended=kind == "replay") or DEFAULT_GAME
+    found = await views.game_of(match_id, ended=kind == "replay")
+    if found is None and kind == "replay":  # live or missing alike: the page asked for, which
+        # says so itself (a replay's address must not tell that a live match exists)
+        found = next(g for g, s in SITES.items() if s.prefix == prefix)
+    game = found or DEFAULT_GAME
     here = site(game)
     if here.prefix != prefix:
         query = f"?{request.url.query}" if request.url.query else ""

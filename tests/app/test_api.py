@@ -410,6 +410,24 @@ def test_openapi_and_docs_list_every_endpoint_with_a_summary(client: TestClient)
     assert set(operations) >= ENDPOINTS
     for key in ENDPOINTS:
         assert operations[key].get("summary"), f"{key} has no summary"
-    docs = client.get("/docs")
-    assert docs.status_code == 200
-    assert "openapi.json" in docs.text
+
+
+
+def test_the_api_explorer_is_off_unless_asked_for_and_checks_its_cdn_files(
+    sqlite_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """Swagger UI runs a CDN's script on the origin that keeps tokens (issue 40, finding 20):
+    /docs exists only with API_DOCS on, and then pins the files and has the browser check them."""
+    assert make_client(sqlite_url).get("/docs").status_code == 404
+    docs = make_client(sqlite_url, api_docs=True).get("/docs")
+    assert docs.status_code == 200 and "openapi.json" in docs.text
+    nonce = re.search(r"script-src 'nonce-([^']+)'", docs.headers["content-security-policy"])
+    assert nonce is not None
+    assert all(f'nonce="{nonce[1]}"' in tag for tag in re.findall(r"<script\b[^>]*>", docs.text))
+    external = re.findall(r'<(?:script|link)\b[^>]*(?:src|href)="https://[^"]*"[^>]*>', docs.text)
+    files = [tag for tag in external if "swagger-ui" in tag]
+    assert len(files) == 2, external  # its script and its style sheet
+    for tag in files:
+        assert re.search(r'@\d+\.\d+\.\d+/', tag), tag  # one release, not "the latest 5"
+        assert re.search(r'integrity="sha384-[A-Za-z0-9+/]{64}"', tag), tag
+        assert 'crossorigin="anonymous"' in tag, tag

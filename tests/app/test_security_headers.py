@@ -102,7 +102,6 @@ def test_every_page_route_is_covered(client: TestClient) -> None:
         "/admin",
         "/admin/stats",
         "/admin/matches/ID",
-        "/docs",
         "/nations/match/ID",
         "/nations/watch/ID",
         "/nations/replay/ID",
