@@ -412,7 +412,6 @@ def test_openapi_and_docs_list_every_endpoint_with_a_summary(client: TestClient)
         assert operations[key].get("summary"), f"{key} has no summary"
 
 
-
 def test_the_api_explorer_is_off_unless_asked_for_and_checks_its_cdn_files(
     sqlite_url: str, make_client: Callable[..., TestClient]
 ) -> None:
@@ -428,6 +427,6 @@ def test_the_api_explorer_is_off_unless_asked_for_and_checks_its_cdn_files(
     files = [tag for tag in external if "swagger-ui" in tag]
     assert len(files) == 2, external  # its script and its style sheet
     for tag in files:
-        assert re.search(r'@\d+\.\d+\.\d+/', tag), tag  # one release, not "the latest 5"
+        assert re.search(r"@\d+\.\d+\.\d+/", tag), tag  # one release, not "the latest 5"
         assert re.search(r'integrity="sha384-[A-Za-z0-9+/]{64}"', tag), tag
         assert 'crossorigin="anonymous"' in tag, tag
