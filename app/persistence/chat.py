@@ -4,7 +4,7 @@ each followed match's last lines (what views carry), so a push never reads the d
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -15,7 +15,8 @@ from .models import ChatMessage
 
 HISTORY = 100  # lines a view carries (contract v1.1)
 CHARS_KEPT = 4_000_000  # characters of chat this process keeps in memory (LRU by match)
-NEWEST_KEPT = 10_000  # matches whose newest line id is remembered (a stale read is refused)
+NEWEST_KEPT = 10_000  # matches whose last lines' ids are remembered (a stale read is refused)
+IDS_REMEMBERED = 16  # ids of the lines said lately, per match
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +71,11 @@ class ChatHistory:
         self._limit = chars
         self._chars = 0  # what is kept, by its texts' and names' lengths
         self._lock = threading.Lock()  # worker threads read the database and put what they read
-        # the newest line said per match lately (bounded): a read that began before that line was
-        # stored must not be kept, or the line would be missing until the match is dropped
-        self._newest: OrderedDict[str, int] = OrderedDict()
+        # the ids of the lines said per match lately (bounded): a read that began before one of
+        # them was stored must not be kept, or the line would be missing until the match is
+        # dropped. Ids, not only the newest: on PostgreSQL a line's id is given at its insert, so
+        # two processes' lines may commit, and arrive here, out of id order.
+        self._said: OrderedDict[str, deque[int]] = OrderedDict()
 
     def get(self, match_id: str) -> tuple[ChatLine, ...] | None:
         with self._lock:
@@ -82,23 +85,29 @@ class ChatHistory:
             return found
 
     def put(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
-        """Keep what was read, unless a line said since is missing from it (a stale read)."""
+        """Keep what was read, unless a line said lately is missing from it (a stale read)."""
         with self._lock:
-            read_up_to = lines[-1].id if lines else 0
-            if self._newest.get(match_id, 0) > read_up_to:
+            lines = lines[-HISTORY:]
+            read = {line.id for line in lines}
+            # a full history's oldest line bounds what it must hold: older lines fell off it
+            floor = lines[0].id if len(lines) == HISTORY else 0
+            if any(said > floor and said not in read for said in self._said.get(match_id, ())):
                 return
-            self._keep(match_id, lines[-HISTORY:])
+            self._keep(match_id, lines)
 
     def said(self, match_id: str, line: ChatLine) -> None:
-        """A new line: appended where the match's history is kept (else read when needed),
-        unless what is kept was read after the line was stored and holds it already."""
+        """A new line: put in its place (by id: lines may arrive out of order) where the match's
+        history is kept (else read when needed), unless what is kept holds it already."""
         with self._lock:
-            self._newest[match_id] = max(line.id, self._newest.pop(match_id, 0))
-            while len(self._newest) > NEWEST_KEPT:
-                self._newest.popitem(last=False)
+            said = self._said.pop(match_id, None) or deque(maxlen=IDS_REMEMBERED)
+            said.append(line.id)
+            self._said[match_id] = said
+            while len(self._said) > NEWEST_KEPT:
+                self._said.popitem(last=False)
             found = self._kept.get(match_id)
-            if found is not None and not (found and found[-1].id >= line.id):
-                self._keep(match_id, (*found, line)[-HISTORY:])
+            if found is not None and all(kept.id != line.id for kept in found):
+                ordered = sorted((*found, line), key=lambda kept: kept.id)
+                self._keep(match_id, tuple(ordered[-HISTORY:]))
 
     def _keep(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
         self._chars -= _weight(self._kept.pop(match_id, ()))
@@ -111,7 +120,7 @@ class ChatHistory:
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
-            self._newest.clear()
+            self._said.clear()
             self._chars = 0
 
 

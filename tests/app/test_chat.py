@@ -231,3 +231,23 @@ def test_a_table_with_two_people_and_the_computer_chats_but_not_its_leaver(
     with seat_socket(client, made["match_id"], p2) as gone:
         say(gone, "bye")
         assert next_chat(gone)["code"] == "seat_left"
+
+
+def test_lines_said_on_two_processes_are_all_kept_in_order_whatever_order_they_arrive() -> None:
+    """Two processes store lines 5 and 6 at once; PostgreSQL numbers them at insert, so 6 may
+    commit, and reach this process, before 5. Every view must still show both, in order (two
+    processes showed 6-9 of 10 lines: issue 40, finding 12)."""
+    lines = [ChatLine("editor", "Ana", f"line {n}", START + n, id=n) for n in range(1, 8)]
+    kept = ChatHistory()
+    kept.put("m", tuple(lines[:4]))
+    kept.said("m", lines[5])  # 6 first
+    kept.said("m", lines[4])  # then 5
+    assert kept.get("m") == tuple(lines[:6])
+
+    late = ChatHistory()  # a read made after 6 committed and before 5 did
+    late.said("m", lines[4])
+    late.said("m", lines[5])
+    late.put("m", (*lines[:4], lines[5]))
+    assert late.get("m") is None  # it lacks 5: read again when next needed, not kept
+    late.put("m", tuple(lines[:6]))
+    assert late.get("m") == tuple(lines[:6])

@@ -116,3 +116,34 @@ def test_the_same_version_sent_to_two_processes_is_accepted_once(
         assert [x["seq"] for x in detail["actions"]] == list(range(1, view["version"] + 2))
         assert detail["actions"][-1]["action"] == picks[statuses.index(200)]
         assert duel.view(role, via=a.http) == duel.view(role, via=b.http)
+
+
+def test_chat_said_on_both_processes_reaches_every_view_whole_and_in_order(
+    postgres_url: str, redis_url: str, spawn: Spawn
+) -> None:
+    """Ten lines said in turn through A and B, each seat on its own process: both seats' views,
+    read through either process, hold all ten in the order they were stored, by id (issue 40,
+    finding 12: views showed 6-9 of them)."""
+    a, b = two_servers(spawn, postgres_url, redis_url)
+    duel = Duel.start(a.http, b.http)
+    with (
+        a.socket(duel.match_id, duel.tokens["editor"]) as editor_ws,
+        b.socket(duel.match_id, duel.tokens["nixon"]) as nixon_ws,
+    ):
+        sockets = {"editor": editor_ws, "nixon": nixon_ws}
+        for role in ROLES:
+            receive_view(sockets[role], lambda v: True)
+        for n in range(10):
+            role = ROLES[n % 2]
+            sockets[role].send(json.dumps({"type": "chat", "text": f"line {n}"}))
+        for role in ROLES:  # both sockets hear all ten, whichever process each was said on
+            heard = 0
+            while heard < 10:
+                message = json.loads(sockets[role].recv(timeout=10))
+                heard += message.get("type") == "chat"
+    for role in ROLES:
+        for server in (a, b):
+            seen = duel.view(role, via=server.http)["chat"]
+            texts = sorted(line["text"] for line in seen)
+            assert texts == [f"line {n}" for n in range(10)], (role, server.base)
+            assert [line["id"] for line in seen] == sorted(line["id"] for line in seen)
