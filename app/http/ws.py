@@ -27,6 +27,7 @@ from ..logs import REQUEST_ID, new_request_id
 from ..outages import ANSWERED, as_api_error
 from ..push.hub import Connection
 from ..services.context import AppContext
+from .ratelimit import client_key
 
 router = APIRouter()
 AUTH_HINT = '{"type": "auth", "token": "<seat token>"}'
@@ -62,7 +63,8 @@ async def _on_auth(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: f
 
 async def _on_chat(ctx: AppContext, conn: Connection, msg: dict[str, Any], at: float) -> None:
     """{"type": "chat", "text": "Good move!"}, or a preset: {"type": "chat", "phrase": "thanks"}"""
-    await ctx.chat.say(conn.match_id, conn.viewer, msg.get("text"), msg.get("phrase"))
+    address = client_key(conn.ws.scope)
+    await ctx.chat.say(conn.match_id, conn.viewer, msg.get("text"), msg.get("phrase"), address)
 
 
 HANDLERS: dict[str, Handler] = {

@@ -8,12 +8,13 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import and_, delete, func, select
 from sqlalchemy.orm import Session
 
-from .models import ChatMessage
+from .models import ChatMessage, Seat
 
 HISTORY = 100  # lines a view carries (contract v1.1)
+LINES_KEPT = 1000  # lines a match stores: older ones are trimmed as new ones come
 CHARS_KEPT = 4_000_000  # characters of chat this process keeps in memory (LRU by match)
 NEWEST_KEPT = 10_000  # matches whose last lines' ids are remembered (a stale read is refused)
 IDS_REMEMBERED = 16  # ids of the lines said lately, per match
@@ -40,12 +41,36 @@ class ChatLine:
 
 
 def add_line(db: Session, match_id: str, line: ChatLine, when: datetime) -> int:
-    """Store the line; its id."""
+    """Store the line, and trim the match's oldest lines beyond LINES_KEPT; its id."""
     row = ChatMessage(match_id=match_id, role=line.role, name=line.name, text=line.text)
     row.phrase, row.created_at = line.phrase, when
     db.add(row)
     db.flush()
+    oldest_kept = (
+        select(ChatMessage.id)
+        .where(ChatMessage.match_id == match_id)
+        .order_by(ChatMessage.id.desc())
+        .offset(LINES_KEPT - 1)
+        .limit(1)
+        .scalar_subquery()
+    )
+    db.execute(
+        delete(ChatMessage).where(ChatMessage.match_id == match_id, ChatMessage.id < oldest_kept)
+    )
     return int(row.id)
+
+
+def lines_since(db: Session, match_id: str, seat: str, player: str | None, since: datetime) -> int:
+    """How many lines were said since `since`: by the player, at any table (a player's seats),
+    else by this seat of the match (a guest's)."""
+    query = select(func.count()).select_from(ChatMessage).where(ChatMessage.created_at >= since)
+    if player is None:
+        query = query.where(ChatMessage.match_id == match_id, ChatMessage.role == seat)
+    else:
+        query = query.join(
+            Seat, and_(Seat.match_id == ChatMessage.match_id, Seat.name == ChatMessage.role)
+        ).where(Seat.player == player)
+    return int(db.execute(query).scalar_one())
 
 
 def last_lines(db: Session, match_id: str, limit: int = HISTORY) -> tuple[ChatLine, ...]:

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import ApiError
 from ..names import REFUSED_CATEGORIES
-from ..persistence.chat import ChatLine, add_line
+from ..persistence.chat import ChatLine, add_line, lines_since
 from ..persistence.records import GUEST_NAME, MatchInfo
 from ..push.changes import Chatted
 from .access import current
@@ -25,6 +25,14 @@ MAX_CHARS: Final = 500
 BURST: Final = 5  # lines a seat may say ...
 WINDOW_S: Final = 10.0  # ... within this many seconds (contract v1.1)
 SEATS_TRACKED: Final = 10_000  # seats whose recent lines this process remembers
+# what one person may store in a day: a player at all tables, a guest at each seat (a guest's
+# seats are few: making and joining matches is limited per address)
+PLAYER_LINES_A_DAY: Final = 1000
+GUEST_SEAT_LINES_A_DAY: Final = 300
+# and one address, whoever says them, counted by each process for the day (UTC) under way
+ADDRESS_LINES_A_DAY: Final = 3000
+ADDRESSES_TRACKED: Final = 100_000
+DAY_S: Final = 86_400.0
 ZWJ: Final = "\u200d"  # joins emoji sequences: a format character that is fine in a chat line
 # the preset quick phrases, by key (the locales translate "chat_phrase_<key>"), and the English
 # text stored with them for any reader that does not know the key
@@ -38,6 +46,10 @@ PHRASES: Final = {
 
 def spectator_cannot() -> ApiError:
     return ApiError(403, "spectator", "Spectators read the chat; only the seats write in it.")
+
+
+def chat_quota(lines: int) -> ApiError:
+    return ApiError(429, "chat_quota", f"{lines} lines a day have been said; the chat rests now.")
 
 
 def checked_text(raw: object) -> str:
@@ -57,9 +69,14 @@ class Chat:
         self.core = core
         # each seat's recent lines (epoch seconds), least recently heard dropped first
         self._recent: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
+        # each address's lines today: address -> (the day's number, lines)
+        self._by_address: OrderedDict[str, tuple[int, int]] = OrderedDict()
 
-    async def say(self, match_id: str, seat: str | None, text: object, phrase: object) -> None:
-        """A line from `seat` (None: a spectator, refused); `phrase` a preset's key instead."""
+    async def say(
+        self, match_id: str, seat: str | None, text: object, phrase: object, address: str = ""
+    ) -> None:
+        """A line from `seat` (None: a spectator, refused); `phrase` a preset's key instead;
+        `address`: where it came from (the rate limits' key of the socket's peer)."""
         if seat is None:
             raise spectator_cannot()
         if phrase is not None:
@@ -69,6 +86,7 @@ class Chat:
         said = checked_text(text)
         now = self.core.clock.now()
         self._limit(match_id, seat, now)
+        self._count_address(address, now)
         line = await run_in_threadpool(self._store, match_id, seat, said, phrase, now)
         await self.core.publish(
             Chatted(match_id, line.role, line.name, line.text, line.at, line.phrase, line.id)
@@ -86,6 +104,17 @@ class Chat:
             raise ApiError(429, "rate_limited", f"Too many messages; wait {wait} seconds.")
         recent.append(now)
 
+    def _count_address(self, address: str, now: float) -> None:
+        """At most ADDRESS_LINES_A_DAY lines a day from one address (counted by this process)."""
+        day = int(now // DAY_S)
+        seen_day, lines = self._by_address.pop(address, (day, 0))
+        lines = lines if seen_day == day else 0
+        self._by_address[address] = (day, lines + 1)
+        while len(self._by_address) > ADDRESSES_TRACKED:
+            self._by_address.popitem(last=False)
+        if lines >= ADDRESS_LINES_A_DAY:
+            raise chat_quota(ADDRESS_LINES_A_DAY)
+
     def _store(self, match_id: str, seat: str, text: str, phrase: object, now: float) -> ChatLine:
         found = current(self.core, match_id)
         if found is None:
@@ -96,7 +125,11 @@ class Chat:
         if len(info.people) < 2:  # a person alone with the computer
             raise ApiError(422, "no_chat", "There is no chat in a match against the computer.")
         line = ChatLine(seat, _name(info, seat), text, now, phrase if phrase in PHRASES else None)
+        player = info.seat(seat).player_id
+        quota = PLAYER_LINES_A_DAY if player is not None else GUEST_SEAT_LINES_A_DAY
         with self.core.db.write() as db:
+            if lines_since(db, match_id, seat, player, utc(now - DAY_S)) >= quota:
+                raise chat_quota(quota)
             line_id = add_line(db, match_id, line, utc(now))
         return replace(line, id=line_id)
 

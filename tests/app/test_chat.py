@@ -10,12 +10,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app.main import create_app
+from app.persistence import chat as chat_store
 from app.persistence.chat import ChatHistory, ChatLine
+from app.persistence.models import ChatMessage
 from app.push.changes import Chatted, LobbyChanged, decode, encode
+from app.services import chat as chat_service
 
 from .conftest import ADMIN_TOKEN, make_settings
 from .test_clocks import START, FakeClock
@@ -251,3 +255,72 @@ def test_lines_said_on_two_processes_are_all_kept_in_order_whatever_order_they_a
     assert late.get("m") is None  # it lacks 5: read again when next needed, not kept
     late.put("m", tuple(lines[:6]))
     assert late.get("m") == tuple(lines[:6])
+
+
+def chat_rows(c: TestClient, match_id: str) -> list[str]:
+    """The texts the database holds for the match, oldest first."""
+    with c.app.state.ctx.db.writer.begin() as db:  # type: ignore[attr-defined]
+        rows = db.execute(
+            sa.select(ChatMessage.text)
+            .where(ChatMessage.match_id == match_id)
+            .order_by(ChatMessage.id)
+        )
+        return [str(text) for (text,) in rows]
+
+
+def test_a_match_stores_its_last_lines_only(
+    any_db_url: str, fake: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chat storage is bounded per match (issue 40, finding 11): beyond LINES_KEPT the oldest
+    lines go as new ones come, on both databases."""
+    assert chat_store.LINES_KEPT >= chat_store.HISTORY  # what views carry is always stored
+    monkeypatch.setattr(chat_store, "LINES_KEPT", 4)
+    settings = make_settings(any_db_url, sweep_seconds=1e6)
+    with TestClient(create_app(settings, clock=fake)) as client:
+        match_id, tokens = duel(client, new_player(client, "Ana"), None)
+        with seat_socket(client, match_id, tokens["editor"]) as ed:
+            for n in range(7):
+                say(ed, f"line {n}")
+                assert next_chat(ed)["text"] == f"line {n}"
+                fake.advance(3)  # within the 5-lines-in-10-s limit
+        assert chat_rows(client, match_id) == [f"line {n}" for n in range(3, 7)]
+
+
+def test_a_day_of_chat_has_a_ceiling_per_player_per_guest_seat_and_per_address(
+    client: TestClient, fake: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One person cannot store chat without end (13 GB a day from one address: issue 40,
+    finding 11): a player's lines at all tables, a guest seat's, and an address's are counted
+    over a day, then refused with chat_quota until the day has passed."""
+    monkeypatch.setattr(chat_service, "PLAYER_LINES_A_DAY", 3)
+    monkeypatch.setattr(chat_service, "GUEST_SEAT_LINES_A_DAY", 2)
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    first, mine = duel(client, ana, bea)
+    second, again = duel(client, ana, bea)
+
+    def said(match_id: str, token: str, text: str) -> View:
+        with seat_socket(client, match_id, token) as ws:
+            say(ws, text)
+            answer = next_chat(ws)
+        fake.advance(3)
+        return answer
+
+    assert said(first, mine["editor"], "one")["text"] == "one"
+    assert said(second, again["editor"], "two")["text"] == "two"  # Ana, at another table
+    assert said(first, mine["editor"], "three")["text"] == "three"
+    assert said(second, again["editor"], "four")["code"] == "chat_quota"  # Ana's day is full
+    assert said(first, mine["nixon"], "Bea speaks")["text"] == "Bea speaks"  # Bea's is not
+    guests, tokens = duel(client, None, None)
+    assert said(guests, tokens["editor"], "a")["text"] == "a"
+    assert said(guests, tokens["editor"], "b")["text"] == "b"
+    assert said(guests, tokens["editor"], "c")["code"] == "chat_quota"
+    assert said(guests, tokens["nixon"], "other seat")["text"] == "other seat"
+    fake.advance(86_400)  # a day later
+    assert said(second, again["editor"], "next day")["text"] == "next day"
+    assert said(guests, tokens["editor"], "d")["text"] == "d"
+
+    monkeypatch.setattr(chat_service, "ADDRESS_LINES_A_DAY", 2)
+    fake.advance(86_400)  # a new day: this address (the test client's) may say two lines
+    assert said(guests, tokens["editor"], "e")["text"] == "e"
+    assert said(guests, tokens["nixon"], "f")["text"] == "f"
+    assert said(first, mine["nixon"], "g")["code"] == "chat_quota"  # whoever says it
