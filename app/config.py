@@ -24,6 +24,7 @@ LOGIN_LIMIT = "20/minute;100/hour"  # sign-ins, password checks (deleting an acc
 # more tries at one account; the owner waits at most a few minutes
 LOGIN_USER_LIMIT = "10/minute;50/hour"
 CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to everyone)
+REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
 # hosts the server will POST a turn notice to, so a subscription cannot aim it at anything else
 PUSH_HOSTS = "fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com"
@@ -63,6 +64,7 @@ class Settings(BaseSettings):
     rate_limit_login: str = LOGIN_LIMIT
     rate_limit_login_user: str = LOGIN_USER_LIMIT
     rate_limit_challenge: str = CHALLENGE_LIMIT
+    rate_limit_replay: str = REPLAY_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
     # random) plays every match with that bot instead (tests, benchmarks)

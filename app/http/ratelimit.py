@@ -1,6 +1,6 @@
 """Per-client rate limits (the `limits` library): creating matches, joining, creating and
-renaming players, accounts and sign-ins (also per username), admin sign-in and websocket
-connects. Counted in Redis when REDIS_URL is set,
+renaming players, accounts and sign-ins (also per username), admin sign-in, public replays
+and websocket connects. Counted in Redis when REDIS_URL is set,
 so every process agrees; in this process's memory otherwise, and whenever Redis fails (a limit
 never turns into a 500)."""
 
@@ -51,6 +51,7 @@ PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
 ]
 LIMITED_METHODS: Final = frozenset(method for method, _ in ROUTES)
+REPLAYS: Final = "/api/replays/"  # every GET under it counts as "replay"
 REDIS_PAUSE_S: Final = 5.0  # after a Redis error, count in memory this long before trying again
 REDIS_TIMEOUT_S: Final = 0.25  # a limit check must never hold a request for long
 
@@ -97,6 +98,7 @@ class Limiter:
             "login": parse_many(settings.rate_limit_login),
             "login_user": parse_many(settings.rate_limit_login_user),  # keyed by username
             "challenge": parse_many(settings.rate_limit_challenge),
+            "replay": parse_many(settings.rate_limit_replay),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)
@@ -184,6 +186,8 @@ def bucket_of(scope: Scope) -> str | None:
     """Which limit a request counts against, if any."""
     if scope["type"] == "websocket":
         return "socket" if scope["path"].startswith("/ws/") else None
+    if scope["path"].startswith(REPLAYS) and scope.get("method") == "GET":
+        return "replay"  # a public replay, export or check replays a whole match: not free
     if scope["type"] != "http" or scope["method"] not in LIMITED_METHODS:
         return None  # the common case (views, actions, pages, static files) costs one lookup
     method, path = scope["method"], scope["path"]

@@ -84,6 +84,9 @@ class Replays:
         # an ended match never changes: its replays and its verdict are kept, the newest few
         self._kept: OrderedDict[tuple[str, str, int, Viewer, str], Any] = OrderedDict()
         self._lock = threading.Lock()
+        # one build per key at a time: callers who ask for what is being built wait for it
+        # rather than each replaying the match (24 at once slowed every player down)
+        self._building: dict[tuple[str, str, int, Viewer, str], threading.Lock] = {}
 
     async def replay(self, token: str | None, match_id: str) -> str:
         """The ended match at every step, as JSON text: a spectator's, or with a seat's token
@@ -102,11 +105,16 @@ class Replays:
 
         def run() -> dict[str, Any]:
             match = ended(self.core, match_id)
-            return {
-                **exports.export(match),
-                "seed_text": str(match.seed),  # exact where JSON numbers are doubles
-                "fairness": fairness.published(match),
-            }
+            return self._keep(
+                "export",
+                match,
+                None,
+                lambda: {
+                    **exports.export(match),
+                    "seed_text": str(match.seed),  # exact where JSON numbers are doubles
+                    "fairness": fairness.published(match),
+                },
+            )
 
         return await run_in_threadpool(run)
 
@@ -129,9 +137,19 @@ class Replays:
             if key in self._kept:
                 self._kept.move_to_end(key)
                 return cast(T, self._kept[key])
-        made = build()
-        with self._lock:
-            self._kept[key] = made
-            while len(self._kept) > KEPT_REPLAYS:
-                self._kept.popitem(last=False)
+            building = self._building.setdefault(key, threading.Lock())
+        with building:
+            with self._lock:
+                if key in self._kept:  # built while this caller waited
+                    self._kept.move_to_end(key)
+                    return cast(T, self._kept[key])
+            try:
+                made = build()
+            finally:
+                with self._lock:
+                    self._building.pop(key, None)
+            with self._lock:
+                self._kept[key] = made
+                while len(self._kept) > KEPT_REPLAYS:
+                    self._kept.popitem(last=False)
         return made

@@ -7,6 +7,7 @@ seed or the action list was tampered with."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -257,3 +258,46 @@ def test_each_check_on_its_own(sqlite_url: str, make_client: MakeClient) -> None
     assert not fairness.check_replay(dataclasses.replace(match, actions=tuple(swapped))).ok
     short = dataclasses.replace(match, actions=match.actions[:-1])
     assert fairness.check_replay(short).code in ("length_differs", "outcome_differs")
+
+
+def test_an_ended_matchs_export_is_built_once_however_many_ask_at_once(
+    sqlite_url: str, make_client: MakeClient
+) -> None:
+    """Exports were rebuilt for every caller, and 24 at once slowed every player (issue 40,
+    finding 4): one caller builds, the others wait for it or take what it kept."""
+    client = make_client(sqlite_url)
+    duel = Duel.start(client)
+    resign = client.post(
+        f"/api/matches/{duel.match_id}/resign", headers=bearer(duel.tokens["nixon"])
+    )
+    assert resign.status_code == 200
+    replays = client.app.state.ctx.replays  # type: ignore[attr-defined]
+    stored = exports.stored(client.app.state.ctx.db, duel.match_id, ended=True)  # type: ignore[attr-defined]
+    started, release, builds = threading.Event(), threading.Event(), []
+
+    def slow_build() -> str:
+        builds.append("first")
+        started.set()
+        release.wait(timeout=30)
+        return "built once"
+
+    def second_build() -> str:
+        builds.append("second")
+        return "built twice"
+
+    first = threading.Thread(target=lambda: replays._keep("probe", stored, None, slow_build))
+    first.start()
+    assert started.wait(timeout=30)  # the first caller is building
+    answers: list[str] = []
+    second = threading.Thread(
+        target=lambda: answers.append(replays._keep("probe", stored, None, second_build))
+    )
+    second.start()
+    release.set()
+    first.join(timeout=30)
+    second.join(timeout=30)
+    assert builds == ["first"] and answers == ["built once"]
+    exported = client.get(f"/api/replays/{duel.match_id}/export").json()
+    again = client.get(f"/api/replays/{duel.match_id}/export").json()
+    assert exported == again and exported["match_id"] == duel.match_id
+    assert [key[:2] for key in replays._kept if key[0] == "export"] == [("export", duel.match_id)]

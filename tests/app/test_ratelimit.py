@@ -263,3 +263,16 @@ def test_the_real_server_believes_forwarded_for_only_from_its_proxies(tmp_path: 
                 "/admin/login", data={"token": "x"}, headers=from_address(some_address())
             )
             assert answer.status_code == (401 if believed else 429), server.base
+
+
+def test_public_replays_exports_and_checks_are_limited_per_client(limited: Limited) -> None:
+    """Each replays a whole match: unlimited, 24 at once slowed every player (issue 40,
+    finding 4)."""
+    client = limited(rate_limit_replay="3/minute")
+    me, neighbour = from_address(some_address()), from_address(some_address())
+    missing = "/api/replays/000000000000000000000000"
+    for tail in ("", "/export", "/verify"):
+        assert client.get(missing + tail, headers=me).status_code == 404
+    assert_limited(client.get(missing + "/export", headers=me))
+    assert client.get(missing, headers=neighbour).status_code == 404, "another client is not held"
+    assert client.get("/api/lobby", headers=me).status_code == 200, "only replays are refused"
