@@ -21,9 +21,9 @@ from ..workers import worker_pool
 from . import exports
 from .access import seat_for
 from .core import Core
+from .fairqueue import AskerFull, FairQueue
 
 log = logging.getLogger("watergate.analysis")
-QUEUED_MAX: Final = 64  # matches waiting; beyond, a request is told to come back (503)
 FINISHED: Final = "finished"  # ended by the rules: an abandoned match was not played out
 
 
@@ -49,8 +49,8 @@ class Analyses:
 
     def __init__(self, core: Core) -> None:
         self.core = core
-        self._queue: asyncio.Queue[str] = asyncio.Queue(QUEUED_MAX)
-        self._waiting: set[str] = set()
+        self._queue = FairQueue()
+        self._ready = asyncio.Event()  # something was queued
         self.running: str | None = None
         self._stop = asyncio.Event()
         self._pool: Executor | None = None
@@ -63,52 +63,57 @@ class Analyses:
         """A listener of this process's changes: a match just finished is analysed at once."""
         if isinstance(change, Moved | MatchChanged):
             info = self.core.cache.info(change.match_id)
-            if info is not None and info.status == FINISHED and analysable(info.game):
-                self._enqueue(change.match_id)
+            finished = info is not None and info.status == FINISHED and analysable(info.game)
+            if finished and change.match_id != self.running:
+                self._queue.offer(change.match_id)
+                self._ready.set()
 
     def status(self, match_id: str) -> str | None:
         if match_id == self.running:
             return "running"
-        return "queued" if match_id in self._waiting else None
+        return "queued" if match_id in self._queue else None
 
-    def _enqueue(self, match_id: str) -> bool:
-        if match_id == self.running or match_id in self._waiting:
-            return True
-        try:
-            self._queue.put_nowait(match_id)
-        except asyncio.QueueFull:
-            return False
-        self._waiting.add(match_id)
-        return True
+    async def analysis(
+        self, token: str | None, match_id: str, address: str = ""
+    ) -> tuple[int, dict[str, Any]]:
+        """200 and the seat's own judged moves, or 202 while they are being computed. Who asks
+        (the seat's player, else the address it asks from) takes turns with the other askers."""
 
-    async def analysis(self, token: str | None, match_id: str) -> tuple[int, dict[str, Any]]:
-        """200 and the seat's own judged moves, or 202 while they are being computed."""
-
-        def read() -> tuple[str, list[Judged] | None]:
+        def read() -> tuple[str, str | None, list[Judged] | None]:
             seat = seat_for(self.core, token, match_id)
             match = exports.stored(self.core.db, match_id, ended=True)
             if match.status != FINISHED:
                 raise ApiError(409, "analysis_unavailable", "Only a match played out is analysed.")
             if not analysable(match.game):
                 raise ApiError(409, "analysis_unavailable", "This game has no analysis yet.")
+            player = next(s.player_id for s in match.seats if s.name == seat)
             with self.core.db.reader() as db:
-                return seat, get_analysis(db, match_id)
+                return seat, player, get_analysis(db, match_id)
 
-        seat, moves = await run_in_threadpool(read)
+        seat, player, moves = await run_in_threadpool(read)
         if moves is not None:
             return 200, {
                 "role": seat,
                 "information": "observation",
                 "moves": [wire(m) for m in moves if m.seat == seat],
             }
-        if not self._enqueue(match_id):
-            raise ApiError(503, "busy", "Too many analyses are waiting; try again shortly.")
+        if match_id != self.running:
+            try:
+                self._queue.ask(f"player:{player}" if player else f"address:{address}", match_id)
+            except AskerFull:
+                raise ApiError(
+                    429, "analyses_waiting", "Your other analyses come first; ask again later."
+                ) from None
+            self._ready.set()
         return 202, {"status": self.status(match_id) or "queued"}
 
     async def _work(self) -> None:
         while not self._stop.is_set():
-            match_id = await self._queue.get()
-            self._waiting.discard(match_id)
+            match_id = self._queue.take()
+            if match_id is None:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
             self.running = match_id
             try:
                 await self._one(match_id)
