@@ -16,9 +16,7 @@ router = APIRouter(
 
 
 @router.get("/{match_id}/analysis")
-async def analysis(
-    match_id: str, ctx: CtxDep, token: TokenDep, request: Request
-) -> JSONResponse:
+async def analysis(match_id: str, ctx: CtxDep, token: TokenDep, request: Request) -> JSONResponse:
     """The seat's own decisions, each with its chance to win before and after and the hard
     search's preferred action, judged from that seat's observation; 202 while computing (429
     when the asker already waits for several)."""

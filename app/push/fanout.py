@@ -25,6 +25,7 @@ from ..persistence.cache import MatchCache
 from ..persistence.chat import ChatHistory, ChatLine
 from ..persistence.db import Database
 from ..supervise import finish, supervise
+from .breaker import RedisBreaker
 from .changes import (
     Change,
     Chatted,
@@ -70,7 +71,6 @@ class Fanout:
         self._subscriber: Any | None = None  # the subscription's own connection
         self.listening = False  # subscribed, and caught up with what was missed before
         self.resubscribed: list[Callable[[], Awaitable[None]]] = []  # run after each catch-up
-        self._publish_failing = False
         self._task: asyncio.Task[None] | None = None
         if redis_url:
             import redis.asyncio as redis
@@ -84,6 +84,8 @@ class Fanout:
                 redis_url, retry=Retry(NoBackoff(), 0), socket_keepalive=True,
                 socket_keepalive_options=KEEPALIVE, **COMMANDS,
             )  # fmt: skip
+        # the commands a request waits on skip Redis while it is away (publishes, presence)
+        self.breaker = RedisBreaker(self.redis)
 
     async def start(self) -> None:
         """Subscribe in the background: a Redis that is away at start delays pushes between
@@ -105,18 +107,13 @@ class Fanout:
         away must not turn the answer into an error, so a failed publish is only logged (the
         other processes catch up from the database when they subscribe again)."""
         self.deliver(change, remote=False)
-        if self.redis is None:
+        if self.redis is None or not self.breaker.usable:  # or it failed, and is not back
             return
         try:
             await self.redis.publish(CHANNEL, encode(change, self.origin))
         except (RedisError, OSError) as err:
-            if not self._publish_failing:  # once per outage, not once per action
-                log.warning("fan-out publishing failed (%s); other processes catch up later", err)
-            self._publish_failing = True
-        else:
-            if self._publish_failing:
-                log.info("fan-out publishing works again")
-            self._publish_failing = False
+            # other processes catch up later, from the database, when they subscribe again
+            self.breaker.failed("fan-out publishing", err)
 
     def deliver(self, change: Change, *, remote: bool) -> None:
         """Bring the cache up to date with the change, then wake the match's sockets. The
@@ -209,6 +206,7 @@ class Fanout:
 
     async def close(self) -> None:
         await finish(self._task)
+        await self.breaker.close()
         for client in (self._subscriber, self.redis):
             if client is not None:
                 await _quietly(client.aclose())

@@ -31,7 +31,7 @@ class Presence:
     async def online(self, match_id: str) -> frozenset[str]:
         """The seats online; never fails a view: without Redis, this process's sockets only."""
         seats = set(self.hub.local_seats(match_id))
-        if self.redis is not None:
+        if self.redis is not None and self.fanout.breaker.usable:
             try:
                 marks = await self.redis.hgetall(self._key(match_id))
             except (RedisError, OSError) as err:
@@ -47,8 +47,8 @@ class Presence:
     async def mark(self, conn: Connection, present: bool) -> None:
         """Claim (or give up) the socket's seat for the other processes; a failure is logged
         only: the heartbeat, or the refresh when the fan-out subscribes again, claims it later."""
-        if self.redis is None or conn.viewer is None:
-            return
+        if self.redis is None or conn.viewer is None or not self.fanout.breaker.usable:
+            return  # (a heartbeat, or the refresh once the fan-out subscribes again, claims it)
         key, field = self._key(conn.match_id), f"{conn.viewer}:{conn.id}"
         try:
             if present:
@@ -76,6 +76,7 @@ class Presence:
         if not self._failing:  # once per outage
             log.warning("presence unavailable in Redis (%s): showing this process's sockets", err)
         self._failing = True
+        self.fanout.breaker.failed("presence", err)
 
     def _worked(self) -> None:
         if self._failing:

@@ -189,3 +189,30 @@ def assert_unavailable_frame(ws: WebSocketTestSession) -> None:
         assert message["version"] == 0
     assert (message["type"], message["code"]) == ("error", "unavailable"), message
     assert message["message"]
+
+
+def test_a_redis_that_stops_answering_costs_actions_nothing_after_the_first(
+    postgres_url: str, redis_url: str, spawn: Spawn
+) -> None:
+    """A black-holed Redis (packets dropped, nothing refused) made every action wait out its
+    timeouts, about 4 s each (issue 40, finding 14): after the first failure, publishing and
+    presence skip Redis until a probe finds it answering, and then use it again."""
+    with Proxy.to_url(redis_url) as proxy:
+        a: Server = spawn(postgres_url, redis_url=proxy.url(redis_url))
+        eventually("ready", lambda: readiness(a.http) == 200)
+        duel, bot = Duel.start(a.http), RandomBot(29)
+        with a.socket(duel.match_id, duel.tokens["editor"]) as on_a:
+            receive_view(on_a, lambda v: v["version"] == 0)
+            proxy.hang()
+            move(duel, bot, via=a.http)  # the first finds out, within the timeouts
+            started = time.monotonic()
+            for _ in range(10):
+                version = move(duel, bot, via=a.http)
+                receive_view(on_a, lambda v, n=version: v["version"] == n)
+            # ten moves and their pushes without Redis's timeouts (4 s each before): a bound
+            # far from both, so that a loaded machine cannot fail it
+            assert time.monotonic() - started < 10.0
+            proxy.restore()
+            eventually("ready again", lambda: readiness(a.http) == 200)
+            version = move(duel, bot, via=a.http)
+            receive_view(on_a, lambda v, n=version: v["version"] == n)
