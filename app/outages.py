@@ -12,6 +12,9 @@ from .errors import ApiError
 # ProgrammingError) are not here: they are bugs or handled where they occur.
 OUTAGES: tuple[type[Exception], ...] = (
     sql_errors.OperationalError,
+    # the database's own state, not the query's: a PostgreSQL standby or a read-only database
+    # refusing a write (ReadOnlySqlTransaction), a transaction the server dropped
+    sql_errors.InternalError,
     sql_errors.InterfaceError,
     sql_errors.TimeoutError,
     redis_errors.ConnectionError,

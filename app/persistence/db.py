@@ -135,6 +135,16 @@ class Database:
         with self.write_lock or nullcontext(), self.writer.begin() as session:
             yield session
 
+    @contextmanager
+    def write_probe(self) -> Iterator[Session]:
+        """A write transaction that is always rolled back (readiness asks whether the database
+        takes writes, and writes nothing)."""
+        with self.write_lock or nullcontext(), self.writer() as session:
+            try:
+                yield session
+            finally:
+                session.rollback()
+
     def checkpoint(self) -> tuple[int, int] | None:
         """Copy the write-ahead log into the SQLite file (a worker thread calls this every
         second): (frames in the log, frames copied), or None on PostgreSQL. PASSIVE: it never

@@ -20,8 +20,10 @@ from sqlalchemy import (
     literal_column,
     or_,
     select,
+    text,
     update,
 )
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import BindParameter
 
@@ -334,3 +336,14 @@ def add_rematch(db: Session, old_match_id: str, offered_by: str) -> None:
 def ping(db: Session) -> None:
     """A read of the matches table: the database answers and holds our schema."""
     db.execute(select(Match.id).limit(1)).all()
+
+
+def try_write(db: Session) -> None:
+    """Raises if the database refuses writes: SQLite's file read-only (or its disk, or its
+    shared-memory file), PostgreSQL read-only (a standby, default_transaction_read_only). The
+    caller rolls back: an UPDATE that changes nothing still needs the write lock, and SQLite
+    refuses it at once on a database it cannot write."""
+    if db.get_bind().dialect.name == "sqlite":
+        db.execute(text("UPDATE alembic_version SET version_num = version_num"))
+    elif db.execute(text("SHOW transaction_read_only")).scalar() == "on":
+        raise OperationalError("SHOW transaction_read_only", {}, Exception("read-only"))

@@ -28,7 +28,7 @@ class Readiness:
     def problem(self) -> str | None:
         """None when ready, else what is missing, in words for the operator."""
         if not self.database:
-            return "The database does not answer."
+            return "The database does not answer, or refuses writes."
         if self.redis is False:
             return "Redis does not answer."
         if self.subscribed is False:
@@ -55,7 +55,8 @@ async def _database_answers(db: Database) -> bool:
             anyio.to_thread.run_sync(_ping, db, abandon_on_cancel=True), CHECK_SECONDS
         )
     except Exception as err:
-        log.warning("not ready: the database does not answer (%s)", type(err).__name__)
+        what = type(err).__name__
+        log.warning("not ready: the database does not answer or refuses writes (%s)", what)
         return False
     return True
 
@@ -72,5 +73,9 @@ async def _redis_answers(fanout: Fanout) -> bool | None:
 
 
 def _ping(db: Database) -> None:
+    """The database answers and takes writes (a read-only SQLite file answered every read and
+    refused every write while this said ready: issue 40, finding 15)."""
     with db.reader() as session:
         repo.ping(session)
+    with db.write_probe() as session:
+        repo.try_write(session)

@@ -10,13 +10,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.pool import NullPool
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from app.persistence.db import driver_url
 from app.push.changes import MatchChanged
 from engine.watergate.bots import RandomBot
 from tests.app.tcpproxy import Proxy
@@ -216,3 +221,53 @@ def test_a_redis_that_stops_answering_costs_actions_nothing_after_the_first(
             eventually("ready again", lambda: readiness(a.http) == 200)
             version = move(duel, bot, via=a.http)
             receive_view(on_a, lambda v, n=version: v["version"] == n)
+
+
+def refuse_writes(client: TestClient, url: str, refuse: bool) -> None:
+    """Make the app's database refuse every write (or take them again), as a read-only SQLite
+    file or a PostgreSQL standby does; the app's pools are emptied, so that the next
+    connection sees it."""
+    ctx = client.app.state.ctx  # type: ignore[attr-defined]
+    engine = ctx.db.writer_engine
+    if url.startswith("sqlite"):
+
+        def query_only(dbapi_connection: Any, _: Any) -> None:
+            dbapi_connection.execute("PRAGMA query_only = ON")
+
+        if refuse:
+            event.listen(engine, "connect", query_only)
+            engine._refusing = query_only
+        else:
+            event.remove(engine, "connect", engine._refusing)
+    else:
+        name = sa.make_url(url).database
+        admin = sa.create_engine(driver_url(url), poolclass=NullPool)
+        with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.exec_driver_sql("SET default_transaction_read_only = off")
+            setting = "on" if refuse else "off"
+            conn.exec_driver_sql(
+                f"ALTER DATABASE {name} SET default_transaction_read_only = {setting}"
+            )
+        admin.dispose()
+    engine.pool.dispose()
+
+
+def test_a_database_that_refuses_writes_is_not_ready_and_writes_are_503(
+    any_db_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """A read-only SQLite file answered every read and refused every write while /readyz said
+    ready (issue 40, finding 15): readiness now asks for a write (rolled back), and a refused
+    write is 503 unavailable, never a 500."""
+    client = make_client(any_db_url)
+    client.raise_server_exceptions = False
+    duel = Duel.start(client)
+    assert client.get("/readyz").status_code == 200
+    refuse_writes(client, any_db_url, True)
+    try:
+        assert_unavailable(client.get("/readyz"))
+        assert_unavailable(client.post("/api/matches", json={"role": "editor"}))
+        assert duel.view("editor")["status"] == "active"  # reads still work
+    finally:
+        refuse_writes(client, any_db_url, False)
+    assert client.get("/readyz").status_code == 200
+    assert client.post("/api/matches", json={"role": "editor"}).status_code == 201
