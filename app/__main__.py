@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import faulthandler
 import gc
 import io
 import logging
@@ -108,6 +109,10 @@ def main() -> None:
     settings = Settings()
     # before anything logs: secrets are scrubbed from every line
     logs.configure(json_lines=settings.log_format == "json")
+    # a fatal signal (SIGBUS from a SQLite shared-memory file that cannot be written, SIGSEGV
+    # in a C extension) kills the process before any handler of ours runs: the interpreter
+    # writes the error and every thread's stack to stderr first, so the death is in the log
+    faulthandler.enable(all_threads=True)
     if problem := settings.bind_problem():
         sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
     migrate(settings.database_url)

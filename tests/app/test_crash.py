@@ -271,3 +271,18 @@ def test_a_computer_move_pending_at_the_kill_is_made_after_restart(
     detail = admin_detail(server.http, match_id)
     assert detail["actions"][0]["role"] == "editor"  # the move the killed process owed
     assert [a["seq"] for a in detail["actions"]] == list(range(1, view["version"] + 1))
+
+
+def test_a_fatal_signal_leaves_a_line_in_the_log_saying_where(
+    sqlite_url: str, spawn: Spawn
+) -> None:
+    """A SQLite shared-memory file that cannot be written kills the process with SIGBUS; it died
+    with no log line at all (issue 40, finding 16). The server writes the fatal error and every
+    thread's stack to its log on SIGBUS (and SIGSEGV, SIGFPE, SIGABRT, SIGILL) before dying."""
+    server = spawn(sqlite_url)
+    assert server.proc is not None
+    os.kill(server.proc.pid, signal.SIGBUS)
+    assert server.proc.wait(timeout=10) == -signal.SIGBUS  # it still dies of it
+    said = server.log_tail()
+    assert "Fatal Python error: Bus error" in said, said
+    assert "Current thread" in said or "Thread 0x" in said, said  # where it was
