@@ -141,3 +141,52 @@ def test_a_chat_in_another_language_shows_presets_in_the_readers_words(
     expect(bea.locator("#chat-lines li").last.locator(".chat-text")).to_have_text(
         CHAT["phrase_thanks"]
     )
+
+
+def test_a_table_of_three_fills_from_the_lobby_each_joiner_picking_a_seat(
+    open_page: Callable[..., Page],
+) -> None:
+    """Contract v1.2 in the lobby: Ana opens a Nations table for three; the lobby shows "1/3
+    seated" and a seat picker; Bea picks Nation 3 and sits there, the row says "2/3 seated" with
+    Nation 2 the only seat left; Caio takes it, the table leaves the lobby and starts for all,
+    each showing the others by name and the chat whole in its side column."""
+    nations = EN["nations"]
+    ana = open_page()
+    named(ana, "Ana")
+    ana.locator("#challenge-form").get_by_label(EN["games"]["nations"]).check()
+    ana.locator("#players").select_option("3")
+    ana.locator('input[name="role"][value="p1"]').check()  # the seats follow the game
+    ana.locator("#open-challenge").click()
+    expect(ana).to_have_url(re.compile(r"/nations/match/[^/?#]+$"))
+    match_id = ana.url.rsplit("/", 1)[1]
+
+    bea = open_page()
+    named(bea, "Bea")
+    row = bea.locator(f'.challenge[data-match-id="{match_id}"]')
+    expect(row).to_contain_text(nations["seated"].format(seated=1, total=3))
+    picker = row.get_by_label(nations["pick_seat"])
+    expect(picker.locator("option")).to_have_text([nations["seats"]["p2"], nations["seats"]["p3"]])
+    picker.select_option("p3")
+    row.get_by_role("button", name=LOBBY["join"]).click()
+    expect(bea).to_have_url(re.compile(f"/nations/match/{match_id}$"))
+
+    caio = open_page()
+    named(caio, "Caio")
+    row = caio.locator(f'.challenge[data-match-id="{match_id}"]')
+    expect(row).to_contain_text(nations["seated"].format(seated=2, total=3))
+    expect(row).to_contain_text(LOBBY["plays_as"].format(role=nations["seats"]["p2"]))
+    expect(row.get_by_label(nations["pick_seat"])).to_have_count(0)  # one seat left: no choice
+    row.get_by_role("button", name=LOBBY["join"]).click()
+    expect(caio).to_have_url(re.compile(f"/nations/match/{match_id}$"))
+    expect(row).to_have_count(0)  # full: out of the lobby
+
+    names = {ana: "Ana", caio: "Caio", bea: "Bea"}
+    for page in names:  # the table started; each shows the other nations' people by name
+        expect(page.locator("#nations")).to_have_attribute("data-status", "active")
+        for other in (name for p, name in names.items() if p is not page):
+            expect(page.locator(".n-other-who", has_text=other)).to_be_visible()
+        panel = page.locator("#chat").bounding_box()
+        assert panel is not None
+        for part in ("#chat-form button", "label:has(#chat-mute)"):  # whole, not cut off
+            box = page.locator(part).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= panel["x"] + panel["width"], part
