@@ -29,6 +29,18 @@ export function columnHead(seat, label, nations) {
   return th;
 }
 
+/** "Passed" in a nation's column head: the word beside its name; in a narrow column (four or
+ * five nations), where the word would run into the next column, a check mark, the word being
+ * for screen readers and in the head's title (and beside the nation's summary). */
+function passedMark(narrow) {
+  if (!narrow) return el("span", "n-passed", ` · ${term("passed")}`);
+  const tick = el("span", "", "✓");
+  tick.setAttribute("aria-hidden", "true");
+  const mark = el("span", "n-passed", "");
+  mark.append(tick, el("span", "visually-hidden", ` · ${term("passed")}`));
+  return mark;
+}
+
 export function cardFace(id, { key, extra, tag } = {}) {
   const card = CARDS.get(id);
   const face = el(tag || (key ? "button" : "div"), `n-card n-type-${card?.type || "unknown"}`);
@@ -78,7 +90,9 @@ export function renderScoring(root, view, me) {
   war.append(s.war ? el("p", "n-war-text", nt("war_by", { card: cardName(s.war.card), strength: s.war.strength, nation: nationName(view, s.war.seat, me) })) : el("p", "muted", nt("no_war")));
   // a column per nation in player order, a row per track: the tracks' long names have the
   // width of the side column's first column, the nations' names wrap in theirs
+  const narrow = s.order.length >= 4;  // columns with room for a number only (columnHead)
   const table = el("table", "n-tracks");
+  table.classList.toggle("is-narrow", narrow);
   const head = el("tr");
   const corner = el("th", "", term("player_order"));
   corner.scope = "col";
@@ -88,16 +102,27 @@ export function renderScoring(root, view, me) {
     const name = columnHead(seat, nt(`seats.${seat}`), s.order.length);
     if (seat === me) name.className = "is-me";
     name.title = nationName(view, seat, me);
-    if (passedNow(s, n)) name.append(el("span", "n-passed", ` · ${term("passed")}`));
+    if (passedNow(s, n)) {
+      name.append(passedMark(narrow));
+      name.title += ` · ${term("passed")}`;
+    }
     head.append(name);
   }
   table.append(head);
-  const books = (n) => (n.book_tokens ? `${n.heritage} + ${n.book_tokens}×50` : String(n.heritage));
+  // NR29: the heritage disc and its 50-book tokens; in a narrow column, where "18 + 1×50" would
+  // break over three lines, the one count (as on the nation's own board), the disc on hover
+  const disc = (n) => `${n.heritage} + ${n.book_tokens}×50`;
+  const books = (n) => (!n.book_tokens ? String(n.heritage) : narrow ? String(n.books) : disc(n));
   for (const [key, value] of [["books", books], ["strength", (n) => n.strength], ["stability", (n) => n.stability], ["vp", (n) => n.vp]]) {
     const tr = el("tr");
     const th = el("th", "", term(key));
     th.scope = "row";
-    tr.append(th, ...s.order.map((seat) => el("td", "", String(value(s.nations[seat])))));
+    tr.append(th, ...s.order.map((seat) => {
+      const n = s.nations[seat];
+      const td = el("td", "", String(value(n)));
+      if (key === "books" && narrow && n.book_tokens) td.title = disc(n);
+      return td;
+    }));
     table.append(tr);
   }
   root.replaceChildren(facts, table, event, war);

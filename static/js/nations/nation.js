@@ -161,7 +161,9 @@ export function renderOthers(root, view, me) {
     toggle.type = "button";
     toggle.setAttribute("aria-expanded", "false");
     toggle.setAttribute("aria-controls", `n-other-${seat}`);
-    const name = el("span", "n-other-name", swatch(seat), el("strong", "", nt(`seats.${seat}`)), el("span", "n-other-who", whoPlays(view, seat)));
+    // the colour and "Nation 4" hold together; a line may break before who plays it, and in it
+    const label = el("span", "n-other-label", swatch(seat), el("strong", "", nt(`seats.${seat}`)));
+    const name = el("span", "n-other-name", label, " ", el("span", "n-other-who", whoPlays(view, seat)));
     const facts = el("span", "n-other-facts");
     facts.append(
       el("span", "n-other-vp", nt("vp", { vp: n.vp })),
