@@ -92,7 +92,7 @@ def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
         host=settings.host,
         port=settings.port,
         http=HttpProtocol.for_app(app.state.shedder),
-        ws=WebSocketProtocol,
+        ws=WebSocketProtocol.for_app(settings.ws_messages_per_second, settings.ws_message_burst),
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
         timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused

@@ -75,6 +75,10 @@ class Settings(BaseSettings):
     cache_mb: float = 512  # memory for cached match states (a miss rebuilds by replay)
 
     ws_auth_seconds: float = 10.0  # a seat socket without ?token= must send its auth frame by then
+    # every socket's message budget (a token bucket; 0: none): far above a person's clicking,
+    # chatting and pinging, far below a script sending as fast as it can (app/http/sockets.py)
+    ws_messages_per_second: float = Field(default=10.0, ge=0)
+    ws_message_burst: int = Field(default=40, ge=1)
     # live sockets per process (each process counts its own); one over is closed with 4429
     max_sockets_per_seat: int = 4
     max_sockets_per_spectator_key: int = 20

@@ -25,7 +25,8 @@ from ..services.context import AppContext
 from ..services.lobby import Listed
 from .deps import CtxDep, PlayerTokenDep
 from .schemas import Claimed, ClockChoice, CreateMatch, ErrorBody
-from .ws import messages, refuse
+from .sockets import metered
+from .ws import refuse
 
 router = APIRouter()
 LOBBY_ERRORS: dict[int | str, dict[str, Any]] = {
@@ -148,7 +149,7 @@ async def lobby_socket(ws: WebSocket) -> None:
         await refuse(ctx, ws, err)
         return
     try:
-        async for text in messages(ws):
+        async for text in metered(ctx, ws):
             await _on_message(ctx, conn, text)
     finally:
         await ctx.lobby_room.remove(conn)

@@ -17,16 +17,17 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from ..errors import ApiError
 from ..logs import REQUEST_ID, new_request_id
 from ..outages import ANSWERED, as_api_error
 from ..push.hub import Connection
 from ..services.context import AppContext
+from .sockets import metered
 
 router = APIRouter()
 AUTH_HINT = '{"type": "auth", "token": "<seat token>"}'
@@ -109,25 +110,10 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
         await refuse(ctx, ws, err)
         return
     try:
-        async for text in messages(ws):
+        async for text in metered(ctx, ws):
             await _handle(ctx, conn, text)
     finally:
         await ctx.lifecycle.leave(conn)
-
-
-async def messages(ws: WebSocket) -> AsyncIterator[str]:
-    """Each message the client sends, as text, until it leaves."""
-    try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            if text is None:
-                text = (message.get("bytes") or b"").decode("utf-8", "replace")
-            yield text
-    except WebSocketDisconnect:
-        return
 
 
 async def refuse(ctx: AppContext, ws: WebSocket, err: ApiError) -> None:

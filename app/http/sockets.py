@@ -1,0 +1,75 @@
+"""What every websocket shares, whatever it serves (a seat, a spectator, the lobby, and any stream
+added later): the client's messages are read through `metered`, which keeps each socket within a
+message budget, a token bucket of WS_MESSAGE_BURST messages refilled at WS_MESSAGES_PER_SECOND.
+A socket over it gets the error frame `rate_limited` and is closed 4429: before the budget, one
+socket sending pings or illegal actions as fast as it could held the event loop, the worker
+threads and the database (issue 40: the honest players' p99 went from 7 ms to a second, a new
+match took 14 s). Honest play never comes near it: a person clicks a few times a second at most,
+the chat allows 5 lines in 10 s, and a browser pings seldom.
+
+A message costs one token per started 4 KiB (COST_BYTES), so the budget also bounds the parsing
+a socket may ask for; anything larger than MAX_WS_FRAME_BYTES never reaches the app (uvicorn
+refuses it while reading the frame's header, closing 1009)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..budget import Budget
+from ..services.context import AppContext
+
+CLOSE_LIMITED = 4429  # as every refusal of a socket over a limit or a cap
+COST_BYTES = 4096  # a message costs one token per started COST_BYTES of its text
+TOO_FAST = "Too many messages on this socket; slow down and reconnect."
+# The close reason of a socket closed for flooding: under `python -m app` the websocket protocol
+# then reads nothing more from it and drops the connection a second later (app/protocols.py).
+DROP_REASON = "too many messages"
+
+
+def message_cost(text: str) -> int:
+    """The tokens a message costs: one, and one more per whole COST_BYTES of it."""
+    return 1 + len(text) // COST_BYTES
+
+
+def message_budget(ctx: AppContext) -> Budget | None:
+    """A new socket's budget (None when WS_MESSAGES_PER_SECOND is 0), on the app's clock."""
+    settings = ctx.settings
+    if not settings.ws_messages_per_second:
+        return None
+    return Budget(settings.ws_messages_per_second, settings.ws_message_burst, ctx.core.clock.now)
+
+
+async def messages(ws: WebSocket) -> AsyncIterator[str]:
+    """Each message the client sends, as text, until it leaves."""
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            yield text
+    except WebSocketDisconnect:
+        return
+
+
+async def metered(ctx: AppContext, ws: WebSocket) -> AsyncIterator[str]:
+    """Each message the client sends, until it leaves or goes over the socket's budget: then it
+    is told `rate_limited` (with `retry_after`, the seconds until a message would be allowed
+    again) and closed 4429, and nothing more it sends is read."""
+    budget = message_budget(ctx)
+    async for text in messages(ws):
+        if budget is not None and not budget.take(message_cost(text)):
+            ctx.metrics.limited("messages")
+            ctx.metrics.refused(CLOSE_LIMITED, "too_many_messages")
+            frame = {"type": "error", "code": "rate_limited", "message": TOO_FAST}
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await ws.send_text(json.dumps({**frame, "retry_after": budget.wait()}))
+                await ws.close(code=CLOSE_LIMITED, reason=DROP_REASON)
+            return
+        yield text

@@ -1,0 +1,228 @@
+"""Every socket's message budget (issue 40, finding 1; contract v1.1, hostile clients): a seat's,
+a spectator's and a lobby socket that sends faster than WS_MESSAGES_PER_SECOND, with bursts of
+WS_MESSAGE_BURST, gets the error frame `rate_limited` and is closed 4429, while a person playing,
+clicking fast, chatting and pinging never comes near it. A message costs one token per started
+4 KiB, so large messages are metered by what parsing them costs.
+
+The budget runs on the app's clock, which these tests move by hand (FakeClock): no test waits
+for time to pass. Synchronisation is by blocking receives only (tests.app.test_ws.receive has a
+deadline)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from app.config import Settings
+from app.main import create_app
+
+from .conftest import ADMIN_TOKEN, make_settings
+from .test_clocks import START, FakeClock
+from .test_socket_flood import spectator_socket
+from .test_ws import (
+    assert_error,
+    http_view,
+    receive,
+    receive_view,
+    send_action,
+    socket,
+    started,
+)
+
+PING = json.dumps({"type": "ping"})
+BUDGET = ("ws_messages_per_second", "ws_message_burst")
+Make = Callable[..., TestClient]
+
+
+@pytest.fixture
+def fake() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture
+def make(sqlite_url: str, fake: FakeClock) -> Iterator[Make]:
+    """make(**settings) -> a started TestClient on the fake clock."""
+    clients: list[TestClient] = []
+
+    def started_client(**overrides: object) -> TestClient:
+        client = TestClient(create_app(make_settings(sqlite_url, **overrides), clock=fake))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield started_client
+    for client in clients:
+        client.__exit__(None, None, None)
+
+
+def flooded(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The error frame of a socket closed for flooding (views pushed meanwhile are skipped);
+    fails unless the socket is then closed 4429."""
+    while (frame := receive(ws))["type"] == "view":
+        pass
+    assert_error(frame, "rate_limited")
+    assert frame["retry_after"] >= 1
+    with pytest.raises(WebSocketDisconnect) as closed:
+        receive(ws)
+    assert closed.value.code == 4429
+    return frame
+
+
+def pong(ws: WebSocketTestSession) -> None:
+    """The next message that is not a view is a pong."""
+    while (frame := receive(ws))["type"] == "view":
+        pass
+    assert frame == {"type": "pong"}, frame
+
+
+def limited_count(client: TestClient) -> int:
+    health = client.get("/api/admin/health", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+    return int(health.json()["rate_limited"].get("messages", 0))
+
+
+def test_a_lobby_socket_over_its_budget_is_told_and_closed_4429(make: Make) -> None:
+    """The lobby socket needs no token: anyone may open one and flood it."""
+    client = make(ws_messages_per_second=1, ws_message_burst=5)
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert receive(ws)["type"] == "lobby"
+        for _ in range(5):
+            ws.send_text(PING)
+            assert receive(ws) == {"type": "pong"}
+        ws.send_text(PING)
+        assert flooded(ws)["retry_after"] == 1  # a token comes back within a second
+    assert limited_count(client) == 1  # operators see it (admin health, /metrics)
+    with client.websocket_connect("/ws/lobby") as again:  # a closed socket costs nobody else
+        assert receive(again)["type"] == "lobby"
+
+
+def test_the_budget_refills_at_its_rate(make: Make, fake: FakeClock) -> None:
+    client = make(ws_messages_per_second=2, ws_message_burst=4)
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert receive(ws)["type"] == "lobby"
+        for second in range(30):  # 4 at once, then 2 a second for 30 s: exactly the budget
+            for _ in range(4 if second == 0 else 2):
+                ws.send_text(PING)
+                assert receive(ws) == {"type": "pong"}
+            fake.advance(1.0)
+        fake.advance(60.0)  # a quiet minute saves up the burst, not more
+        for _ in range(4):
+            ws.send_text(PING)
+            assert receive(ws) == {"type": "pong"}
+        ws.send_text(PING)
+        flooded(ws)
+
+
+def test_a_seat_flooding_illegal_actions_is_closed_and_its_match_is_untouched(
+    make: Make,
+) -> None:
+    client = make(ws_messages_per_second=1, ws_message_burst=5)
+    match_id, tokens = started(client)
+    with socket(client, match_id, tokens["nixon"]) as nx:
+        version = receive_view(nx)["version"]
+        for _ in range(5):
+            send_action(nx, {"type": "no_such_action"}, version)
+            while (frame := receive(nx))["type"] == "view":
+                pass
+            assert_error(frame)  # each is refused on its own merits
+        send_action(nx, {"type": "no_such_action"}, version)
+        flooded(nx)
+    with socket(client, match_id, tokens["editor"]) as ed:
+        view = receive_view(ed)
+        assert view["version"] == version and view["status"] == "active"
+        send_action(ed, view["legal_actions"][0], version)  # the match plays on
+        while (view := receive_view(ed))["version"] == version:
+            pass
+
+
+def test_a_spectator_over_its_budget_is_closed_4429(make: Make) -> None:
+    client = make(ws_messages_per_second=1, ws_message_burst=3)
+    match_id, tokens = started(client)
+    with spectator_socket(client, match_id, tokens["editor"])() as ws:
+        assert receive_view(ws)["role"] is None
+        for _ in range(3):
+            ws.send_text(PING)
+            pong(ws)
+        ws.send_text(PING)
+        flooded(ws)
+
+
+def test_a_large_message_costs_one_token_per_started_4_kib(make: Make) -> None:
+    """Parsing is paid by size: 16 KiB of junk costs 5 tokens, so a burst of 8 allows one."""
+    client = make(ws_messages_per_second=1, ws_message_burst=8)
+    junk = "[" + "1," * 8192 + "1]"  # 16 KiB of JSON that is no message
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert receive(ws)["type"] == "lobby"
+        ws.send_text(junk)
+        assert_error(receive(ws), "unknown_message")
+        ws.send_text(PING)
+        assert receive(ws) == {"type": "pong"}  # 2 tokens left
+        ws.send_text(junk)
+        flooded(ws)
+
+
+def test_a_person_playing_fast_chatting_and_pinging_is_never_limited(
+    make: Make, fake: FakeClock
+) -> None:
+    """The defaults (10 a second, bursts of 40) against the fastest honest use: a whole match
+    played at five clicks a second, with a ping and a chat line now and then, and 30 clicks in
+    the same instant (a double-clicking, impatient player) on top."""
+    defaults = {f: Settings.model_fields[f].default for f in BUDGET}
+    assert defaults == {"ws_messages_per_second": 10.0, "ws_message_burst": 40}
+    client = make(**defaults)
+    match_id, tokens = started(client)
+    rng = random.Random(7)
+    with (
+        socket(client, match_id, tokens["editor"]) as ed,
+        socket(client, match_id, tokens["nixon"]) as nx,
+    ):
+        seats = {"editor": ed, "nixon": nx}
+        for ws in seats.values():
+            receive_view(ws)
+        for _ in range(30):  # in the same instant
+            ed.send_text(PING)
+            pong(ed)
+        views = [http_view(client, match_id, tokens[role]) for role in ("editor", "nixon")]
+        view = views[0] if views[0]["legal_actions"] else views[1]
+        for moves in range(400):
+            if view["status"] == "finished":
+                break
+            fake.advance(0.2)  # five decisions a second
+            if moves % 10 == 0:
+                ed.send_text(json.dumps({"type": "chat", "text": "nice"}))
+                nx.send_text(PING)
+            seat = seats[view["role"]]
+            send_action(seat, rng.choice(view["legal_actions"]), view["version"])
+            view = mover_view(seats, view["version"])
+    assert view["status"] == "finished" or moves == 399
+    assert limited_count(client) == 0
+
+
+def mover_view(seats: dict[str, WebSocketTestSession], version: int) -> dict[str, Any]:
+    """The newest view of the seat to decide after `version`, both seats' pushes read; pongs and
+    chat lines are passed over, and an error fails the test."""
+    newest: dict[str, dict[str, Any]] = {}
+    for role, ws in seats.items():
+        while True:
+            frame = receive(ws)
+            if frame["type"] == "view" and frame["version"] > version:
+                newest[role] = frame
+                break
+            assert frame["type"] in ("view", "pong", "chat"), frame
+    deciding = [v for v in newest.values() if v["legal_actions"] or v["status"] == "finished"]
+    return deciding[0] if deciding else newest["editor"]
+
+
+def test_with_no_budget_a_socket_is_never_metered(make: Make) -> None:
+    client = make(ws_messages_per_second=0, ws_message_burst=1)
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert receive(ws)["type"] == "lobby"
+        for _ in range(100):
+            ws.send_text(PING)
+            assert receive(ws) == {"type": "pong"}
