@@ -70,6 +70,12 @@ class Settings(BaseSettings):
     bot_processes: int = Field(default=1, ge=0, le=64)
     sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
     worker_threads: int = 12  # threads for blocking work (database, bots)
+    # connections (app/http/connections.py): at most this many at once (0: as many as the
+    # open-file limit leaves room for), this many from one address (0: any; trusted proxies
+    # are never counted so), and a request must arrive within this (0: no deadline)
+    max_connections: int = Field(default=0, ge=0)
+    max_connections_per_address: int = Field(default=256, ge=0)
+    request_read_seconds: float = Field(default=10.0, ge=0)
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_mb: float = 512  # memory for cached match states (a miss rebuilds by replay)
@@ -79,6 +85,8 @@ class Settings(BaseSettings):
     # chatting and pinging, far below a script sending as fast as it can (app/http/sockets.py)
     ws_messages_per_second: float = Field(default=10.0, ge=0)
     ws_message_burst: int = Field(default=40, ge=1)
+    # an address whose socket was closed for flooding opens no new socket for this long (0: none)
+    ws_flood_penalty_seconds: float = Field(default=30.0, ge=0)
     # live sockets per process (each process counts its own); one over is closed with 4429
     max_sockets_per_seat: int = 4
     max_sockets_per_spectator_key: int = 20

@@ -19,8 +19,10 @@ from collections.abc import AsyncIterator
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..addresses import client_key
 from ..budget import Budget
 from ..services.context import AppContext
+from .flooders import Penalties
 
 CLOSE_LIMITED = 4429  # as every refusal of a socket over a limit or a cap
 COST_BYTES = 4096  # a message costs one token per started COST_BYTES of its text
@@ -61,12 +63,16 @@ async def messages(ws: WebSocket) -> AsyncIterator[str]:
 async def metered(ctx: AppContext, ws: WebSocket) -> AsyncIterator[str]:
     """Each message the client sends, until it leaves or goes over the socket's budget: then it
     is told `rate_limited` (with `retry_after`, the seconds until a message would be allowed
-    again) and closed 4429, and nothing more it sends is read."""
+    again) and closed 4429, nothing more it sends is read, and its address opens no new socket
+    for WS_FLOOD_PENALTY_SECONDS (app/http/flooders.py)."""
     budget = message_budget(ctx)
     async for text in messages(ws):
         if budget is not None and not budget.take(message_cost(text)):
             ctx.metrics.limited("messages")
             ctx.metrics.refused(CLOSE_LIMITED, "too_many_messages")
+            penalties: Penalties | None = getattr(ws.app.state, "penalties", None)
+            if penalties is not None:  # its address opens no new socket for a while
+                penalties.add(client_key(ws.scope))
             frame = {"type": "error", "code": "rate_limited", "message": TOO_FAST}
             with contextlib.suppress(Exception):  # the client may be gone already
                 await ws.send_text(json.dumps({**frame, "retry_after": budget.wait()}))

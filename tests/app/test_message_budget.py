@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
+from starlette.testclient import WebSocketDenialResponse, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings
@@ -38,6 +38,8 @@ from .test_ws import (
 
 PING = json.dumps({"type": "ping"})
 BUDGET = ("ws_messages_per_second", "ws_message_burst")
+PROXY = ("127.0.0.1", 50000)  # a trusted proxy (FORWARDED_ALLOW_IPS)
+ELSEWHERE = {"X-Forwarded-For": "203.0.113.7"}  # another client behind it
 Make = Callable[..., TestClient]
 
 
@@ -52,7 +54,8 @@ def make(sqlite_url: str, fake: FakeClock) -> Iterator[Make]:
     clients: list[TestClient] = []
 
     def started_client(**overrides: object) -> TestClient:
-        client = TestClient(create_app(make_settings(sqlite_url, **overrides), clock=fake))
+        app = create_app(make_settings(sqlite_url, **overrides), clock=fake)
+        client = TestClient(app, client=PROXY)  # X-Forwarded-For tells its clients apart
         client.__enter__()
         clients.append(client)
         return client
@@ -98,7 +101,28 @@ def test_a_lobby_socket_over_its_budget_is_told_and_closed_4429(make: Make) -> N
         ws.send_text(PING)
         assert flooded(ws)["retry_after"] == 1  # a token comes back within a second
     assert limited_count(client) == 1  # operators see it (admin health, /metrics)
-    with client.websocket_connect("/ws/lobby") as again:  # a closed socket costs nobody else
+    with client.websocket_connect("/ws/lobby", headers=ELSEWHERE) as other:  # nobody else pays
+        assert receive(other)["type"] == "lobby"
+
+
+def test_an_address_that_flooded_opens_no_socket_for_a_while(make: Make, fake: FakeClock) -> None:
+    """Else a flooder closed 4429 reconnected at once, with a fresh budget every time."""
+    client = make(ws_messages_per_second=1, ws_message_burst=2, ws_flood_penalty_seconds=30)
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert receive(ws)["type"] == "lobby"
+        for _ in range(3):
+            ws.send_text(PING)
+        assert [receive(ws), receive(ws)] == [{"type": "pong"}] * 2
+        flooded(ws)
+    with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect("/ws/lobby"):
+        pass
+    answer = refused.value
+    assert answer.status_code == 429 and 1 <= int(answer.headers["retry-after"]) <= 30
+    assert answer.json()["code"] == "rate_limited"
+    with client.websocket_connect("/ws/lobby", headers=ELSEWHERE) as other:
+        assert receive(other)["type"] == "lobby"
+    fake.advance(30.0)
+    with client.websocket_connect("/ws/lobby") as again:  # the penalty is over
         assert receive(again)["type"] == "lobby"
 
 
@@ -133,7 +157,8 @@ def test_a_seat_flooding_illegal_actions_is_closed_and_its_match_is_untouched(
             assert_error(frame)  # each is refused on its own merits
         send_action(nx, {"type": "no_such_action"}, version)
         flooded(nx)
-    with socket(client, match_id, tokens["editor"]) as ed:
+    path = f"/ws/matches/{match_id}?token={tokens['editor']}"
+    with client.websocket_connect(path, headers=ELSEWHERE) as ed:  # the opponent, elsewhere
         view = receive_view(ed)
         assert view["version"] == version and view["status"] == "active"
         send_action(ed, view["legal_actions"][0], version)  # the match plays on
