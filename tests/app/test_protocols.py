@@ -184,8 +184,10 @@ class RawClient:
     """A websocket client on a plain socket (websockets' sans-I/O client makes the bytes), so a
     test can send a flood in one go, without reading, as an attacker does."""
 
-    def __init__(self, port: int, path: str) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port: int, path: str, source: str = "127.0.0.1") -> None:
+        self.sock = socket.create_connection(
+            ("127.0.0.1", port), timeout=10, source_address=(source, 0)
+        )
         self.proto = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{path}"))
         self.pending: deque[Any] = deque()
         self.proto.send_request(self.proto.connect())
@@ -306,3 +308,35 @@ def test_a_socket_closed_for_flooding_is_dropped_though_its_client_goes_on_sendi
             assert time.monotonic() - closed_at < DROP_AFTER_S + 2
         finally:
             client.close()
+
+
+def test_an_address_that_flooded_is_refused_before_any_websocket_exists(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """127.0.0.2 floods a lobby socket and is closed 4429; its next handshake is answered 429
+    rate_limited by the HTTP protocol (no websocket protocol logs it), while a proxy's (the
+    trusted 127.0.0.1) still opens sockets for the clients behind it."""
+    settings = make_settings(sqlite_url, ws_messages_per_second=1, ws_message_burst=2)
+    config = server_config(create_app(settings), settings)
+    config.port = free_port()
+    with running(config):
+        flooder = RawClient(config.port, "/ws/lobby", source="127.0.0.2")
+        try:
+            flooder.sock.sendall(flooder.frames('{"type": "ping"}', 10))
+            while (event := flooder.next_event()) is not None and event.opcode != Opcode.CLOSE:
+                pass
+            assert event is not None and Close.parse(event.data).code == 4429
+        finally:
+            flooder.close()
+        base = f"ws://127.0.0.1:{config.port}"
+        caplog.clear()  # the flooder's own handshake was logged
+        with caplog.at_level(logging.INFO):
+            with pytest.raises(InvalidStatus) as refused:
+                connect(base + "/ws/lobby", open_timeout=10, source_address=("127.0.0.2", 0))
+            with connect(base + "/ws/lobby", open_timeout=10) as proxied:
+                assert json.loads(proxied.recv(timeout=10))["type"] == "lobby"
+    answer = refused.value.response
+    assert answer.status_code == 429 and int(answer.headers["retry-after"]) >= 1
+    assert json.loads(answer.body or b"")["code"] == "rate_limited"
+    handshakes = [r.getMessage() for r in caplog.records if "WebSocket /ws/lobby" in r.getMessage()]
+    assert len(handshakes) == 1 and "127.0.0.1" in handshakes[0]
