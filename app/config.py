@@ -91,6 +91,7 @@ class Settings(BaseSettings):
     max_sockets_per_seat: int = 4
     max_sockets_per_spectator_key: int = 20
     max_sockets_per_match: int = 200
+    max_spectators_per_address: int = Field(default=10, ge=1)  # of a spectator link's, per client
     # new spectator sockets a second, per process, from everyone together (0: no budget); more
     # are refused (4429, "overloaded") so that watchers never slow the players down
     spectator_sockets_per_second: float = Field(default=100.0, ge=0)
@@ -99,6 +100,7 @@ class Settings(BaseSettings):
     # the lobby: live sockets per process, and how long a challenge's creator may be away (no
     # lobby socket, no socket on their own table) before the challenge leaves the lobby
     max_lobby_sockets: int = Field(default=2000, ge=1)
+    max_lobby_sockets_per_address: int = Field(default=50, ge=1)  # one address's share of it
     lobby_away_minutes: float = Field(default=5.0, gt=0)
     # Web Push turn notices: the VAPID key (PEM or base64url; unset: made on the first start and
     # kept in the database), the contact the push services see, the hosts notices may go to
