@@ -101,6 +101,9 @@ class Settings(BaseSettings):
     # lobby socket, no socket on their own table) before the challenge leaves the lobby
     max_lobby_sockets: int = Field(default=2000, ge=1)
     max_lobby_sockets_per_address: int = Field(default=50, ge=1)  # one address's share of it
+    # open challenges at once: per player, and per client address (IPv6 by /64)
+    max_challenges_per_player: int = Field(default=3, ge=1)
+    max_challenges_per_address: int = Field(default=6, ge=1)
     lobby_away_minutes: float = Field(default=5.0, gt=0)
     # Web Push turn notices: the VAPID key (PEM or base64url; unset: made on the first start and
     # kept in the database), the contact the push services see, the hosts notices may go to

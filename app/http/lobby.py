@@ -13,9 +13,10 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from fastapi import APIRouter, Response, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..addresses import client_key
 from ..clocks import clock_option
 from ..errors import ApiError
 from ..games import SITES
@@ -33,6 +34,7 @@ LOBBY_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "player_required, or unknown_player"},
     404: {"model": ErrorBody, "description": "No such match or challenge"},
     409: {"model": ErrorBody, "description": "taken (by someone else), or own_challenge"},
+    429: {"model": ErrorBody, "description": "too_many_challenges(_from_address), rate_limited"},
 }
 
 
@@ -103,7 +105,9 @@ async def join(
 
 
 @router.post("/api/lobby/quick", response_model=PairedOut, responses=LOBBY_ERRORS)
-async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> PairedOut:
+async def quick(
+    body: QuickPair, request: Request, ctx: CtxDep, player: PlayerTokenDep
+) -> PairedOut:
     """Join the oldest compatible challenge (same game, clock and rated; the wished role open;
     not one's own), or open one; needs X-Player-Token."""
     if body.game not in _games():
@@ -111,8 +115,9 @@ async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> PairedO
     choice = CreateMatch(clock=body.clock)
     clock = clock_option(*choice.clock_choice())
     done = await ctx.lobby.quick(
-        player, body.game, body.clock, clock, body.rated, body.role, body.players
-    )
+        player, body.game, body.clock, clock, body.rated, body.role, body.players,
+        client_key(request.scope),
+    )  # fmt: skip
     made = done.taken
     return PairedOut(
         match_id=made.match_id, role=made.seat, seat_token=made.seat_token, created=done.created
