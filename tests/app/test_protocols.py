@@ -340,3 +340,22 @@ def test_an_address_that_flooded_is_refused_before_any_websocket_exists(
     assert json.loads(answer.body or b"")["code"] == "rate_limited"
     handshakes = [r.getMessage() for r in caplog.records if "WebSocket /ws/lobby" in r.getMessage()]
     assert len(handshakes) == 1 and "127.0.0.1" in handshakes[0]
+
+
+def test_a_huge_frame_is_refused_at_its_header(sqlite_url: str) -> None:
+    """A frame announcing a gigabyte is refused as soon as its header is read (close 1009), so
+    a huge message costs neither memory nor parsing: the payload is never waited for."""
+    settings = make_settings(sqlite_url)
+    config = server_config(create_app(settings), settings)
+    config.port = free_port()
+    with running(config):
+        client = RawClient(config.port, "/ws/lobby")
+        try:
+            mask = b"\x00\x00\x00\x00"
+            client.sock.sendall(b"\x81\xff" + (1 << 30).to_bytes(8, "big") + mask + b"{")
+            while (event := client.next_event()) is not None and event.opcode != Opcode.CLOSE:
+                pass
+            assert event is not None and Close.parse(event.data).code == 1009
+        finally:
+            client.close()
+    assert settings.max_ws_frame_bytes == 64 * 1024
