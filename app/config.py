@@ -83,8 +83,8 @@ class Settings(BaseSettings):
     ws_auth_seconds: float = 10.0  # a seat socket without ?token= must send its auth frame by then
     # every socket's message budget (a token bucket; 0: none): far above a person's clicking,
     # chatting and pinging, far below a script sending as fast as it can (app/http/sockets.py)
-    ws_messages_per_second: float = Field(default=10.0, ge=0)
-    ws_message_burst: int = Field(default=40, ge=1)
+    ws_messages_per_second: float = Field(default=5.0, ge=0)
+    ws_message_burst: int = Field(default=20, ge=1)
     # an address whose socket was closed for flooding opens no new socket for this long (0: none)
     ws_flood_penalty_seconds: float = Field(default=30.0, ge=0)
     # live sockets per process (each process counts its own); one over is closed with 4429

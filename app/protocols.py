@@ -177,7 +177,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     uvicorn parses whatever one read returns and queues every message in it for the app: a
     client sending as fast as it can had 256 KiB parsed at a time, 12,000 pings in one stall of
-    the event loop of about 70 ms, queued for an app that closes such a socket after 40 (the
+    the event loop of about 70 ms, queued for an app that closes such a socket after 20 (the
     message budget, app/http/sockets.py). Here what arrives is parsed a slice at a time, only
     while the app has no message waiting, and the transport is paused meanwhile, so such a client
     waits on TCP instead of on our CPU. Protocol pings and pongs, which never reach the app, are

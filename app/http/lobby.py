@@ -26,7 +26,7 @@ from ..services.context import AppContext
 from ..services.lobby import Listed
 from .deps import CtxDep, PlayerTokenDep
 from .schemas import Claimed, ClockChoice, CreateMatch, ErrorBody
-from .sockets import metered
+from .sockets import Meter
 from .ws import refuse
 
 router = APIRouter()
@@ -153,17 +153,19 @@ async def lobby_socket(ws: WebSocket) -> None:
     except ApiError as err:
         await refuse(ctx, ws, err)
         return
+    meter = Meter(ctx, ws)
     try:
-        async for text in metered(ctx, ws):
-            await _on_message(ctx, conn, text)
+        async for text in meter.messages():
+            meter.refused(await _on_message(ctx, conn, text))
     finally:
         await ctx.lobby_room.remove(conn)
 
 
-async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> None:
+async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> str | None:
+    """One message; the code of the error it was answered with, if any."""
     if len(text) > ctx.settings.max_ws_frame_bytes:
         await conn.send_text(_error(ApiError(413, "payload_too_large", "Too large.")))
-        return
+        return "payload_too_large"
     try:
         msg = json.loads(text)
     except (ValueError, RecursionError):
@@ -176,7 +178,11 @@ async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> None:
         try:
             conn.player_id = await ctx.lobby.player_id(token if isinstance(token, str) else None)
         except ANSWERED as err:
-            await conn.send_text(_error(err))
+            answer = as_api_error(err)
+            await conn.send_text(_error(answer))
+            return answer.code
     else:
         hint = "Known message types: auth (with player_token), ping."
         await conn.send_text(_error(ApiError(400, "unknown_message", hint)))
+        return "unknown_message"
+    return None

@@ -21,6 +21,7 @@ from starlette.testclient import WebSocketDenialResponse, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings
+from app.http.sockets import NEVER_HONEST
 from app.main import create_app
 
 from .conftest import ADMIN_TOKEN, make_settings
@@ -146,15 +147,18 @@ def test_the_budget_refills_at_its_rate(make: Make, fake: FakeClock) -> None:
 def test_a_seat_flooding_illegal_actions_is_closed_and_its_match_is_untouched(
     make: Make,
 ) -> None:
-    client = make(ws_messages_per_second=1, ws_message_burst=5)
+    """An action no rule allows costs five tokens (a match transaction each), so a burst of 10
+    allows two of them where it allows ten pings."""
+    client = make(ws_messages_per_second=1, ws_message_burst=10)
     match_id, tokens = started(client)
     with socket(client, match_id, tokens["nixon"]) as nx:
         version = receive_view(nx)["version"]
-        for _ in range(5):
+        for _ in range(2):
             send_action(nx, {"type": "no_such_action"}, version)
             while (frame := receive(nx))["type"] == "view":
                 pass
             assert_error(frame)  # each is refused on its own merits
+            assert frame["code"] in NEVER_HONEST
         send_action(nx, {"type": "no_such_action"}, version)
         flooded(nx)
     path = f"/ws/matches/{match_id}?token={tokens['editor']}"
@@ -164,6 +168,9 @@ def test_a_seat_flooding_illegal_actions_is_closed_and_its_match_is_untouched(
         send_action(ed, view["legal_actions"][0], version)  # the match plays on
         while (view := receive_view(ed))["version"] == version:
             pass
+        for _ in range(9):  # its own allowance of pings, untouched by the flooder's
+            ed.send_text(PING)
+            pong(ed)
 
 
 def test_a_spectator_over_its_budget_is_closed_4429(make: Make) -> None:
@@ -179,27 +186,43 @@ def test_a_spectator_over_its_budget_is_closed_4429(make: Make) -> None:
 
 
 def test_a_large_message_costs_one_token_per_started_4_kib(make: Make) -> None:
-    """Parsing is paid by size: 16 KiB of junk costs 5 tokens, so a burst of 8 allows one."""
+    """Parsing is paid by size: a 16 KiB ping costs 5 tokens, so a burst of 8 allows one."""
     client = make(ws_messages_per_second=1, ws_message_burst=8)
-    junk = "[" + "1," * 8192 + "1]"  # 16 KiB of JSON that is no message
+    padded = json.dumps({"type": "ping", "padding": "x" * 16384})
     with client.websocket_connect("/ws/lobby") as ws:
         assert receive(ws)["type"] == "lobby"
-        ws.send_text(junk)
-        assert_error(receive(ws), "unknown_message")
+        ws.send_text(padded)
+        assert receive(ws) == {"type": "pong"}
         ws.send_text(PING)
         assert receive(ws) == {"type": "pong"}  # 2 tokens left
-        ws.send_text(junk)
+        ws.send_text(padded)
+        flooded(ws)
+
+
+def test_junk_costs_five_tokens(make: Make) -> None:
+    """No honest client sends what is no message."""
+    client = make(ws_messages_per_second=1, ws_message_burst=12)
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert receive(ws)["type"] == "lobby"
+        for _ in range(2):
+            ws.send_text("junk")
+            assert_error(receive(ws), "unknown_message")
+        ws.send_text(PING)
+        assert receive(ws) == {"type": "pong"}  # 1 token left
+        ws.send_text("junk")
+        assert_error(receive(ws), "unknown_message")  # the token it had, and 4 it has not
+        ws.send_text(PING)
         flooded(ws)
 
 
 def test_a_person_playing_fast_chatting_and_pinging_is_never_limited(
     make: Make, fake: FakeClock
 ) -> None:
-    """The defaults (10 a second, bursts of 40) against the fastest honest use: a whole match
-    played at five clicks a second, with a ping and a chat line now and then, and 30 clicks in
-    the same instant (a double-clicking, impatient player) on top."""
+    """The defaults (5 a second, bursts of 20) against the fastest honest use: a whole match
+    played at four decisions a second, every fifth one double-clicked (the second is answered
+    stale_version), a chat line and a ping every tenth, and 15 pings in one instant on top."""
     defaults = {f: Settings.model_fields[f].default for f in BUDGET}
-    assert defaults == {"ws_messages_per_second": 10.0, "ws_message_burst": 40}
+    assert defaults == {"ws_messages_per_second": 5.0, "ws_message_burst": 20}
     client = make(**defaults)
     match_id, tokens = started(client)
     rng = random.Random(7)
@@ -210,7 +233,7 @@ def test_a_person_playing_fast_chatting_and_pinging_is_never_limited(
         seats = {"editor": ed, "nixon": nx}
         for ws in seats.values():
             receive_view(ws)
-        for _ in range(30):  # in the same instant
+        for _ in range(15):  # in the same instant
             ed.send_text(PING)
             pong(ed)
         views = [http_view(client, match_id, tokens[role]) for role in ("editor", "nixon")]
@@ -218,20 +241,24 @@ def test_a_person_playing_fast_chatting_and_pinging_is_never_limited(
         for moves in range(400):
             if view["status"] == "finished":
                 break
-            fake.advance(0.2)  # five decisions a second
+            fake.advance(0.25)  # four decisions a second
             if moves % 10 == 0:
                 ed.send_text(json.dumps({"type": "chat", "text": "nice"}))
                 nx.send_text(PING)
             seat = seats[view["role"]]
-            send_action(seat, rng.choice(view["legal_actions"]), view["version"])
+            action = rng.choice(view["legal_actions"])
+            send_action(seat, action, view["version"])
+            if moves % 5 == 0:
+                send_action(seat, action, view["version"])  # a double click
             view = mover_view(seats, view["version"])
     assert view["status"] == "finished" or moves == 399
     assert limited_count(client) == 0
 
 
 def mover_view(seats: dict[str, WebSocketTestSession], version: int) -> dict[str, Any]:
-    """The newest view of the seat to decide after `version`, both seats' pushes read; pongs and
-    chat lines are passed over, and an error fails the test."""
+    """The newest view of the seat to decide after `version`, both seats' pushes read; pongs,
+    chat lines and a double click's stale_version (match_over, on the last move) are passed over,
+    any other error fails."""
     newest: dict[str, dict[str, Any]] = {}
     for role, ws in seats.items():
         while True:
@@ -239,6 +266,9 @@ def mover_view(seats: dict[str, WebSocketTestSession], version: int) -> dict[str
             if frame["type"] == "view" and frame["version"] > version:
                 newest[role] = frame
                 break
+            if frame["type"] == "error":
+                assert frame["code"] in ("stale_version", "match_over"), frame  # the last move
+                continue
             assert frame["type"] in ("view", "pong", "chat"), frame
     deciding = [v for v in newest.values() if v["legal_actions"] or v["status"] == "finished"]
     return deciding[0] if deciding else newest["editor"]
