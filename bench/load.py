@@ -27,15 +27,18 @@ clients run in processes of their own (`--hostile-procs`, default 1), as an atta
 sharing the honest clients' event loop, their handshakes would delay the honest clients' reading
 of their pushes and the tail would be the measuring client's, not the server's. Run the server
 with RATE_LIMITS=off.
-`--flood N` (issue 40) adds N sockets that send messages as fast as they can, from
-`--flood-after-s` (default: half of `--seconds`) on: `ping` floods lobby sockets (which need no
-token) with pings, `action` floods a seat socket of the flooder's own match with illegal actions,
-`mixed` (default) does both, half each. Each flooding socket reads what it is sent, and when the
-server closes it, opens another at once (after `--flood-reconnect-ms`). Flooders run in a process
-of their own at the lowest priority (their CPU is the attacker's, not the server's), each socket
-from its own loopback address (127.0.2.x, the attacker's machines). The
-honest figures are then printed for both halves: `quiet_p99_ms` before the flood, `flood_p99_ms`
-during it and `flood_over_quiet` (the goal is at most 1.5), with the longest answers of a probe
+`--flood N` (issue 40) adds N sockets that send messages as fast as they can: `ping` floods
+lobby sockets (which need no token) with pings, `action` floods a seat socket of the flooder's
+own match with illegal actions, `mixed` (default) does both, half each. Each flooding socket
+reads what it is sent, and when the server closes it, opens another at once (after
+`--flood-reconnect-ms`). Flooders run in a process of their own at the lowest priority (their CPU
+is the attacker's, not the server's), each socket from its own loopback address (127.0.2.x,
+the attacker's machines). After the ramp and 5 s, the rest of the run is cut into quiet and
+flooded windows that alternate, `--flood-cycles` of each (default 1: the first half quiet, the
+second flooded; more cycles spread a shared machine's background load over both alike), each
+flooded window from new addresses. The honest figures are then printed for both:
+`quiet_p99_ms`, `flood_p99_ms` and `flood_over_quiet` (the goal is at most 1.5), with the
+longest answers of a probe
 that asks for `/healthz`, the lobby list and a new match four times a second
 (`quiet_healthz_max_ms`, `flood_healthz_max_ms`, ...), and what the flood did: `flood_messages`
 sent, `flood_closed_4429` sockets closed for flooding, `flood_refused` connects refused.
@@ -364,19 +367,35 @@ async def run_hostile(
 
 
 FLOOD_NICENESS = 19
-FLOOD_ADDRESSES = "127.0.2.{}"  # the flooders' own loopback addresses, one per socket
+WARM_S = 5.0  # after the ramp, before the first window: every match has started by then
 
 
 def _flood_address(i: int) -> str:
-    return FLOOD_ADDRESSES.format(1 + i % 250)
+    """The flooders' own loopback addresses, one per socket and window: 127.0.2.1, …"""
+    return f"127.0.{2 + i // 250}.{1 + i % 250}"
+
+
+def _windows(args: argparse.Namespace, began: float) -> list[tuple[float, float, bool]]:
+    """(start, end, flooded) in epoch seconds: after the warm-up, quiet and flooded windows of
+    equal length alternate, `--flood-cycles` of each, so both meet the same background load."""
+    start = began + args.ramp_s + WARM_S
+    span = (began + args.seconds - start) / (2 * args.flood_cycles)
+    return [
+        (start + k * span, start + (k + 1) * span, k % 2 == 1) for k in range(2 * args.flood_cycles)
+    ]
+
+
+def _phase(windows: list[tuple[float, float, bool]], at: float) -> bool | None:
+    """Whether epoch second `at` was flooded (None: in no window)."""
+    return next((flooded for start, end, flooded in windows if start <= at < end), None)
 
 
 async def _flood_socket(
     base: str, kind: str, stats: Stats, deadline: float, i: int, reconnect_s: float
 ) -> None:
-    """One flooding socket, again and again until the deadline: a lobby socket sending pings, or
-    a seat socket of the flooder's own match sending actions no rule allows, as fast as it can,
-    reading whatever it is sent."""
+    """One flooding socket, again and again until the deadline (epoch seconds): a lobby socket
+    sending pings, or a seat socket of the flooder's own match sending actions no rule allows,
+    as fast as it can, reading whatever it is sent."""
     address = _flood_address(i)
     ws_base = base.replace("http", "ws", 1).rstrip("/")
     path, message = "/ws/lobby", json.dumps({"type": "ping"})
@@ -390,7 +409,7 @@ async def _flood_socket(
         path = f"/ws/matches/{made['match_id']}?token={made['seat_token']}"
         illegal = {"type": "play_card", "card": "no such card"}
         message = json.dumps({"type": "action", "action": illegal, "expected_version": 0})
-    while time.perf_counter() < deadline:
+    while time.time() < deadline:
         stats.flood_connects += 1
         try:
             async with websockets.connect(
@@ -398,7 +417,7 @@ async def _flood_socket(
             ) as ws:
                 reader = asyncio.create_task(_drain(ws))
                 try:
-                    while time.perf_counter() < deadline:
+                    while time.time() < deadline:
                         await ws.send(message)
                         stats.flood_messages += 1
                         await asyncio.sleep(0)  # its reader learns of a close at once
@@ -419,28 +438,32 @@ async def _drain(ws: Any) -> None:
 
 
 async def run_flood(
-    base: str, until: float, flood: int, kind: str, at: float, reconnect_s: float
+    base: str, windows: list[tuple[float, float, bool]], flood: int, kind: str, reconnect_s: float
 ) -> Stats:
-    """The flooding sockets, from epoch second `at` until perf_counter time `until`."""
+    """The flooding sockets, in each flooded window, from addresses of their own each time."""
     stats = Stats()
-    await asyncio.sleep(max(0.0, at - time.time()))
     kinds = ["ping", "action"] if kind == "mixed" else [kind]
-    await asyncio.gather(
-        *(
-            _flood_socket(base, kinds[i % len(kinds)], stats, until, i, reconnect_s)
+    for n, (start, end, _) in enumerate(w for w in windows if w[2]):
+        await asyncio.sleep(max(0.0, start - time.time()))
+        tasks = [
+            asyncio.create_task(
+                _flood_socket(base, kinds[i % len(kinds)], stats, end, n * flood + i, reconnect_s)
+            )
             for i in range(flood)
-        )
-    )
+        ]
+        await asyncio.wait(tasks, timeout=max(0.0, end - time.time()))
+        for task in tasks:  # a send still waiting on a full connection ends with the window
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
     return stats
 
 
-def _run_flood_part(args: argparse.Namespace, at: float) -> Stats:
+def _run_flood_part(args: argparse.Namespace, windows: list[tuple[float, float, bool]]) -> Stats:
     # An attacker's CPU is not the server's: on one machine the flooders take only what the server
     # and the honest clients leave, so the figures are the server's, not a core shared with them.
     os.nice(FLOOD_NICENESS)
-    until = time.perf_counter() + (at - time.time()) + args.seconds - args.flood_after_s
     reconnect_s = args.flood_reconnect_ms / 1000
-    return asyncio.run(run_flood(args.base, until, args.flood, args.flood_kind, at, reconnect_s))
+    return asyncio.run(run_flood(args.base, windows, args.flood, args.flood_kind, reconnect_s))
 
 
 def _run_part(args: argparse.Namespace, k: int, shared: Any = None) -> Stats:
@@ -459,7 +482,7 @@ def _run_hostile_part(args: argparse.Namespace, k: int, shared: Any) -> Stats:
     )
 
 
-def _play(args: argparse.Namespace, flood_at: float) -> Stats:
+def _play(args: argparse.Namespace, windows: list[tuple[float, float, bool]]) -> Stats:
     """Every part, each in a process of its own when there is more than one."""
     if args.procs == 1 and not args.hostile and not args.flood:
         return _run_part(args, 0)
@@ -473,7 +496,7 @@ def _play(args: argparse.Namespace, flood_at: float) -> Stats:
                 pool.submit(_run_hostile_part, args, k, shared) for k in range(hostile_parts)
             ]
             if flood_parts:
-                futures.append(pool.submit(_run_flood_part, args, flood_at))
+                futures.append(pool.submit(_run_flood_part, args, windows))
             return _merged([f.result() for f in futures])
 
 
@@ -509,10 +532,12 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-def _print_flood(args: argparse.Namespace, stats: Stats, flood_at: float) -> None:
-    """The honest figures before and during the flood, and what the flood did."""
-    quiet = [lat for at, lat in stats.steady if at < flood_at]
-    flooded = [lat for at, lat in stats.steady if at >= flood_at]
+def _print_flood(
+    args: argparse.Namespace, stats: Stats, windows: list[tuple[float, float, bool]]
+) -> None:
+    """The honest figures without and with the flood, and what the flood did."""
+    quiet = [lat for at, lat in stats.steady if _phase(windows, at) is False]
+    flooded = [lat for at, lat in stats.steady if _phase(windows, at)]
     print(f"flood_sockets {args.flood}")
     print(f"flood_kind {args.flood_kind}")
     print(f"quiet_pushes {len(quiet)}")
@@ -524,7 +549,7 @@ def _print_flood(args: argparse.Namespace, stats: Stats, flood_at: float) -> Non
     print(f"flood_over_quiet {_pct(flooded, 0.99) / _pct(quiet, 0.99):.2f}")
     for name in ("healthz", "lobby", "create"):
         for phase, inside in (("quiet", False), ("flood", True)):
-            took = [t for at, w, t in stats.probes if w == name and (at >= flood_at) == inside]
+            took = [t for at, w, t in stats.probes if w == name and _phase(windows, at) is inside]
             print(f"{phase}_{name}_max_ms {max(took, default=math.nan) * 1000:.1f}")
     print(f"flood_connects {stats.flood_connects}")
     print(f"flood_messages {stats.flood_messages}")
@@ -549,14 +574,12 @@ def main() -> None:
     parser.add_argument("--bots", type=int, default=0, help="extra matches against the computer")
     parser.add_argument("--flood", type=int, default=0, help="sockets flooding with messages")
     parser.add_argument("--flood-kind", choices=("mixed", "ping", "action"), default="mixed")
-    parser.add_argument("--flood-after-s", type=float, help="when the flood starts (default: half)")
+    parser.add_argument("--flood-cycles", type=int, default=1, help="quiet and flooded windows")
     parser.add_argument("--flood-reconnect-ms", type=int, default=0, help="a closed flooder waits")
     args = parser.parse_args()
-    if args.flood_after_s is None:
-        args.flood_after_s = args.seconds / 2
     started, cpu = time.perf_counter(), CpuTimes.now()
-    flood_at = time.time() + args.flood_after_s
-    stats = _play(args, flood_at)
+    windows = _windows(args, time.time())
+    stats = _play(args, windows)
     elapsed, steal = time.perf_counter() - started, steal_percent(cpu, CpuTimes.now())
     print(f"matches {args.matches}")
     print(f"players {args.players}")
@@ -578,7 +601,7 @@ def main() -> None:
         print(f"hostile_connects {stats.hostile_connects}")
         print(f"refused_sockets {stats.refused_sockets}")
     if args.flood:
-        _print_flood(args, stats, flood_at)
+        _print_flood(args, stats, windows)
     if args.bots:
         print(f"bot_matches {args.bots}")
         print(f"bot_matches_finished {stats.bot_matches}")
