@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.routing import WebSocketRoute
 from starlette.testclient import WebSocketDenialResponse, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -26,6 +27,7 @@ from app.main import create_app
 
 from .conftest import ADMIN_TOKEN, make_settings
 from .test_clocks import START, FakeClock
+from .test_security_headers import flat_routes
 from .test_socket_flood import spectator_socket
 from .test_ws import (
     assert_error,
@@ -281,3 +283,12 @@ def test_with_no_budget_a_socket_is_never_metered(make: Make) -> None:
         for _ in range(100):
             ws.send_text(PING)
             assert receive(ws) == {"type": "pong"}
+
+
+def test_every_socket_kind_is_metered_here(make: Make) -> None:
+    """The sockets these tests flood are every socket the app serves: a new kind (a tournament's
+    or a bot's stream) reads its messages through app.http.sockets.Meter and is added above."""
+    client = make()
+    routes = flat_routes(client.app.routes)  # type: ignore[attr-defined]
+    served = {r.path for r in routes if isinstance(r, WebSocketRoute)}
+    assert served == {"/ws/matches/{match_id}", "/ws/watch/{match_id}", "/ws/lobby"}
