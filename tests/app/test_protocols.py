@@ -317,7 +317,9 @@ def test_an_address_that_flooded_is_refused_before_any_websocket_exists(
     rate_limited by the HTTP protocol (no websocket protocol logs it), while a proxy's (the
     trusted 127.0.0.1) still opens sockets for the clients behind it."""
     settings = make_settings(sqlite_url, ws_messages_per_second=1, ws_message_burst=2)
-    config = server_config(create_app(settings), settings)
+    app = create_app(settings)
+    app.state.penalties.delay_s = 0.0  # the refusal is answered at once
+    config = server_config(app, settings)
     config.port = free_port()
     with running(config):
         flooder = RawClient(config.port, "/ws/lobby", source="127.0.0.2")
