@@ -29,7 +29,8 @@ of their pushes and the tail would be the measuring client's, not the server's. 
 with RATE_LIMITS=off.
 `--flood N` (issue 40) adds N sockets that send messages as fast as they can: `ping` floods
 lobby sockets (which need no token) with pings, `action` floods a seat socket of the flooder's
-own match with illegal actions, `mixed` (default) does both, half each. Each flooding socket
+own match (made during the warm-up) with illegal actions, `mixed` (default) does both, half each;
+a window's sockets arrive over its first second. Each flooding socket
 reads what it is sent, and when the server closes it, opens another at once (after
 `--flood-reconnect-ms`). Flooders run in a process of their own at the lowest priority (their CPU
 is the attacker's, not the server's), each socket from its own loopback address (127.0.2.x,
@@ -368,6 +369,9 @@ async def run_hostile(
 
 FLOOD_NICENESS = 19
 WARM_S = 5.0  # after the ramp, before the first window: every match has started by then
+# a flooded window's sockets arrive over this long, as the honest players arrive over the ramp:
+# 40 handshakes in the same millisecond cost the server as much as 40 players arriving so
+FLOOD_RAMP_S = 1.0
 
 
 def _flood_address(i: int) -> str:
@@ -390,19 +394,30 @@ def _phase(windows: list[tuple[float, float, bool]], at: float) -> bool | None:
     return next((flooded for start, end, flooded in windows if start <= at < end), None)
 
 
+async def _own_match(base: str, i: int) -> dict[str, Any]:
+    """A match of flooder `i`'s, made from its address (its seat socket floods actions)."""
+    transport = httpx.AsyncHTTPTransport(local_address=_flood_address(i))
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
+        made: dict[str, Any] = (await http.post("/api/matches", json={"opponent": "human"})).json()
+    return made
+
+
 async def _flood_socket(
-    base: str, kind: str, stats: Stats, deadline: float, i: int, reconnect_s: float
+    base: str,
+    made: dict[str, Any] | None,
+    stats: Stats,
+    deadline: float,
+    i: int,
+    reconnect_s: float,
 ) -> None:
     """One flooding socket, again and again until the deadline (epoch seconds): a lobby socket
-    sending pings, or a seat socket of the flooder's own match sending actions no rule allows,
-    as fast as it can, reading whatever it is sent."""
+    sending pings, or (given its match) a seat socket of the flooder's own match sending actions
+    no rule allows, as fast as it can, reading whatever it is sent."""
     address = _flood_address(i)
     ws_base = base.replace("http", "ws", 1).rstrip("/")
     path, message = "/ws/lobby", json.dumps({"type": "ping"})
-    if kind == "action":
-        transport = httpx.AsyncHTTPTransport(local_address=address)
-        async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
-            made = (await http.post("/api/matches", json={"opponent": "human"})).json()
+    await asyncio.sleep(FLOOD_RAMP_S * random.random())
+    if made is not None:
         if "seat_token" not in made:
             stats.flood_refused += 1
             return
@@ -440,14 +455,25 @@ async def _drain(ws: Any) -> None:
 async def run_flood(
     base: str, windows: list[tuple[float, float, bool]], flood: int, kind: str, reconnect_s: float
 ) -> Stats:
-    """The flooding sockets, in each flooded window, from addresses of their own each time."""
+    """The flooding sockets, in each flooded window, from addresses of their own each time. The
+    action flooders' matches are made first, one at a time, during the warm-up: 20 matches
+    made in the same instant hold the server for a second by themselves, and what is measured
+    here is the messages (a creation's cost is the probe's `create`)."""
     stats = Stats()
     kinds = ["ping", "action"] if kind == "mixed" else [kind]
-    for n, (start, end, _) in enumerate(w for w in windows if w[2]):
+    flooded = [w for w in windows if w[2]]
+    matches: dict[int, dict[str, Any]] = {}
+    for n in range(len(flooded)):
+        for i in range(flood):
+            if kinds[i % len(kinds)] == "action":
+                matches[n * flood + i] = await _own_match(base, n * flood + i)
+    for n, (start, end, _) in enumerate(flooded):
         await asyncio.sleep(max(0.0, start - time.time()))
         tasks = [
             asyncio.create_task(
-                _flood_socket(base, kinds[i % len(kinds)], stats, end, n * flood + i, reconnect_s)
+                _flood_socket(
+                    base, matches.get(n * flood + i), stats, end, n * flood + i, reconnect_s
+                )
             )
             for i in range(flood)
         ]
