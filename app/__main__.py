@@ -21,7 +21,9 @@ from alembic.config import Config
 from fastapi import FastAPI
 
 from . import logs
+from .addresses import TrustedPeers
 from .config import Settings
+from .http.connections import Door, cap_for, open_file_limit
 from .main import create_app
 from .persistence.db import is_sqlite
 from .protocols import HttpProtocol, WebSocketProtocol
@@ -86,14 +88,32 @@ def migrate(url: str) -> None:
     command.upgrade(config, "head")
 
 
+def door_for(settings: Settings) -> Door:
+    """Who may connect (app/http/connections.py): the cap below this process's open-file limit,
+    each address's share of it, the deadline for a request to arrive."""
+    limit = open_file_limit()
+    cap = cap_for(limit, settings.max_connections)
+    what = "at most %d connections at once (open-file limit %d)"
+    logging.getLogger("watergate.connections").info(what, cap, limit)
+    # one address may hold at most a quarter of them, however the setting reads
+    share = min(settings.max_connections_per_address, max(1, cap // 4))
+    return Door(
+        cap,
+        share,
+        settings.request_read_seconds,
+        TrustedPeers(settings.forwarded_allow_ips),
+    )
+
+
 def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
     """How uvicorn serves the app: our protocols, sizes and timeouts, our logging."""
+    state = app.state
     return uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
-        http=HttpProtocol.for_app(app.state.shedder),
-        ws=WebSocketProtocol,
+        http=HttpProtocol.for_app(state.shedder, door_for(settings), state.penalties),
+        ws=WebSocketProtocol.for_app(settings.ws_messages_per_second, settings.ws_message_burst),
         ws_max_size=settings.max_ws_frame_bytes,
         ws_per_message_deflate=False,  # views are small; compressing them cost a fifth of the CPU
         timeout_keep_alive=65,  # outlast clients' idle connections, so none is cut as it is reused

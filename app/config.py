@@ -75,15 +75,28 @@ class Settings(BaseSettings):
     bot_processes: int = Field(default=1, ge=0, le=64)
     sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
     worker_threads: int = 12  # threads for blocking work (database, bots)
+    # connections (app/http/connections.py): at most this many at once (0: as many as the
+    # open-file limit leaves room for), this many from one address (0: any; trusted proxies
+    # are never counted so), and a request must arrive within this (0: no deadline)
+    max_connections: int = Field(default=0, ge=0)
+    max_connections_per_address: int = Field(default=256, ge=0)
+    request_read_seconds: float = Field(default=10.0, ge=0)
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_mb: float = 512  # memory for cached match states (a miss rebuilds by replay)
 
     ws_auth_seconds: float = 10.0  # a seat socket without ?token= must send its auth frame by then
+    # every socket's message budget (a token bucket; 0: none): far above a person's clicking,
+    # chatting and pinging, far below a script sending as fast as it can (app/http/sockets.py)
+    ws_messages_per_second: float = Field(default=5.0, ge=0)
+    ws_message_burst: int = Field(default=20, ge=1)
+    # an address whose socket was closed for flooding opens no new socket for this long (0: none)
+    ws_flood_penalty_seconds: float = Field(default=30.0, ge=0)
     # live sockets per process (each process counts its own); one over is closed with 4429
     max_sockets_per_seat: int = 4
     max_sockets_per_spectator_key: int = 20
     max_sockets_per_match: int = 200
+    max_spectators_per_address: int = Field(default=10, ge=1)  # of a spectator link's, per client
     # new spectator sockets a second, per process, from everyone together (0: no budget); more
     # are refused (4429, "overloaded") so that watchers never slow the players down
     spectator_sockets_per_second: float = Field(default=100.0, ge=0)
@@ -92,6 +105,10 @@ class Settings(BaseSettings):
     # the lobby: live sockets per process, and how long a challenge's creator may be away (no
     # lobby socket, no socket on their own table) before the challenge leaves the lobby
     max_lobby_sockets: int = Field(default=2000, ge=1)
+    max_lobby_sockets_per_address: int = Field(default=50, ge=1)  # one address's share of it
+    # open challenges at once: per player, and per client address (IPv6 by /64)
+    max_challenges_per_player: int = Field(default=3, ge=1)
+    max_challenges_per_address: int = Field(default=6, ge=1)
     lobby_away_minutes: float = Field(default=5.0, gt=0)
     # Web Push turn notices: the VAPID key (PEM or base64url; unset: made on the first start and
     # kept in the database), the contact the push services see, the hosts notices may go to

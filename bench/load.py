@@ -2,7 +2,7 @@
 
     python -m bench.load --base http://127.0.0.1:8000 --matches 200 --seconds 60 \
         [--think-ms 1000] [--ramp-s 5] [--game watergate] [--players 2] [--with-echo] \
-        [--hostile 1000] [--bots 60] [--procs 2]
+        [--hostile 1000] [--bots 60] [--procs 2] [--flood 40 --flood-kind mixed]
 
 Latency is measured from sending an action to the first push of the new version to another
 socket of the match. `--players N` seats N people at every table (Nations 2-5, contract v1.2):
@@ -27,6 +27,22 @@ clients run in processes of their own (`--hostile-procs`, default 1), as an atta
 sharing the honest clients' event loop, their handshakes would delay the honest clients' reading
 of their pushes and the tail would be the measuring client's, not the server's. Run the server
 with RATE_LIMITS=off.
+`--flood N` (issue 40) adds N sockets that send messages as fast as they can: `ping` floods
+lobby sockets (which need no token) with pings, `action` floods a seat socket of the flooder's
+own match (made during the warm-up) with illegal actions, `mixed` (default) does both, half each;
+a window's sockets arrive over its first second. Each flooding socket
+reads what it is sent, and when the server closes it, opens another at once (after
+`--flood-reconnect-ms`). Flooders run in a process of their own at the lowest priority (their CPU
+is the attacker's, not the server's), each socket from its own loopback address (127.0.2.x,
+the attacker's machines). After the ramp and 5 s, the rest of the run is cut into quiet and
+flooded windows that alternate, `--flood-cycles` of each (default 1: the first half quiet, the
+second flooded; more cycles spread a shared machine's background load over both alike), each
+flooded window from new addresses. The honest figures are then printed for both:
+`quiet_p99_ms`, `flood_p99_ms` and `flood_over_quiet` (the goal is at most 1.5), with the
+longest answers of a probe
+that asks for `/healthz`, the lobby list and a new match four times a second
+(`quiet_healthz_max_ms`, `flood_healthz_max_ms`, ...), and what the flood did: `flood_messages`
+sent, `flood_closed_4429` sockets closed for flooding, `flood_refused` connects refused.
 """
 
 from __future__ import annotations
@@ -37,6 +53,7 @@ import contextlib
 import json
 import math
 import multiprocessing
+import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -63,12 +80,13 @@ class Table:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # after the warm-up
+    steady: list[tuple[float, float]] = field(default_factory=list)  # the same, with their times
     warmup: list[float] = field(default_factory=list)  # while players were still arriving
-    # (when the push came: perf_counter time, its latency), split into the two above at the end
+    # (when the push came: epoch seconds, its latency), split into the two above at the end
     samples: list[tuple[float, float]] = field(default_factory=list)
     slots: int = 0  # the matches this part plays at once (none in a hostile part)
     started: set[int] = field(default_factory=set)  # slots with a match's sockets open once
-    last_start: float = 0.0  # when the last of them opened (perf_counter time)
+    last_start: float = 0.0  # when the last of them opened (epoch seconds)
     all_started_s: float | None = None  # seconds from the start until every match had started
     actions: int = 0
     errors: int = 0
@@ -78,6 +96,12 @@ class Stats:
     hostile_connects: int = 0
     bot_matches: int = 0  # finished against the computer
     refused_sockets: int = 0
+    # (epoch seconds, what, seconds): the probe's answers, split by the flood's start at the end
+    probes: list[tuple[float, str, float]] = field(default_factory=list)
+    flood_messages: int = 0  # messages the flooders sent
+    flood_connects: int = 0
+    flood_closed: int = 0  # flooding sockets the server closed 4429
+    flood_refused: int = 0  # flooding connects refused (a handshake or a first frame)
     shared: Any = None  # a Manager list: the spectator paths honest parts found, for hostile ones
 
 
@@ -113,8 +137,7 @@ async def _seat(
                 stats.shared.append(msg["spectate_path"])
         started = sent.pop(version, None)
         if started is not None:
-            now = time.perf_counter()
-            stats.samples.append((now, now - started))
+            stats.samples.append((time.time(), time.perf_counter() - started))
         if msg["status"] == "finished":
             done.set()
             return
@@ -156,7 +179,7 @@ async def _one_match(
         ]
         if slot not in stats.started:  # the warm-up lasts until every slot has started one
             stats.started.add(slot)
-            stats.last_start = time.perf_counter()
+            stats.last_start = time.time()
         tasks = [asyncio.create_task(_seat(ws, think, sent, stats, rng, done)) for ws in sockets]
         try:
             await done.wait()
@@ -268,14 +291,14 @@ async def run(
     part: tuple[int, int] = (0, 1),
     bots: int = 0,
     shared: Any = None,
+    probe: bool = False,
 ) -> Stats:
     """Part k of n plays the matches k, k + n, k + 2n… and that share of the bot matches, so n
     processes together play exactly what one would; it puts the spectator paths it finds in
     `shared` (for the hostile parts) when given."""
     k, n = part
     stats = Stats(shared=shared)
-    began = time.perf_counter()
-    deadline = began + seconds
+    began, deadline = time.time(), time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=100)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
         await asyncio.gather(
@@ -284,9 +307,36 @@ async def run(
                 for i in range(k, matches, n)
             ),
             *(_bot_match(base, table, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
+            *([_probe(base, stats, deadline)] if probe and k == 0 else []),
         )
     _split(stats, began, len(range(k, matches, n)))
     return stats
+
+
+PROBE_EVERY_S = 0.25
+PROBES = (
+    ("healthz", "GET", "/healthz"),
+    ("lobby", "GET", "/api/lobby"),
+    ("create", "POST", "/api/matches"),
+)
+
+
+async def _probe(base: str, stats: Stats, deadline: float) -> None:
+    """What a visitor does besides playing, timed four times a second: the liveness check, the
+    lobby list and creating a match (against a friend: no computer thinks for it)."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while time.perf_counter() < deadline:
+            for name, method, path in PROBES:
+                at, began = time.time(), time.perf_counter()
+                body = {"opponent": "human"} if method == "POST" else None
+                try:
+                    (await http.request(method, path, json=body)).raise_for_status()
+                except httpx.HTTPError:
+                    stats.errors += 1
+                    stats.codes[f"probe_{name}"] = stats.codes.get(f"probe_{name}", 0) + 1
+                    continue
+                stats.probes.append((at, name, time.perf_counter() - began))
+            await asyncio.sleep(PROBE_EVERY_S)
 
 
 def _split(stats: Stats, began: float, slots: int) -> None:
@@ -297,7 +347,8 @@ def _split(stats: Stats, began: float, slots: int) -> None:
     if len(stats.started) >= slots:
         stats.all_started_s = stats.last_start - began
     steady_from = stats.last_start if stats.all_started_s is not None else math.inf
-    stats.latencies = [lat for at, lat in stats.samples if at >= steady_from]
+    stats.steady = [(at, lat) for at, lat in stats.samples if at >= steady_from]
+    stats.latencies = [lat for _, lat in stats.steady]
     stats.warmup = [lat for at, lat in stats.samples if at < steady_from]
 
 
@@ -316,12 +367,137 @@ async def run_hostile(
     return stats
 
 
+FLOOD_NICENESS = 19
+WARM_S = 5.0  # after the ramp, before the first window: every match has started by then
+# a flooded window's sockets arrive over this long, as the honest players arrive over the ramp:
+# 40 handshakes in the same millisecond cost the server as much as 40 players arriving so
+FLOOD_RAMP_S = 1.0
+
+
+def _flood_address(i: int) -> str:
+    """The flooders' own loopback addresses, one per socket and window: 127.0.2.1, …"""
+    return f"127.0.{2 + i // 250}.{1 + i % 250}"
+
+
+def _windows(args: argparse.Namespace, began: float) -> list[tuple[float, float, bool]]:
+    """(start, end, flooded) in epoch seconds: after the warm-up, quiet and flooded windows of
+    equal length alternate, `--flood-cycles` of each, so both meet the same background load."""
+    start = began + args.ramp_s + WARM_S
+    span = (began + args.seconds - start) / (2 * args.flood_cycles)
+    return [
+        (start + k * span, start + (k + 1) * span, k % 2 == 1) for k in range(2 * args.flood_cycles)
+    ]
+
+
+def _phase(windows: list[tuple[float, float, bool]], at: float) -> bool | None:
+    """Whether epoch second `at` was flooded (None: in no window)."""
+    return next((flooded for start, end, flooded in windows if start <= at < end), None)
+
+
+async def _own_match(base: str, i: int) -> dict[str, Any]:
+    """A match of flooder `i`'s, made from its address (its seat socket floods actions)."""
+    transport = httpx.AsyncHTTPTransport(local_address=_flood_address(i))
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
+        made: dict[str, Any] = (await http.post("/api/matches", json={"opponent": "human"})).json()
+    return made
+
+
+async def _flood_socket(
+    base: str,
+    made: dict[str, Any] | None,
+    stats: Stats,
+    deadline: float,
+    i: int,
+    reconnect_s: float,
+) -> None:
+    """One flooding socket, again and again until the deadline (epoch seconds): a lobby socket
+    sending pings, or (given its match) a seat socket of the flooder's own match sending actions
+    no rule allows, as fast as it can, reading whatever it is sent."""
+    address = _flood_address(i)
+    ws_base = base.replace("http", "ws", 1).rstrip("/")
+    path, message = "/ws/lobby", json.dumps({"type": "ping"})
+    await asyncio.sleep(FLOOD_RAMP_S * random.random())
+    if made is not None:
+        if "seat_token" not in made:
+            stats.flood_refused += 1
+            return
+        path = f"/ws/matches/{made['match_id']}?token={made['seat_token']}"
+        illegal = {"type": "play_card", "card": "no such card"}
+        message = json.dumps({"type": "action", "action": illegal, "expected_version": 0})
+    while time.time() < deadline:
+        stats.flood_connects += 1
+        try:
+            async with websockets.connect(
+                ws_base + path, open_timeout=10, local_addr=(address, 0), max_queue=None
+            ) as ws:
+                reader = asyncio.create_task(_drain(ws))
+                try:
+                    while time.time() < deadline:
+                        await ws.send(message)
+                        stats.flood_messages += 1
+                        await asyncio.sleep(0)  # its reader learns of a close at once
+                finally:
+                    reader.cancel()
+        except websockets.ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code == 4429:
+                stats.flood_closed += 1
+        except (websockets.InvalidStatus, OSError, TimeoutError):
+            stats.flood_refused += 1
+        await asyncio.sleep(reconnect_s)
+
+
+async def _drain(ws: Any) -> None:
+    with contextlib.suppress(websockets.ConnectionClosed):
+        async for _ in ws:
+            pass
+
+
+async def run_flood(
+    base: str, windows: list[tuple[float, float, bool]], flood: int, kind: str, reconnect_s: float
+) -> Stats:
+    """The flooding sockets, in each flooded window, from addresses of their own each time. The
+    action flooders' matches are made first, one at a time, during the warm-up: 20 matches
+    made in the same instant hold the server for a second by themselves, and what is measured
+    here is the messages (a creation's cost is the probe's `create`)."""
+    stats = Stats()
+    kinds = ["ping", "action"] if kind == "mixed" else [kind]
+    flooded = [w for w in windows if w[2]]
+    matches: dict[int, dict[str, Any]] = {}
+    for n in range(len(flooded)):
+        for i in range(flood):
+            if kinds[i % len(kinds)] == "action":
+                matches[n * flood + i] = await _own_match(base, n * flood + i)
+    for n, (start, end, _) in enumerate(flooded):
+        await asyncio.sleep(max(0.0, start - time.time()))
+        tasks = [
+            asyncio.create_task(
+                _flood_socket(
+                    base, matches.get(n * flood + i), stats, end, n * flood + i, reconnect_s
+                )
+            )
+            for i in range(flood)
+        ]
+        await asyncio.wait(tasks, timeout=max(0.0, end - time.time()))
+        for task in tasks:  # a send still waiting on a full connection ends with the window
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return stats
+
+
+def _run_flood_part(args: argparse.Namespace, windows: list[tuple[float, float, bool]]) -> Stats:
+    # An attacker's CPU is not the server's: on one machine the flooders take only what the server
+    # and the honest clients leave, so the figures are the server's, not a core shared with them.
+    os.nice(FLOOD_NICENESS)
+    reconnect_s = args.flood_reconnect_ms / 1000
+    return asyncio.run(run_flood(args.base, windows, args.flood, args.flood_kind, reconnect_s))
+
+
 def _run_part(args: argparse.Namespace, k: int, shared: Any = None) -> Stats:
     return asyncio.run(
         run(
             args.base, Table(args.game, args.players), args.matches, args.seconds,
             args.think_ms, args.ramp_s,
-            (k, args.procs), args.bots, shared,
+            (k, args.procs), args.bots, shared, probe=bool(args.flood),
         )
     )  # fmt: skip
 
@@ -332,18 +508,21 @@ def _run_hostile_part(args: argparse.Namespace, k: int, shared: Any) -> Stats:
     )
 
 
-def _play(args: argparse.Namespace) -> Stats:
+def _play(args: argparse.Namespace, windows: list[tuple[float, float, bool]]) -> Stats:
     """Every part, each in a process of its own when there is more than one."""
-    if args.procs == 1 and not args.hostile:
+    if args.procs == 1 and not args.hostile and not args.flood:
         return _run_part(args, 0)
     with multiprocessing.Manager() as manager:
         shared = manager.list() if args.hostile else None
         hostile_parts = args.hostile_procs if args.hostile else 0
-        with ProcessPoolExecutor(args.procs + hostile_parts) as pool:
+        flood_parts = 1 if args.flood else 0
+        with ProcessPoolExecutor(args.procs + hostile_parts + flood_parts) as pool:
             futures = [pool.submit(_run_part, args, k, shared) for k in range(args.procs)]
             futures += [
                 pool.submit(_run_hostile_part, args, k, shared) for k in range(hostile_parts)
             ]
+            if flood_parts:
+                futures.append(pool.submit(_run_flood_part, args, windows))
             return _merged([f.result() for f in futures])
 
 
@@ -351,7 +530,13 @@ def _merged(parts: list[Stats]) -> Stats:
     total = Stats()
     for part in parts:
         total.latencies += part.latencies
+        total.steady += part.steady
         total.warmup += part.warmup
+        total.probes += part.probes
+        total.flood_messages += part.flood_messages
+        total.flood_connects += part.flood_connects
+        total.flood_closed += part.flood_closed
+        total.flood_refused += part.flood_refused
         total.actions += part.actions
         total.errors += part.errors
         total.finished += part.finished
@@ -373,6 +558,31 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+def _print_flood(
+    args: argparse.Namespace, stats: Stats, windows: list[tuple[float, float, bool]]
+) -> None:
+    """The honest figures without and with the flood, and what the flood did."""
+    quiet = [lat for at, lat in stats.steady if _phase(windows, at) is False]
+    flooded = [lat for at, lat in stats.steady if _phase(windows, at)]
+    print(f"flood_sockets {args.flood}")
+    print(f"flood_kind {args.flood_kind}")
+    print(f"quiet_pushes {len(quiet)}")
+    print(f"flood_pushes {len(flooded)}")
+    print(f"quiet_p50_ms {_pct(quiet, 0.50):.1f}")
+    print(f"quiet_p99_ms {_pct(quiet, 0.99):.1f}")
+    print(f"flood_p50_ms {_pct(flooded, 0.50):.1f}")
+    print(f"flood_p99_ms {_pct(flooded, 0.99):.1f}")
+    print(f"flood_over_quiet {_pct(flooded, 0.99) / _pct(quiet, 0.99):.2f}")
+    for name in ("healthz", "lobby", "create"):
+        for phase, inside in (("quiet", False), ("flood", True)):
+            took = [t for at, w, t in stats.probes if w == name and _phase(windows, at) is inside]
+            print(f"{phase}_{name}_max_ms {max(took, default=math.nan) * 1000:.1f}")
+    print(f"flood_connects {stats.flood_connects}")
+    print(f"flood_messages {stats.flood_messages}")
+    print(f"flood_closed_4429 {stats.flood_closed}")
+    print(f"flood_refused {stats.flood_refused}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--base", default="http://127.0.0.1:8000")
@@ -388,9 +598,14 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=1, help="client processes sharing the load")
     parser.add_argument("--hostile-procs", type=int, default=1, help="processes of hostile clients")
     parser.add_argument("--bots", type=int, default=0, help="extra matches against the computer")
+    parser.add_argument("--flood", type=int, default=0, help="sockets flooding with messages")
+    parser.add_argument("--flood-kind", choices=("mixed", "ping", "action"), default="mixed")
+    parser.add_argument("--flood-cycles", type=int, default=1, help="quiet and flooded windows")
+    parser.add_argument("--flood-reconnect-ms", type=int, default=0, help="a closed flooder waits")
     args = parser.parse_args()
     started, cpu = time.perf_counter(), CpuTimes.now()
-    stats = _play(args)
+    windows = _windows(args, time.time())
+    stats = _play(args, windows)
     elapsed, steal = time.perf_counter() - started, steal_percent(cpu, CpuTimes.now())
     print(f"matches {args.matches}")
     print(f"players {args.players}")
@@ -411,6 +626,8 @@ def main() -> None:
         print(f"hostile_clients {args.hostile}")
         print(f"hostile_connects {stats.hostile_connects}")
         print(f"refused_sockets {stats.refused_sockets}")
+    if args.flood:
+        _print_flood(args, stats, windows)
     if args.bots:
         print(f"bot_matches {args.bots}")
         print(f"bot_matches_finished {stats.bot_matches}")

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from ..addresses import client_key
 from ..clocks import clock_option
 from . import ratelimit
 from .deps import CtxDep, PlayerTokenDep, SamePlayer, TokenDep
@@ -48,6 +49,7 @@ async def create_match(
         level=body.level,
         rated=body.rated,
         public=public,
+        address=client_key(request.scope),
         players=body.players,
         seats=body.seats,
         levels=body.levels,

@@ -1,7 +1,11 @@
 """Wires the hardening into an app: trusted proxy headers, the request log, security headers, the
-admin Origin check, the spectator-socket budget and the rate limits (unless RATE_LIMITS=off)."""
+admin Origin check, the spectator-socket budget, the refusal of flooders' sockets and the rate
+limits (unless RATE_LIMITS=off)."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -9,6 +13,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from ..config import Settings
 from ..metrics import Metrics
+from .flooders import Penalties, RefuseFlooders
 from .ratelimit import Limiter, RateLimit, RateLimited
 from .requestlog import RequestLog
 from .security import AdminOrigin, SecurityHeaders
@@ -21,12 +26,14 @@ async def _rate_limited(_: Request, err: Exception) -> JSONResponse:
     return JSONResponse(limited.body(), status_code=429, headers=headers)
 
 
-def install(app: FastAPI, settings: Settings, metrics: Metrics) -> None:
+def install(
+    app: FastAPI, settings: Settings, metrics: Metrics, clock: Callable[[], float] | None = None
+) -> None:
     """Call after the body limit is added: each middleware added here wraps the ones before, so
     a request meets them in the reverse order: proxy headers (who is asking, over which scheme),
     the request log (its id, and a line with every answer's status), security headers (on every
-    answer, 429 and 413 included), the admin Origin check, the spectator-socket budget, the rate
-    limits, then the body limit and the routes."""
+    answer, 429 and 413 included), the admin Origin check, flooders' sockets, the spectator-socket
+    budget, the rate limits, then the body limit and the routes."""
     app.add_exception_handler(RateLimited, _rate_limited)  # before ApiError's: a subclass
     app.state.limiter = None
     if settings.limits_on:
@@ -38,6 +45,12 @@ def install(app: FastAPI, settings: Settings, metrics: Metrics) -> None:
             settings.spectator_sockets_per_second, settings.spectator_refusal_delay_ms / 1000
         )
         app.add_middleware(ShedSpectators, shedder=shedder)
+    # the addresses whose socket was closed for flooding (set by app/http/sockets.py, read by
+    # this middleware and by the HTTP protocol under `python -m app`)
+    penalty = settings.ws_flood_penalty_seconds
+    app.state.penalties = penalties = Penalties(penalty, clock or time.monotonic)
+    if settings.ws_flood_penalty_seconds:
+        app.add_middleware(RefuseFlooders, penalties=penalties)
     app.add_middleware(AdminOrigin, settings=settings)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestLog)

@@ -13,9 +13,10 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from fastapi import APIRouter, Response, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..addresses import client_key
 from ..clocks import clock_option
 from ..errors import ApiError
 from ..games import SITES
@@ -25,13 +26,15 @@ from ..services.context import AppContext
 from ..services.lobby import Listed
 from .deps import CtxDep, PlayerTokenDep
 from .schemas import Claimed, ClockChoice, CreateMatch, ErrorBody
-from .ws import messages, refuse
+from .sockets import Meter
+from .ws import refuse
 
 router = APIRouter()
 LOBBY_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "player_required, or unknown_player"},
     404: {"model": ErrorBody, "description": "No such match or challenge"},
     409: {"model": ErrorBody, "description": "taken (by someone else), or own_challenge"},
+    429: {"model": ErrorBody, "description": "too_many_challenges(_from_address), rate_limited"},
 }
 
 
@@ -102,7 +105,9 @@ async def join(
 
 
 @router.post("/api/lobby/quick", response_model=PairedOut, responses=LOBBY_ERRORS)
-async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> PairedOut:
+async def quick(
+    body: QuickPair, request: Request, ctx: CtxDep, player: PlayerTokenDep
+) -> PairedOut:
     """Join the oldest compatible challenge (same game, clock and rated; the wished role open;
     not one's own), or open one; needs X-Player-Token."""
     if body.game not in _games():
@@ -110,8 +115,9 @@ async def quick(body: QuickPair, ctx: CtxDep, player: PlayerTokenDep) -> PairedO
     choice = CreateMatch(clock=body.clock)
     clock = clock_option(*choice.clock_choice())
     done = await ctx.lobby.quick(
-        player, body.game, body.clock, clock, body.rated, body.role, body.players
-    )
+        player, body.game, body.clock, clock, body.rated, body.role, body.players,
+        client_key(request.scope),
+    )  # fmt: skip
     made = done.taken
     return PairedOut(
         match_id=made.match_id, role=made.seat, seat_token=made.seat_token, created=done.created
@@ -147,17 +153,19 @@ async def lobby_socket(ws: WebSocket) -> None:
     except ApiError as err:
         await refuse(ctx, ws, err)
         return
+    meter = Meter(ctx, ws)
     try:
-        async for text in messages(ws):
-            await _on_message(ctx, conn, text)
+        async for text in meter.messages():
+            meter.refused(await _on_message(ctx, conn, text))
     finally:
         await ctx.lobby_room.remove(conn)
 
 
-async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> None:
+async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> str | None:
+    """One message; the code of the error it was answered with, if any."""
     if len(text) > ctx.settings.max_ws_frame_bytes:
         await conn.send_text(_error(ApiError(413, "payload_too_large", "Too large.")))
-        return
+        return "payload_too_large"
     try:
         msg = json.loads(text)
     except (ValueError, RecursionError):
@@ -170,7 +178,11 @@ async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> None:
         try:
             conn.player_id = await ctx.lobby.player_id(token if isinstance(token, str) else None)
         except ANSWERED as err:
-            await conn.send_text(_error(err))
+            answer = as_api_error(err)
+            await conn.send_text(_error(answer))
+            return answer.code
     else:
         hint = "Known message types: auth (with player_token), ping."
         await conn.send_text(_error(ApiError(400, "unknown_message", hint)))
+        return "unknown_message"
+    return None

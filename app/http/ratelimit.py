@@ -6,7 +6,6 @@ never turns into a 500)."""
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import math
@@ -21,11 +20,13 @@ from starlette.requests import HTTPConnection
 from starlette.routing import compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..addresses import client_key
 from ..config import Settings
 from ..errors import ApiError
 from ..metrics import Metrics
 
 log = logging.getLogger("watergate.ratelimit")
+__all__ = ["client_key"]  # where tests and routes have always found it
 
 # Which requests count against which limit, by route template (a test checks that each is a
 # route of the app, so a renamed route cannot silently lose its limit). Websocket connects to
@@ -64,23 +65,6 @@ class RateLimited(ApiError):
             429, "rate_limited", f"Too many requests; try again in {retry_after} seconds."
         )
         self.retry_after = retry_after
-
-
-def client_key(scope: Scope) -> str:
-    """Who is asking: the peer address (a trusted proxy's X-Forwarded-For is already applied by
-    then). IPv6 counts by /64, the block one household or phone gets, so rotating addresses
-    inside it does not buy a fresh allowance."""
-    client = scope.get("client")
-    host = client[0] if client else ""
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:64] or "unknown"
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
 
 
 class Limiter:

@@ -7,11 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
-from collections.abc import Callable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..budget import Budget
 from .ratelimit import refuse_socket
 
 SPECTATOR_PREFIX = "/ws/watch/"
@@ -25,30 +24,6 @@ HELD_MAX = 1000
 # In a request's "state": the HTTP protocol (app/protocols.py) already charged this spectator
 # socket to the budget, so the middleware does not charge it again.
 ADMITTED = "watergate.spectator_admitted"
-
-
-class Budget:
-    """A token bucket: `rate` tokens a second, at most `burst` saved up."""
-
-    def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens, self.at = burst, clock()
-
-    def take(self) -> bool:
-        """One token if there is one."""
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    def wait(self) -> int:
-        """Whole seconds until a token is back (Retry-After)."""
-        return max(1, int((1 - self.tokens) / self.rate + 0.999))
 
 
 class Shedder:

@@ -17,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from ..errors import ApiError
 from ..logs import REQUEST_ID, new_request_id
@@ -28,6 +28,7 @@ from ..outages import ANSWERED, as_api_error
 from ..push.hub import Connection
 from ..services.context import AppContext
 from .ratelimit import client_key
+from .sockets import Meter
 
 router = APIRouter()
 AUTH_HINT = '{"type": "auth", "token": "<seat token>"}'
@@ -72,34 +73,40 @@ HANDLERS: dict[str, Handler] = {
 }  # fmt: skip
 
 
-async def _handle(ctx: AppContext, conn: Connection, text: str) -> None:
-    """One message; each is a request of its own, with its own request id in the log."""
+async def _handle(ctx: AppContext, conn: Connection, text: str) -> str | None:
+    """One message; each is a request of its own, with its own request id in the log. The code
+    of the error it was answered with, if any."""
     at = time.time()
     token = REQUEST_ID.set(new_request_id())
     try:
-        await _dispatch(ctx, conn, text, at)
+        return await _dispatch(ctx, conn, text, at)
     finally:
         REQUEST_ID.reset(token)
 
 
-async def _dispatch(ctx: AppContext, conn: Connection, text: str, at: float) -> None:
+async def _dispatch(ctx: AppContext, conn: Connection, text: str, at: float) -> str | None:
     if len(text) > ctx.settings.max_ws_frame_bytes:
-        await conn.send_text(_error("payload_too_large", "The message is too large."))
-        return
+        return await _refuse(conn, "payload_too_large", "The message is too large.")
     try:
         msg = json.loads(text)
     except (ValueError, RecursionError):
-        await conn.send_text(_error("invalid_json", "Messages must be JSON objects."))
-        return
+        return await _refuse(conn, "invalid_json", "Messages must be JSON objects.")
     kind = msg.get("type") if isinstance(msg, dict) else None
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        await conn.send_text(_error("unknown_message", "Known message types: action, chat, ping."))
-        return
+        return await _refuse(conn, "unknown_message", "Known message types: action, chat, ping.")
     try:
         await handler(ctx, conn, msg, at)
     except ANSWERED as err:  # an outage is answered `unavailable`; the socket stays
-        await conn.send_text(json.dumps({"type": "error", **as_api_error(err).body()}))
+        answer = as_api_error(err)
+        await conn.send_text(json.dumps({"type": "error", **answer.body()}))
+        return answer.code
+    return None
+
+
+async def _refuse(conn: Connection, code: str, message: str) -> str:
+    await conn.send_text(_error(code, message))
+    return code
 
 
 async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
@@ -110,26 +117,12 @@ async def _serve(ctx: AppContext, ws: WebSocket, conn: Connection) -> None:
     except ApiError as err:
         await refuse(ctx, ws, err)
         return
+    meter = Meter(ctx, ws)
     try:
-        async for text in messages(ws):
-            await _handle(ctx, conn, text)
+        async for text in meter.messages():
+            meter.refused(await _handle(ctx, conn, text))
     finally:
         await ctx.lifecycle.leave(conn)
-
-
-async def messages(ws: WebSocket) -> AsyncIterator[str]:
-    """Each message the client sends, as text, until it leaves."""
-    try:
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            if text is None:
-                text = (message.get("bytes") or b"").decode("utf-8", "replace")
-            yield text
-    except WebSocketDisconnect:
-        return
 
 
 async def refuse(ctx: AppContext, ws: WebSocket, err: ApiError) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from .models import Challenge, Invite, Player
@@ -42,15 +42,36 @@ LISTED = (
 
 def add_challenge(
     db: Session, match_id: str, creator: str, game: str, open_role: str, clock: str, rated: bool,
-    when: datetime, players: int = 2,
+    when: datetime, players: int = 2, address: str | None = None,
 ) -> None:  # fmt: skip
     db.add(
         Challenge(
             match_id=match_id, creator=creator, game=game, open_role=open_role, clock=clock,
-            rated=rated, created_at=when, seen_at=when, players=players,
+            rated=rated, created_at=when, seen_at=when, players=players, address=address,
         )
     )  # fmt: skip
     db.flush()
+
+
+def hold_creator(db: Session, creator: str, address: str | None) -> None:
+    """Until the transaction ends, no other transaction opens a challenge for this creator or
+    from this address, so that two at once count each other. PostgreSQL: transaction-scoped
+    advisory locks, always the player's first; SQLite's writers take turns anyway."""
+    if db.get_bind().dialect.name != "postgresql":
+        return
+    keys = ["challenges:player:" + creator] + (["challenges:address:" + address] if address else [])
+    for key in keys:
+        db.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
+
+
+def open_count(db: Session, creator: str | None = None, address: str | None = None) -> int:
+    """Open challenges of `creator` (or from `address`)."""
+    query = select(func.count()).select_from(Challenge)
+    if creator is not None:
+        query = query.where(Challenge.creator == creator)
+    if address is not None:
+        query = query.where(Challenge.address == address)
+    return int(db.execute(query).scalar_one())
 
 
 def open_challenges(db: Session, limit: int = MAX_LISTED) -> list[ChallengeRow]:

@@ -260,6 +260,9 @@ class Challenge(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # the creator's client address as the limits count it (IPv6 by /64), kept only while the
+    # challenge is open: the open challenges per address are capped (issue 40, finding 5)
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class ChatMessage(Base):

@@ -2,7 +2,8 @@
 change and hands it to every socket of that viewer; each socket's sender sends only the newest
 frame it was handed, so pushes are ordered and coalesced and an unchanged view is not resent.
 A socket that opens reuses its viewer's newest frame, and the live sockets are capped per seat,
-per spectator link and per match (on this process), so opening sockets cannot multiply work.
+per spectator link (and its share per client address) and per match (on this process), so
+opening sockets cannot multiply work.
 Each room also times, for the metrics, every action's push to the other seat's sockets here."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from engine.core.game import Viewer
 
+from ..addresses import client_key
 from ..errors import ApiError
 from ..logs import REQUEST_ID
 from ..metrics import Metrics
@@ -54,6 +56,9 @@ class Caps:
     per_seat: int = 4
     per_spectator_key: int = 20  # a match has one spectator link: its spectators' sockets
     per_match: int = 200
+    # of a spectator link's, from one client address: one address cannot take them all (a seat's
+    # sockets need its secret token, so only the spectators' share is per address)
+    spectators_per_address: int = 10
 
 
 def too_many(what: str) -> ApiError:
@@ -65,6 +70,7 @@ class Connection:
 
     def __init__(self, ws: WebSocket, match_id: str, viewer: Viewer, tails: bool = False) -> None:
         self.ws, self.match_id, self.viewer = ws, match_id, viewer
+        self.address = client_key(ws.scope)  # who it is, as the caps' shares count it
         self.tails = tails  # the client asked for log tails (?log=tail): v1.1
         self.id = uuid.uuid4().hex
         self.last: Sendable = ""  # the newest thing sent
@@ -147,6 +153,7 @@ class Room:
         self.match_id, self.render, self.metrics = match_id, render, metrics
         self.conns: set[Connection] = set()
         self.count: Counter[Viewer] = Counter()  # live sockets per viewer
+        self.watching: Counter[str] = Counter()  # live spectator sockets per client address
         self.fresh: set[Connection] = set()  # sockets still waiting for their first frame
         self.dirty = False  # every socket needs a new frame
         self.wanted = 0  # the newest version announced for this match
@@ -163,6 +170,8 @@ class Room:
     def add(self, conn: Connection) -> None:
         self.conns.add(conn)
         self.count[conn.viewer] += 1
+        if conn.viewer is None:
+            self.watching[conn.address] += 1
         if conn.viewer is not None and self.count[conn.viewer] == 1:
             self.frames.clear()  # the kept frames show this seat away (its announcement follows)
         self.fresh.add(conn)
@@ -172,6 +181,10 @@ class Room:
         if conn in self.conns:
             self.conns.discard(conn)
             self.count[conn.viewer] -= 1
+            if conn.viewer is None:
+                self.watching[conn.address] -= 1
+                if not self.watching[conn.address]:
+                    del self.watching[conn.address]
             if not self.count[conn.viewer]:
                 del self.count[conn.viewer]
                 if conn.viewer is not None:
@@ -294,6 +307,9 @@ class Hub:
         mine = room.count[conn.viewer] if room is not None else 0
         if conn.viewer is None and mine >= self.caps.per_spectator_key:
             raise too_many("for this spectator link")
+        theirs = room.watching[conn.address] if room is not None else 0
+        if conn.viewer is None and theirs >= self.caps.spectators_per_address:
+            raise too_many("for this spectator link from your address")
         if conn.viewer is not None and mine >= self.caps.per_seat:
             raise too_many("for this seat")
         if room is None:

@@ -1,17 +1,19 @@
 """This process's lobby sockets: each gets the list of open challenges when it opens and again
 whenever it changes (anywhere: the change comes through the fan-out). The list is rendered once
 per change for every socket, each socket's sender sends only the newest list, and the sockets
-are capped per process."""
+are capped per process, with a share of the cap per client address."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ..addresses import client_key
 from ..logs import REQUEST_ID
 from .hub import CLOSE_FAILED, too_many
 
@@ -24,6 +26,7 @@ class LobbySocket:
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
+        self.address = client_key(ws.scope)  # who it is, as the cap's share counts it
         self.player_id: str | None = None
         self._latest = ""
         self._sent = ""
@@ -69,9 +72,13 @@ class LobbySocket:
 class LobbyRoom:
     """Every lobby socket of this process, and the task that renders their list."""
 
-    def __init__(self, cap: int) -> None:
+    def __init__(self, cap: int, per_address: int | None = None) -> None:
         self.cap = cap
+        # one address's share: else one address filled the cap, and the lobby was offline for
+        # everyone else (issue 40, finding 6)
+        self.per_address = cap if per_address is None else per_address
         self.conns: set[LobbySocket] = set()
+        self.by_address: Counter[str] = Counter()
         self.render: Callable[[], Awaitable[str]] | None = None  # set once the service exists
         self._text: str | None = None  # the newest list, while nothing changed since
         self._wake = asyncio.Event()
@@ -82,17 +89,24 @@ class LobbyRoom:
         """Serve the socket (ApiError 429 over the cap, before it starts)."""
         if len(self.conns) >= self.cap:
             raise too_many("in the lobby")
+        if self.by_address[conn.address] >= self.per_address:
+            raise too_many("in the lobby from your address")
         if self._task is None:
             self._task = asyncio.create_task(self._run())
         conn.start()
         self.conns.add(conn)
+        self.by_address[conn.address] += 1
         if self._text is not None:
             conn.offer(self._text)
         else:
             self._wake.set()
 
     async def remove(self, conn: LobbySocket) -> None:
-        self.conns.discard(conn)
+        if conn in self.conns:
+            self.conns.discard(conn)
+            self.by_address[conn.address] -= 1
+            if not self.by_address[conn.address]:
+                del self.by_address[conn.address]
         await conn.stop()
 
     def wake(self) -> None:

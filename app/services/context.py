@@ -79,6 +79,7 @@ class AppContext:
                 settings.max_sockets_per_seat,
                 settings.max_sockets_per_spectator_key,
                 settings.max_sockets_per_match,
+                settings.max_spectators_per_address,
             ),
         )
         metrics.watch(
@@ -99,7 +100,10 @@ class AppContext:
         bots = BotRunner(core, play)
         core.listeners.append(bots.on_change)
         matches = Matches(core)
-        lobby, lobby_room = Lobby(core, matches), LobbyRoom(settings.max_lobby_sockets)
+        lobby, lobby_room = (
+            Lobby(core, matches),
+            LobbyRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
+        )
         lobby_room.render = lobby.rendered
         fanout.lobby_changed.append(lobby_room.wake)
         ctx = AppContext(

@@ -116,10 +116,12 @@ class Lobby:
         rated: bool,
         role: str,
         players: int = 2,
+        address: str | None = None,
     ) -> Paired:
         """Join the oldest compatible challenge (same game, table size, clock and rating, a seat
         the caller may take, not their own); if there is none, open one as it would have been
-        wanted. At a table of three or more the caller takes whichever seat is open next."""
+        wanted (within the caller's caps of open challenges, for it and for its `address`). At a
+        table of three or more the caller takes whichever seat is open next."""
         if not player:
             raise player_required()
         seats = seats_of(game, players)  # 422 invalid_players
@@ -138,8 +140,9 @@ class Lobby:
                     raise
         # the caller takes the seat they wanted; the others are left open to the next comers
         made = await self.matches.create(
-            game, role, "human", clock_option, player, rated=rated, public=clock, players=players
-        )
+            game, role, "human", clock_option, player, rated=rated, public=clock, players=players,
+            address=address,
+        )  # fmt: skip
         return Paired(made, created=True)
 
     def _compatible(

@@ -138,6 +138,7 @@ class Matches:
         level: str = DEFAULT_LEVEL,
         rated: bool = False,
         public: str | None = None,
+        address: str | None = None,
         lesson: Lesson | None = None,
         players: int | None = None,
         seats: Mapping[str, str] | None = None,
@@ -147,7 +148,8 @@ class Matches:
         """Create a match of `game_id` and take a seat in it (as the player whose token is
         `player`); against the computer, `level` says how well it plays; a rated one only
         between accounts (422 against the computer, 403 without an account). With `public` (the
-        clock's name, as the lobby shows it) it is a challenge in the lobby. With `lesson`, a
+        clock's name, as the lobby shows it) it is a challenge in the lobby, within its creator's
+        and its creator's address's caps (429 too_many_challenges). With `lesson`, a
         tutorial: its deal, its seat, against the computer (which plays the lesson's path).
         A table of N (contract v1.2): `players` seats, `seats` saying which others the computer
         plays (at `levels`), Nations' `handicaps` per seat; every person's seat has its invite."""
@@ -171,7 +173,7 @@ class Matches:
         if rated and table.levels:
             raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
         made = await run_in_threadpool(
-            self._create, game_id, mine, table, clock, player, level, rated, public, lesson
+            self._create, game_id, mine, table, clock, player, level, rated, public, lesson, address
         )
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         if made.listed:
@@ -193,6 +195,7 @@ class Matches:
         rated: bool,
         public: str | None,
         lesson: Lesson | None,
+        address: str | None = None,
     ) -> SeatTaken:
         game = get_game(game_id)
         kinds = table.kinds
@@ -223,6 +226,8 @@ class Matches:
             check_may_sit(options, me)
             if public is not None and me is None:
                 raise player_required()
+            if public is not None and me is not None:
+                self._may_open(db, me.id, address)
             repo.add_match(db, match)
             repo.add_seats(
                 db, match.id, kinds, {mine: token_hash(token)}, {mine: me.id if me else None}
@@ -233,8 +238,9 @@ class Matches:
                 rated = bool(options.get("rated", False))
                 now = self.core.stamp()
                 lobby_repo.add_challenge(
-                    db, match.id, me.id, game.id, invited[0], public, rated, now, len(table.seats)
-                )
+                    db, match.id, me.id, game.id, invited[0], public, rated, now,
+                    len(table.seats), address,
+                )  # fmt: skip
             info = read_info(db, match)
         self.core.cache.put_info(info)
         self.core.cache.put_entry(
@@ -242,6 +248,21 @@ class Matches:
         )
         self.core.cache.put_token(match.id, token_hash(token), mine)
         return SeatTaken(match.id, mine, token, code, public is not None, codes)
+
+    def _may_open(self, db: Session, creator: str, address: str | None) -> None:
+        """Whether `creator` (from `address`) may open one more challenge: each has only so many
+        open at once (issue 40, finding 5: one player from eleven addresses filled the lobby's
+        100 places in 2.3 s, and quick pairing seated real players against it)."""
+        settings = self.core.settings
+        lobby_repo.hold_creator(db, creator, address)
+        mine = settings.max_challenges_per_player
+        if lobby_repo.open_count(db, creator=creator) >= mine:
+            message = f"You have {mine} open challenges; cancel one, or wait for a taker."
+            raise ApiError(429, "too_many_challenges", message)
+        ours = settings.max_challenges_per_address
+        if address is not None and lobby_repo.open_count(db, address=address) >= ours:
+            message = f"{ours} challenges are open from your address; wait for a taker."
+            raise ApiError(429, "too_many_challenges_from_address", message)
 
     async def claim(self, code: str, player: str | None = None) -> SeatTaken:
         """Seat the invited person (as the player whose token is `player`); exactly one claim

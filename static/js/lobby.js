@@ -24,7 +24,13 @@ function refused(err) {
     nameInput.focus();
     return;
   }
-  error.textContent = err.code === "taken" ? t("lobby.taken") : err.code === "own_challenge" ? t("lobby.own") : err.message;
+  const texts = {
+    taken: "lobby.taken",
+    own_challenge: "lobby.own",
+    too_many_challenges: "lobby.too_many",
+    too_many_challenges_from_address: "lobby.too_many_here",
+  };
+  error.textContent = texts[err.code] ? t(texts[err.code]) : err.message;
   error.hidden = false;
 }
 

@@ -133,6 +133,9 @@ def make_settings(url: str, **overrides: object) -> Settings:
         # off by default, as for benchmarks: tests make many requests from one client address;
         # test_ratelimit.py turns them on
         "rate_limits": "off",
+        # likewise the sockets' message budget: tests play whole matches over sockets as fast as
+        # the server answers; test_message_budget.py turns it on
+        "ws_messages_per_second": 0,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -47,6 +48,7 @@ SERVER_ENV = (
     "FORWARDED_ALLOW_IPS",
     "LOG_FORMAT",
     "METRICS_TOKEN",
+    "WS_MESSAGES_PER_SECOND",
 )
 
 
@@ -65,6 +67,7 @@ class Server:
     redis_url: str | None = None
     bot_delay_ms: int = 0
     env: dict[str, str] = field(default_factory=dict)  # more settings
+    open_files: int | None = None  # the process's RLIMIT_NOFILE, if not this process's
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     http: httpx.Client = field(init=False)
@@ -82,6 +85,7 @@ class Server:
             ADMIN_TOKEN=ADMIN_TOKEN,
             BOT_DELAY_MS=str(self.bot_delay_ms),
             RATE_LIMITS="off",  # these tests make many requests from one address; `env` may differ
+            WS_MESSAGES_PER_SECOND="0",  # and play whole matches at machine speed over sockets
             PYTHONUNBUFFERED="1",
         )
         if self.redis_url is not None:
@@ -90,9 +94,15 @@ class Server:
         self.log = self.log_dir / f"server-{self.port}.log"
         with self.log.open("wb") as out:  # the child keeps its own handle
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=out, stderr=out
-            )
+                [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=out, stderr=out,
+                preexec_fn=None if self.open_files is None else self._limit_open_files,
+            )  # fmt: skip
         self.http = httpx.Client(base_url=f"http://{self.base}", timeout=15)
+
+    def _limit_open_files(self) -> None:
+        """In the child, before it runs the server."""
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def wait_ready(self) -> None:
         """Poll /healthz (bounded); fail with the server's log if it does not come up."""

@@ -20,6 +20,7 @@ from .conftest import make_settings
 from .test_clocks import START, FakeClock
 from .test_lifecycle import bearer, receive, refused, seat_socket, wait_for
 from .test_players import Player, as_player, new_player
+from .test_ws_auth import refusal
 
 View = dict[str, Any]
 MINUTE = 60.0
@@ -256,6 +257,28 @@ def test_lobby_sockets_are_capped_per_process(sqlite_url: str) -> None:
                 assert receive(three)["code"] == "too_many_sockets"
         with c.websocket_connect("/ws/lobby") as again:  # a closed socket frees its place
             assert receive(again)["type"] == "lobby"
+
+
+def test_one_address_holds_only_its_share_of_the_lobby_sockets(sqlite_url: str) -> None:
+    """Issue 40, finding 6: one address filled the cap, and the lobby was offline for everyone.
+    A trusted proxy's X-Forwarded-For tells the clients behind it apart."""
+    settings = make_settings(sqlite_url, max_lobby_sockets=10, max_lobby_sockets_per_address=2)
+    here, there = ({"X-Forwarded-For": a} for a in ("198.51.100.1", "198.51.100.2"))
+    with TestClient(create_app(settings), client=("127.0.0.1", 50000)) as c:
+
+        def lobby(headers: dict[str, str]) -> Any:
+            return c.websocket_connect("/ws/lobby", headers=headers)
+
+        with lobby(here) as one:
+            lobby_list(one, lambda found: True)
+            with lobby(here) as two:
+                lobby_list(two, lambda found: True)
+                with lobby(here) as three:
+                    assert refusal(three) == ("too_many_sockets", 4429)
+                with lobby(there) as elsewhere:
+                    lobby_list(elsewhere, lambda found: True)  # everyone else is served
+            with lobby(here) as again:  # a closed socket frees its place
+                lobby_list(again, lambda found: True)
 
 
 def test_creating_challenges_is_rate_limited(sqlite_url: str) -> None:

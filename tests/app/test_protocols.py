@@ -8,24 +8,34 @@ the event loop for a tenth of a second)."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import gc
 import json
 import logging
 import socket
 import threading
-from collections.abc import Iterator
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.frames import Close, Frame, Opcode
+from websockets.http11 import Response
 from websockets.sync.client import connect
+from websockets.uri import parse_uri
 
 from app.__main__ import server_config
 from app.main import create_app
-from app.protocols import HttpProtocol
+from app.protocols import DROP_AFTER_S, HttpProtocol
+from app.protocols import WebSocketProtocol as WsProtocol
 from tests.app.conftest import make_settings
 from tests.app.test_crash import free_port
 from tests.app.test_shutdown import running
@@ -165,3 +175,189 @@ def test_websocket_handshakes_leave_no_reference_cycles(sqlite_url: str) -> None
             gc.set_debug(0)
             gc.garbage.clear()
     assert left == []
+
+
+# ---- reading a websocket only as fast as the app asks (issue 40, finding 1) --------------------
+
+
+class RawClient:
+    """A websocket client on a plain socket (websockets' sans-I/O client makes the bytes), so a
+    test can send a flood in one go, without reading, as an attacker does."""
+
+    def __init__(self, port: int, path: str, source: str = "127.0.0.1") -> None:
+        self.sock = socket.create_connection(
+            ("127.0.0.1", port), timeout=10, source_address=(source, 0)
+        )
+        self.proto = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{path}"))
+        self.pending: deque[Any] = deque()
+        self.proto.send_request(self.proto.connect())
+        self.flush()
+        while not isinstance(event := self.next_event(), Response):
+            pass
+        assert event.status_code == 101, event.status_code
+
+    def flush(self) -> None:
+        self.sock.sendall(b"".join(self.proto.data_to_send()))
+
+    def frames(self, text: str, count: int) -> bytes:
+        """`count` text messages, as the bytes they are on the wire."""
+        for _ in range(count):
+            self.proto.send_text(text.encode())
+        return b"".join(self.proto.data_to_send())
+
+    def next_event(self) -> Any:
+        """The next thing the server sent (a frame), or None once it closed the connection."""
+        while not self.pending:
+            data = self.sock.recv(65536)
+            if not data:
+                return None
+            self.proto.receive_data(data)
+            self.pending.extend(self.proto.events_received())
+        return self.pending.popleft()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@contextmanager
+def served_app(app: Any, **settings: object) -> Iterator[tuple[int, uvicorn.Server]]:
+    """`app` behind uvicorn with our server config (our protocols), in a thread."""
+    config = server_config(create_app(make_settings("sqlite://", **settings)), make_settings(""))
+    config.app, config.port = app, free_port()
+    config.lifespan = "off"
+    with running(config) as server:
+        yield config.port, server
+
+
+def on_loop(server: uvicorn.Server, read: Callable[[], Any]) -> Any:
+    """`read()` run on the server's event loop (its objects are the loop's alone)."""
+    loop = server.servers[0].get_loop()
+    done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    loop.call_soon_threadsafe(lambda: done.set_result(read()))
+    return done.result(timeout=10)
+
+
+def test_the_websocket_protocol_parses_only_what_the_app_is_ready_for() -> None:
+    """A client sends 3,000 messages at once while the app reads none: one slice of them is
+    parsed, the rest waits unread, with the transport paused (uvicorn's own protocol parsed and
+    queued all 3,000, at once). Once the app reads, every message arrives, in order."""
+    gate: asyncio.Event | None = None
+    received: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        nonlocal gate
+        assert scope["type"] == "websocket"
+        gate = asyncio.Event()
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": "ready"})
+        await gate.wait()
+        while (message := await receive())["type"] == "websocket.receive":
+            received.append(message["text"])
+            if len(received) == 3000:
+                await send({"type": "websocket.send", "text": "all"})
+
+    with served_app(app) as (port, server):
+        client = RawClient(port, "/ws/anything")
+        try:
+            assert client.next_event().data == b"ready"
+            flood = client.frames('{"n": 0000}', 3000)
+            client.sock.sendall(flood)
+
+            def state() -> tuple[int, int, bool]:
+                (ws,) = [c for c in server.server_state.connections if isinstance(c, WsProtocol)]
+                return ws.queue.qsize(), len(ws.unparsed), ws.transport.is_reading()
+
+            # the server has read what it will read before the app asks: one slice parsed, the
+            # rest held (or still in the kernel: the transport is paused)
+            queued, held, reading = on_loop(server, state)
+            assert 0 < queued <= WsProtocol.SLICE_BYTES // 17, queued
+            assert held > 0 and not reading
+            on_loop(server, lambda: gate.set() if gate else None)
+            assert client.next_event().data == b"all"
+        finally:
+            client.close()
+    assert received == ['{"n": 0000}'] * 3000
+
+
+def test_a_socket_closed_for_flooding_is_dropped_though_its_client_goes_on_sending(
+    sqlite_url: str,
+) -> None:
+    """The app closes a flooding lobby socket 4429 (its budget: 5 messages); the protocol then
+    reads nothing more from it and drops the connection a second later, though the client keeps
+    sending. uvicorn's own protocol went on reading and parsing whatever it sent for 10 s."""
+    settings = make_settings(sqlite_url, ws_messages_per_second=1, ws_message_burst=5)
+    config = server_config(create_app(settings), settings)
+    config.port = free_port()
+    with running(config):
+        client = RawClient(config.port, "/ws/lobby")
+        try:
+            ping = client.frames('{"type": "ping"}', 2000)
+            client.sock.sendall(ping)
+            texts = []
+            while isinstance(event := client.next_event(), Frame) and event.opcode == Opcode.TEXT:
+                texts.append(json.loads(event.data))
+            kinds = [t["type"] for t in texts if t["type"] != "lobby"]  # the list comes aside
+            assert kinds == ["pong"] * 5 + ["error"] and texts[-1]["code"] == "rate_limited"
+            assert isinstance(event, Frame) and event.opcode == Opcode.CLOSE
+            assert Close.parse(event.data).code == 4429
+            closed_at, deadline = time.monotonic(), time.monotonic() + 5
+            with pytest.raises(OSError):  # reset by the server: nothing it sent is read
+                while time.monotonic() < deadline:
+                    client.sock.sendall(ping)
+            assert time.monotonic() - closed_at < DROP_AFTER_S + 2
+        finally:
+            client.close()
+
+
+def test_an_address_that_flooded_is_refused_before_any_websocket_exists(
+    sqlite_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """127.0.0.2 floods a lobby socket and is closed 4429; its next handshake is answered 429
+    rate_limited by the HTTP protocol (no websocket protocol logs it), while a proxy's (the
+    trusted 127.0.0.1) still opens sockets for the clients behind it."""
+    settings = make_settings(sqlite_url, ws_messages_per_second=1, ws_message_burst=2)
+    app = create_app(settings)
+    app.state.penalties.delay_s = 0.0  # the refusal is answered at once
+    config = server_config(app, settings)
+    config.port = free_port()
+    with running(config):
+        flooder = RawClient(config.port, "/ws/lobby", source="127.0.0.2")
+        try:
+            flooder.sock.sendall(flooder.frames('{"type": "ping"}', 10))
+            while (event := flooder.next_event()) is not None and event.opcode != Opcode.CLOSE:
+                pass
+            assert event is not None and Close.parse(event.data).code == 4429
+        finally:
+            flooder.close()
+        base = f"ws://127.0.0.1:{config.port}"
+        caplog.clear()  # the flooder's own handshake was logged
+        with caplog.at_level(logging.INFO):
+            with pytest.raises(InvalidStatus) as refused:
+                connect(base + "/ws/lobby", open_timeout=10, source_address=("127.0.0.2", 0))
+            with connect(base + "/ws/lobby", open_timeout=10) as proxied:
+                assert json.loads(proxied.recv(timeout=10))["type"] == "lobby"
+    answer = refused.value.response
+    assert answer.status_code == 429 and int(answer.headers["retry-after"]) >= 1
+    assert json.loads(answer.body or b"")["code"] == "rate_limited"
+    handshakes = [r.getMessage() for r in caplog.records if "WebSocket /ws/lobby" in r.getMessage()]
+    assert len(handshakes) == 1 and "127.0.0.1" in handshakes[0]
+
+
+def test_a_huge_frame_is_refused_at_its_header(sqlite_url: str) -> None:
+    """A frame announcing a gigabyte is refused as soon as its header is read (close 1009), so
+    a huge message costs neither memory nor parsing: the payload is never waited for."""
+    settings = make_settings(sqlite_url)
+    config = server_config(create_app(settings), settings)
+    config.port = free_port()
+    with running(config):
+        client = RawClient(config.port, "/ws/lobby")
+        try:
+            mask = b"\x00\x00\x00\x00"
+            client.sock.sendall(b"\x81\xff" + (1 << 30).to_bytes(8, "big") + mask + b"{")
+            while (event := client.next_event()) is not None and event.opcode != Opcode.CLOSE:
+                pass
+            assert event is not None and Close.parse(event.data).code == 1009
+        finally:
+            client.close()
+    assert settings.max_ws_frame_bytes == 64 * 1024

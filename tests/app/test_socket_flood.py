@@ -15,11 +15,13 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from app.main import create_app
 from app.push.changes import Change, PresenceChanged
 from app.push.hub import FRAME_REUSE_S, Hub
 from app.services.announce import PRESENCE_WINDOW_S
 from engine.core.game import Viewer
 
+from .conftest import make_settings
 from .test_lifecycle import wait_for
 from .test_ws import receive_view, socket, started, view_at
 from .test_ws_auth import refusal
@@ -54,11 +56,14 @@ def counted(client: TestClient) -> tuple[Renders, list[Change]]:
     return Renders(ctx.hub), published
 
 
-def spectator_socket(client: TestClient, match_id: str, token: str) -> Callable[[], Any]:
-    """A function that opens a spectator socket on the match's spectator link."""
+def spectator_socket(client: TestClient, match_id: str, token: str) -> Callable[..., Any]:
+    """A function that opens a spectator socket on the match's spectator link (with the
+    request headers it is given, if any)."""
     view = client.get(f"/api/matches/{match_id}", headers={"Authorization": f"Bearer {token}"})
     path = view.json()["spectate_path"].replace("/watch/", "/ws/watch/")
-    return lambda: client.websocket_connect(path)
+    return lambda headers=None: client.websocket_connect(
+        path, **({"headers": headers} if headers else {})
+    )
 
 
 def both_online(
@@ -136,7 +141,10 @@ def test_fifty_spectators_coming_and_going_render_no_seat_and_share_their_frame(
     """Bound: spectators are not in presence, so they never re-render a seat's frame; a socket
     that opens is handed its viewer's frame when it is at most FRAME_REUSE_S old, so the crowd
     costs at most one spectator frame per FRAME_REUSE_S (one in all when it comes quickly)."""
-    client = make_client(sqlite_url, max_sockets_per_spectator_key=50)
+    # from one test client, so its address's share is the link's whole cap
+    client = make_client(
+        sqlite_url, max_sockets_per_spectator_key=50, max_spectators_per_address=50
+    )
     match_id, tokens = started(client)
     watch = spectator_socket(client, match_id, tokens["editor"])
     renders, published = counted(client)
@@ -219,3 +227,20 @@ def test_a_flapping_seat_costs_at_most_one_announcement_per_window(
         windows = 1 + spent / PRESENCE_WINDOW_S
         assert len(announced) <= windows < 40, (len(announced), spent)
         assert renders.of("editor") <= windows, (renders.calls, spent)
+
+
+def test_one_address_holds_only_its_share_of_a_spectator_link(sqlite_url: str) -> None:
+    """Issue 40, finding 6: one address could take every socket of a match's spectator link. A
+    trusted proxy's X-Forwarded-For tells the clients behind it apart."""
+    settings = make_settings(sqlite_url, max_spectators_per_address=2)
+    here, there = ({"X-Forwarded-For": a} for a in ("198.51.100.1", "198.51.100.2"))
+    with TestClient(create_app(settings), client=("127.0.0.1", 50000)) as client:
+        match_id, tokens = started(client)
+        watch = spectator_socket(client, match_id, tokens["editor"])
+        with ExitStack() as stack:
+            for _ in range(2):
+                assert receive_view(stack.enter_context(watch(here)))["role"] is None
+            with watch(here) as third:
+                assert refusal(third) == ("too_many_sockets", 4429)
+            with watch(there) as elsewhere:  # everyone else still watches
+                assert receive_view(elsewhere)["role"] is None
