@@ -31,6 +31,7 @@ from sqlalchemy.pool import NullPool
 
 from app.main import create_app
 from app.persistence.db import driver_url
+from app.services import turns
 from engine.watergate.bots import RandomBot
 
 from .conftest import make_settings
@@ -57,10 +58,12 @@ class Received:
 
 
 class FakePushService:
-    """A push service on 127.0.0.1: records every POST; answers 410 under /gone, else 201."""
+    """A push service on 127.0.0.1: records every POST; answers 410 under /gone, else 201; under
+    /slow it answers only once `release` is set (a push service that hangs)."""
 
     def __init__(self) -> None:
         self.received: queue.Queue[Received] = queue.Queue()
+        self.release = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,6 +72,8 @@ class FakePushService:
                 outer.received.put(
                     Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
+                if self.path.startswith("/slow"):
+                    outer.release.wait(DEADLINE * 4)
                 self.send_response(410 if self.path.startswith("/gone") else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -88,6 +93,7 @@ class FakePushService:
             pytest.fail(f"no push reached the push service within {DEADLINE} s")
 
     def close(self) -> None:
+        self.release.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -275,3 +281,101 @@ def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
     assert "showNotification" in r.text
     assert r.headers["x-content-type-options"] == "nosniff"
     assert "default-src 'none'" in r.headers["content-security-policy"]
+
+
+# ---- deliveries are concurrent, bounded in time, and never stop the sender (issue 40, 8) --------
+
+
+def notice_counts(c: TestClient) -> dict[str, int]:
+    counts: dict[str, int] = c.app.state.ctx.metrics.notice_counts()  # type: ignore[attr-defined]
+    return counts
+
+
+def wait_for_count(c: TestClient, outcome: str, at_least: int) -> dict[str, int]:
+    """The notice outcomes once `outcome` has been counted `at_least` times (polled, with a
+    deadline: the deliveries run on the server's own loop)."""
+    deadline = time.monotonic() + DEADLINE
+    while (counts := notice_counts(c))[outcome] < at_least and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert counts[outcome] >= at_least, counts
+    return counts
+
+
+def store_subscription(url: str, player: Player, endpoint: str) -> None:
+    """A subscription written straight into the database, as one stored before its endpoint
+    was checked (or under another PUSH_HOSTS) would be: the sender must cope with it."""
+    browser = Browser(endpoint).subscription()["keys"]
+    engine = create_engine(driver_url(url), poolclass=NullPool)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "insert into push_subscriptions (player, endpoint, p256dh, auth, lang, created_at)"
+                " values (:player, :endpoint, :p256dh, :auth, 'en', CURRENT_TIMESTAMP)"
+            ),
+            {"player": player["player_id"], "endpoint": endpoint, **browser},
+        )
+    engine.dispose()
+
+
+def test_a_hanging_push_service_delays_nobody_else_s_notice(
+    client: TestClient, service: FakePushService
+) -> None:
+    """Two of Ana's browsers sit behind a push service that does not answer; Cid's turn notice,
+    due meanwhile, still goes out at once (it waited out both sends, and their retries, one
+    after the other: over a minute)."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    cid, dan = new_player(client, "Cid"), new_player(client, "Dan")
+    for path in ("/slow/ana-1", "/slow/ana-2"):
+        subscribe(client, ana, Browser(service.origin + path))
+    subscribe(client, cid, Browser(f"{service.origin}/cid"))
+    first, first_tokens = duel(client, ana, bea)
+    play_until(client, first, first_tokens, "editor", RandomBot(5))
+    assert sorted(service.next().path for _ in range(2)) == ["/slow/ana-1", "/slow/ana-2"]
+    second, second_tokens = duel(client, cid, dan)
+    play_until(client, second, second_tokens, "editor", RandomBot(6))
+    assert service.next().path == "/cid"  # while both of Ana's sends still hang
+    assert not service.release.is_set()
+    service.release.set()
+    wait_for_count(client, "sent", 3)
+
+
+def test_a_send_past_its_deadline_ends_as_a_timeout(
+    client: TestClient, service: FakePushService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(turns, "SEND_DEADLINE_S", 0.5)
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    subscribe(client, ana, Browser(f"{service.origin}/slow/ana"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(8))
+    assert service.next().path == "/slow/ana"
+    counts = wait_for_count(client, "timeout", 1)
+    assert counts["sent"] == 0 and counts["error"] == 0
+
+
+def test_an_endpoint_that_breaks_a_send_costs_only_its_own_notice(
+    client: TestClient,
+    service: FakePushService,
+    sqlite_url: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Endpoints whose address the HTTP library cannot take ([::1] behind a backslash, a port
+    that does not exist) once made the sender fail and start again, losing the notices after
+    theirs; now each ends as an outcome of its own (counted, logged without the endpoint) and
+    the player's other browser is told."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    broken = (
+        "https://[::1]\\@fcm.googleapis.com/fcm/send/secret-one",
+        "https://fcm.googleapis.com:99999/fcm/send/secret-two",
+    )
+    for endpoint in broken:
+        store_subscription(sqlite_url, ana, endpoint)
+    subscribe(client, ana, Browser(f"{service.origin}/ana"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(9))
+    assert service.next().path == "/ana"
+    deadline = time.monotonic() + DEADLINE
+    while sum(notice_counts(client).values()) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    counts = notice_counts(client)
+    assert counts["sent"] == 1 and sum(counts.values()) == 3, counts
+    assert "secret" not in caplog.text
