@@ -16,12 +16,12 @@ import contextlib
 import json
 import logging
 import threading
+import time
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
@@ -35,6 +35,7 @@ from ..persistence import push as push_repo
 from ..persistence.push import Subscription
 from ..persistence.records import PlayerRow
 from ..push.changes import Change, MatchChanged, Moved
+from ..pushtargets import Blocked, Guard, Refused, Target, checked_endpoint, pinned_session
 from ..supervise import finish, supervise
 from .access import current
 from .core import Core
@@ -52,6 +53,7 @@ READ_TIMEOUT_S: Final = 4.0
 DELIVERIES: Final = 1000  # notices waiting for a send or a retry; beyond, dropped (counted)
 RETRIED: Final = ("failed", "unreachable")  # a push service's 429/5xx, or no connection
 TTL_S: Final = 86_400  # a push service keeps an undelivered notice this long
+CLAIMS_S: Final = 12 * 3600  # how long a notice's VAPID signature is valid
 TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered, so each turn is told once
 LANGS: Final = ("en", "pt-BR", "de")
 GONE: Final = (404, 410)
@@ -88,24 +90,34 @@ def _strings(lang: str) -> dict[str, str]:
     return found
 
 
-def checked_subscription(settings_hosts: tuple[str, ...], raw: dict[str, Any]) -> Subscription:
+class InvalidSubscription(ApiError):
+    """422 invalid_subscription, with what is wrong (`reason`: `endpoint`, `keys`, or the
+    endpoint's `backslash`, `userinfo`, `port`, `address`, `scheme`, `host`, `path`, ...)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(422, "invalid_subscription", message)
+        self.reason = reason
+
+    def body(self) -> dict[str, str]:
+        return {**super().body(), "reason": self.reason}
+
+
+def checked_subscription(hosts: tuple[str, ...], raw: dict[str, Any]) -> Subscription:
     """A browser's subscription as PushSubscription.toJSON() gives it, checked: the server will
-    POST to its endpoint, so only https to a known push service (or a host listed in PUSH_HOSTS;
-    plain http only for a listed loopback address, as tests use)."""
+    POST to its endpoint, so only https to a known push service (app/pushtargets.py; plain http
+    and a port only for a loopback address PUSH_HOSTS lists, as tests use)."""
     endpoint, keys = raw.get("endpoint"), raw.get("keys")
-    if not isinstance(endpoint, str) or not isinstance(keys, dict) or len(endpoint) > 1024:
-        raise ApiError(422, "invalid_subscription", "A subscription has an endpoint and keys.")
-    parts = urlsplit(endpoint)
-    host = (parts.hostname or "").lower()
-    listed = any(host == h or host.endswith("." + h) for h in settings_hosts)
-    loopback = host in ("127.0.0.1", "localhost", "::1")
-    if not listed or not (parts.scheme == "https" or (parts.scheme == "http" and loopback)):
-        raise ApiError(422, "invalid_subscription", "This push service is not one we send to.")
+    if not isinstance(endpoint, str) or not isinstance(keys, dict):
+        raise InvalidSubscription("endpoint", "A subscription has an endpoint and keys.")
+    try:
+        checked_endpoint(endpoint, hosts)
+    except Refused as refused:
+        raise InvalidSubscription(refused.reason, refused.message) from None
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not (isinstance(p256dh, str) and 80 <= len(p256dh) <= 128):
-        raise ApiError(422, "invalid_subscription", "keys.p256dh must be a P-256 public key.")
+        raise InvalidSubscription("keys", "keys.p256dh must be a P-256 public key.")
     if not (isinstance(auth, str) and 16 <= len(auth) <= 64):
-        raise ApiError(422, "invalid_subscription", "keys.auth must be the 16-byte secret.")
+        raise InvalidSubscription("keys", "keys.auth must be the 16-byte secret.")
     lang = raw.get("lang")
     return Subscription(endpoint, p256dh, auth, lang if lang in LANGS else "en")
 
@@ -127,6 +139,7 @@ class TurnNotices:
         self._local = threading.local()  # each sender thread's HTTP session
         self._sessions: list[Any] = []
         self._sessions_lock = threading.Lock()
+        self._guard = Guard(core.settings.push_host_names)
 
     async def start(self) -> None:
         """The VAPID key (the setting, or the stored one, or a new one stored for every process
@@ -304,48 +317,60 @@ class TurnNotices:
 
     def _session(self) -> Any:
         """This sender thread's HTTP session (requests' sessions are not for sharing between
-        threads). pywebpush (and requests under it) is imported with the first notice: a second
-        of every start on a busy machine, for a feature many processes never use."""
+        threads): it connects only to addresses the guard checked, and follows no redirect."""
         session = getattr(self._local, "session", None)
         if session is None:
-            import requests
-
-            session = requests.Session()
-            session.max_redirects = 0  # a push service answers; it never redirects us
+            session = pinned_session(self._guard)
             self._local.session = session
             with self._sessions_lock:
                 self._sessions.append(session)
         return session
 
     def _send(self, sub: Subscription, notice: Notice) -> tuple[str, str]:
-        """(On a sender thread) one POST to the push service: (outcome, cause). Never raises."""
+        """(On a sender thread) one POST to the push service: (outcome, cause). Never raises.
+        The endpoint is checked again as it is sent (a subscription stored under other rules,
+        or written by anything but `subscribe`, gets nothing), and the URL requested is the one
+        rebuilt from the checked parts. pywebpush (and requests under it) is imported with the
+        first notice: a second of every start on a busy machine, for a feature many processes
+        never use."""
         try:
-            import requests
-            from pywebpush import WebPushException, webpush
-
-            info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
-            try:
-                webpush(
-                    info,
-                    notice.payload(),
-                    vapid_private_key=self.vapid,
-                    vapid_claims={"sub": self.core.settings.vapid_subject},
-                    ttl=TTL_S,
-                    timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
-                    requests_session=self._session(),
-                )
-            except WebPushException as err:
-                response = err.response
-                if response is None:
-                    return "error", "WebPushException"
-                return judged(int(response.status_code)), f"status {response.status_code}"
-            except requests.Timeout as err:
-                return "timeout", type(err).__name__
-            except (requests.RequestException, OSError) as err:
-                return "unreachable", type(err).__name__
-            return "sent", ""
+            target = checked_endpoint(sub.endpoint, self.core.settings.push_host_names)
+        except Refused as refused:
+            return "refused", refused.reason
+        try:
+            return self._post(target, sub, notice)
         except Exception as err:  # the message may quote the endpoint: only the type is told
-            return "error", type(err).__name__
+            return "error", f"{type(err).__name__}, {target.host}"
+
+    def _post(self, target: Target, sub: Subscription, notice: Notice) -> tuple[str, str]:
+        import requests
+        from pywebpush import WebPusher
+
+        keys = {"p256dh": sub.p256dh, "auth": sub.auth}
+        body = WebPusher({"endpoint": target.url, "keys": keys}).encode(notice.payload())["body"]
+        claims = {
+            "sub": self.core.settings.vapid_subject,
+            "aud": target.audience,
+            "exp": int(time.time()) + CLAIMS_S,
+        }
+        assert self.vapid is not None
+        headers = {"Content-Encoding": "aes128gcm", "TTL": str(TTL_S), **self.vapid.sign(claims)}
+        try:
+            with self._session().post(
+                target.url,
+                data=body,
+                headers=headers,
+                timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
+                allow_redirects=False,  # a push service answers; it never sends us elsewhere
+            ) as response:
+                status = int(response.status_code)
+        except Blocked as blocked:
+            return "blocked", f"{blocked}, {target.host}"
+        except requests.Timeout as err:
+            return "timeout", f"{type(err).__name__}, {target.host}"
+        except (requests.RequestException, OSError) as err:
+            return "unreachable", f"{type(err).__name__}, {target.host}"
+        return judged(status), f"status {status}, {target.host}"
 
     def _drop(self, endpoint: str) -> None:
         with self.core.db.write() as db:

@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import queue
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
+from app.config import PUSH_HOSTS
 from app.main import create_app
 from app.persistence.db import driver_url
 from app.services import turns
@@ -58,8 +60,9 @@ class Received:
 
 
 class FakePushService:
-    """A push service on 127.0.0.1: records every POST; answers 410 under /gone, else 201; under
-    /slow it answers only once `release` is set (a push service that hangs)."""
+    """A push service on 127.0.0.1: records every POST; answers 410 under /gone, a redirect to
+    /landed at /moved, else 201; under /slow it answers only once `release` is set (a push
+    service that hangs)."""
 
     def __init__(self) -> None:
         self.received: queue.Queue[Received] = queue.Queue()
@@ -74,7 +77,11 @@ class FakePushService:
                 )
                 if self.path.startswith("/slow"):
                     outer.release.wait(DEADLINE * 4)
-                self.send_response(410 if self.path.startswith("/gone") else 201)
+                if self.path == "/moved":
+                    self.send_response(307)
+                    self.send_header("Location", "/landed")
+                else:
+                    self.send_response(410 if self.path.startswith("/gone") else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -258,7 +265,40 @@ def test_only_known_push_services_and_players_may_subscribe(client: TestClient) 
     assert (r.status_code, r.json()["code"]) == (401, "player_required")
     bad = {**sub, "keys": {"p256dh": "short", "auth": "x"}}
     r = client.post("/api/push/subscriptions", json=bad, headers=as_player(ana))
-    assert (r.status_code, r.json()["code"]) == (422, "invalid_subscription")
+    assert (r.status_code, r.json()["code"], r.json()["reason"]) == (
+        422,
+        "invalid_subscription",
+        "keys",
+    )
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "reason"),
+    [
+        # the report's: urllib.parse reads host fcm.googleapis.com, the HTTP library 127.0.0.1
+        ("https://127.0.0.1\\@fcm.googleapis.com/fcm/send/x", "backslash"),
+        ("https://[::1]\\@fcm.googleapis.com/fcm/send/x", "backslash"),
+        ("https://127.0.0.1:443@fcm.googleapis.com/fcm/send/x", "userinfo"),
+        ("https://fcm.googleapis.com:8443/fcm/send/x", "port"),
+        ("https://[::1]/fcm/send/x", "address"),
+        ("https://2130706433/fcm/send/x", "address"),
+        ("http://fcm.googleapis.com/fcm/send/x", "scheme"),
+        ("https://fcm.googleapis.com.evil.example/fcm/send/x", "host"),
+    ],
+)
+def test_an_endpoint_is_checked_as_the_http_library_reads_it(
+    sqlite_url: str, make_client: Any, endpoint: str, reason: str
+) -> None:
+    """With the push services of the defaults, the host urllib.parse sees is not enough."""
+    c = make_client(sqlite_url, push_hosts=PUSH_HOSTS)
+    ana = new_player(c, "Ana")
+    r = c.post(
+        "/api/push/subscriptions", json=Browser(endpoint).subscription(), headers=as_player(ana)
+    )
+    assert r.status_code == 422, r.text
+    assert (r.json()["code"], r.json()["reason"]) == ("invalid_subscription", reason)
+    good = Browser("https://fcm.googleapis.com/fcm/send/dGVzdA:APA91b").subscription()
+    assert c.post("/api/push/subscriptions", json=good, headers=as_player(ana)).status_code == 201
 
 
 def test_the_vapid_key_is_made_once_and_kept(
@@ -298,6 +338,16 @@ def wait_for_count(c: TestClient, outcome: str, at_least: int) -> dict[str, int]
     while (counts := notice_counts(c))[outcome] < at_least and time.monotonic() < deadline:
         time.sleep(0.02)
     assert counts[outcome] >= at_least, counts
+    return counts
+
+
+def settled(c: TestClient, deliveries: int) -> dict[str, int]:
+    """The notice outcomes once `deliveries` deliveries have ended, whatever their outcome."""
+    deadline = time.monotonic() + DEADLINE
+    while sum((counts := notice_counts(c)).values()) < deliveries:
+        if time.monotonic() > deadline:
+            pytest.fail(f"{deliveries} deliveries did not end within {DEADLINE} s: {counts}")
+        time.sleep(0.02)
     return counts
 
 
@@ -348,8 +398,8 @@ def test_a_send_past_its_deadline_ends_as_a_timeout(
     match_id, tokens = duel(client, ana, bea)
     play_until(client, match_id, tokens, "editor", RandomBot(8))
     assert service.next().path == "/slow/ana"
-    counts = wait_for_count(client, "timeout", 1)
-    assert counts["sent"] == 0 and counts["error"] == 0
+    counts = settled(client, 1)
+    assert counts["timeout"] == 1, counts
 
 
 def test_an_endpoint_that_breaks_a_send_costs_only_its_own_notice(
@@ -373,9 +423,72 @@ def test_an_endpoint_that_breaks_a_send_costs_only_its_own_notice(
     match_id, tokens = duel(client, ana, bea)
     play_until(client, match_id, tokens, "editor", RandomBot(9))
     assert service.next().path == "/ana"
-    deadline = time.monotonic() + DEADLINE
-    while sum(notice_counts(client).values()) < 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    counts = notice_counts(client)
-    assert counts["sent"] == 1 and sum(counts.values()) == 3, counts
+    counts = settled(client, 3)
+    assert (counts["sent"], counts["refused"], sum(counts.values())) == (1, 2, 3), counts
     assert "secret" not in caplog.text
+
+
+def test_a_stored_endpoint_the_checks_refuse_is_never_sent_to(
+    client: TestClient, service: FakePushService, sqlite_url: str
+) -> None:
+    """Subscriptions stored before the checks (or under other PUSH_HOSTS) that the HTTP
+    library would have taken to the fake service: checked again at send time, they get
+    nothing, and they are not dropped either (dropping is what a 404/410 answer did, which an
+    attacker could watch)."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    port = service.origin.rsplit(":", 1)[1]
+    refused = (
+        f"http://127.0.0.1:{port}\\@push.example.org/gone/x",
+        f"http://someone@127.0.0.1:{port}/gone/y",
+    )
+    for endpoint in refused:
+        store_subscription(sqlite_url, ana, endpoint)
+    subscribe(client, ana, Browser(f"{service.origin}/ana"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(10))
+    assert service.next().path == "/ana"
+    counts = settled(client, 3)  # checked again as they are sent
+    assert (counts["sent"], counts["refused"], sum(counts.values())) == (1, 2, 3), counts
+    assert service.received.empty(), service.received.get().path
+    engine = create_engine(driver_url(sqlite_url), poolclass=NullPool)
+    with engine.connect() as conn:
+        kept = set(conn.execute(text("select endpoint from push_subscriptions")).scalars())
+    engine.dispose()
+    assert kept == {*refused, f"{service.origin}/ana"}
+
+
+def test_a_push_service_name_that_resolves_to_loopback_is_never_connected_to(
+    sqlite_url: str, make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listed push service's name that the DNS answers with this machine's address (a
+    hijacked record, or a rebinding attack): refused at send time, before any connection."""
+    real = socket.getaddrinfo
+    asked: list[str] = []
+
+    def rebound(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "push.example.org":
+            asked.append(host)
+            return real("127.0.0.1", port, *args, **kwargs)
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebound)
+    c = make_client(sqlite_url, push_hosts="push.example.org")
+    ana, bea = new_player(c, "Ana"), new_player(c, "Bea")
+    subscribe(c, ana, Browser("https://push.example.org/fcm/send/x"))
+    match_id, tokens = duel(c, ana, bea)
+    play_until(c, match_id, tokens, "editor", RandomBot(11))
+    counts = settled(c, 1)
+    assert counts["blocked"] == 1 and asked == ["push.example.org"], counts
+
+
+def test_a_redirect_from_a_push_service_is_not_followed(
+    client: TestClient, service: FakePushService
+) -> None:
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    subscribe(client, ana, Browser(f"{service.origin}/moved"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(12))
+    assert service.next().path == "/moved"
+    counts = settled(client, 1)
+    assert counts["rejected"] == 1, counts
+    assert service.received.empty(), "the redirect was followed"
