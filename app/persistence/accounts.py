@@ -91,6 +91,17 @@ def trim_sessions(db: Session, player_id: str) -> None:
     )
 
 
+def end_other_sessions(db: Session, player_id: str, kept_digest: str) -> int:
+    """End every session of the player but the one of the token hashed `kept_digest`; how
+    many ended."""
+    done = db.connection().execute(
+        delete(SESSIONS).where(
+            SESSIONS.c.player_id == player_id, SESSIONS.c.token_hash != kept_digest
+        )
+    )
+    return int(done.rowcount)
+
+
 def end_session(db: Session, player_id: str, session_id: str) -> bool:
     """Revoke one of the player's sessions; false if it has none by that id."""
     done = db.connection().execute(

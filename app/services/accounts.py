@@ -148,14 +148,22 @@ class Accounts:
                 raise not_found("session")
 
     async def change_password(self, token: str | None, old: str, new: str) -> None:
-        """A new password, given the current one; the other sessions stay (revoke them)."""
+        """A new password, given the current one. Every other session of the account ends
+        (whoever knew the old password may have signed in somewhere with it); the caller's
+        own stays."""
         account = await run_in_threadpool(self._account_of, token)
         ok = await run_in_threadpool(verified, old, account.password_hash)
         if not ok:
             raise bad_credentials()
         digest = await run_in_threadpool(hashed, checked_password(new))
+        await run_in_threadpool(self._set_password, account.player_id, token or "", digest)
+
+    def _set_password(self, player_id: str, token: str, digest: str) -> None:
         with self.core.db.write() as db:
-            store.set_password(db, account.player_id, digest)
+            if player_of(db, token) is None:  # signed out (or revoked) while we hashed
+                raise unknown_player()
+            store.set_password(db, player_id, digest)
+            store.end_other_sessions(db, player_id, token_hash(token))
 
     def _account_of(self, token: str | None) -> store.AccountRow:
         with self.core.db.reader() as db:

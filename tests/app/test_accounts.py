@@ -182,6 +182,26 @@ def test_changing_the_password(client: TestClient) -> None:
     assert sign_in(client, "hana", "a new long password").status_code == 200
 
 
+def test_changing_the_password_ends_every_other_session_of_the_account(
+    db_client: TestClient,
+) -> None:
+    """Issue 40, finding 13: whoever knew the old password may have signed in with it; after the
+    change only the device that made it stays signed in."""
+    here = sign_up(db_client, "hugo")
+    elsewhere = [sign_in(db_client, "hugo").json() for _ in range(2)]
+    stranger = sign_up(db_client, "hilda")
+    body = {"old_password": PASSWORD, "new_password": "a new long password"}
+    changed = db_client.post("/api/accounts/password", json=body, headers=as_player(here))
+    assert changed.status_code == 200, changed.text
+    for other in elsewhere:
+        assert_error(me(db_client, other["player_token"]), 401, "unknown_player")
+    mine = me(db_client, here["player_token"]).json()
+    assert [s["current"] for s in mine["sessions"]] == [True]
+    assert me(db_client, stranger["player_token"]).status_code == 200  # another account's
+    again = sign_in(db_client, "hugo", "a new long password")
+    assert again.status_code == 200, again.text
+
+
 def test_sign_ins_are_throttled_per_username_from_any_address(
     sqlite_url: str, make_client: Callable[..., TestClient]
 ) -> None:
