@@ -9,6 +9,8 @@ from limits import parse_many
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .passwords import MIN_MEMORY_KIB, QUEUE
+
 # The default limits are per client address and far above what a person does: a player creates
 # a match or claims an invite a few times an hour, a browser reconnects its socket at most every
 # half second while backing off, an admin signs in once a day. A school or a café behind one
@@ -70,6 +72,12 @@ class Settings(BaseSettings):
     bot_processes: int = Field(default=1, ge=0, le=64)
     sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
     worker_threads: int = 12  # threads for blocking work (database, bots)
+    # password hashing (argon2id) runs on threads of its own, never the database's: 0 means all
+    # cores but one; sign-ins beyond threads + queue are answered 503 busy at once; the memory
+    # of one hash in KiB, 0 sizing it to the host (never below OWASP's minimum, 19 MiB)
+    password_hash_threads: int = Field(default=0, ge=0, le=64)
+    password_hash_queue: int = Field(default=QUEUE, ge=0, le=10_000)
+    password_hash_memory_kib: int = Field(default=0, ge=0, le=4 * 1024 * 1024)
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_mb: float = 512  # memory for cached match states (a miss rebuilds by replay)
@@ -106,6 +114,16 @@ class Settings(BaseSettings):
                 "never depends on its hand (R18)"
             )
         return self
+
+    @field_validator("password_hash_memory_kib")
+    @classmethod
+    def _safe_memory(cls, value: int) -> int:
+        if value and value < MIN_MEMORY_KIB:
+            raise ValueError(
+                f"PASSWORD_HASH_MEMORY_KIB must be 0 (sized to the host) or at least "
+                f"{MIN_MEMORY_KIB} (OWASP's minimum for argon2id)"
+            )
+        return value
 
     @field_validator("base_url")
     @classmethod

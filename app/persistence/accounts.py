@@ -61,6 +61,16 @@ def set_password(db: Session, player_id: str, digest: str) -> None:
     )
 
 
+def replace_password(db: Session, player_id: str, old_digest: str, new_digest: str) -> None:
+    """The same password, hashed with the current parameters: kept only if the hash is still
+    the one that was checked (not changed meanwhile by a password change)."""
+    db.connection().execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.id == player_id, PLAYERS.c.password_hash == old_digest)
+        .values(password_hash=new_digest)
+    )
+
+
 def session_id_of(db: Session, digest: str) -> str | None:
     query = select(SESSIONS.c.id).where(SESSIONS.c.token_hash == digest)
     found = db.connection().execute(query).scalar()

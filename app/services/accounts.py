@@ -13,13 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from ..auth import new_player_id, new_token, token_hash
 from ..errors import ApiError, checked_id, not_found
 from ..names import checked_name
-from ..passwords import (
-    bad_credentials,
-    checked_password,
-    checked_username,
-    hashed,
-    verified,
-)
+from ..passwords import Passwords, bad_credentials, checked_password, checked_username
 from ..persistence import accounts as store
 from ..persistence import players as player_rows
 from ..push.changes import MatchChanged
@@ -52,8 +46,20 @@ def username_taken() -> ApiError:
 
 
 class Accounts:
+    """Every hash and verification runs on `passwords`' threads; the database's own threads
+    (run_in_threadpool) only ever wait for the database."""
+
     def __init__(self, core: Core) -> None:
         self.core = core
+        settings = core.settings
+        self.passwords = Passwords.for_host(
+            settings.password_hash_threads,
+            settings.password_hash_queue,
+            settings.password_hash_memory_kib,
+        )
+
+    def close(self) -> None:
+        self.passwords.close()
 
     async def sign_up(
         self, token: str | None, username: str, password: str, name: str | None
@@ -62,7 +68,7 @@ class Accounts:
         `name` (the username by default). The hash is made before the transaction: it is
         the slow part and holds no lock."""
         shown, key = checked_username(username)
-        digest = await run_in_threadpool(hashed, checked_password(password))
+        digest = await self.passwords.hash(checked_password(password))
         new_name = checked_name(name if name is not None else shown) if token is None else None
         return await run_in_threadpool(self._sign_up, token, shown, key, digest, new_name)
 
@@ -91,16 +97,22 @@ class Accounts:
         return SignedIn(player.id, player.name, username, token)
 
     async def sign_in(self, username: str, password: str) -> SignedIn:
-        """A new session for the account: verified exactly once whether or not it exists."""
-        return await run_in_threadpool(self._sign_in, username, password)
-
-    def _sign_in(self, username: str, password: str) -> SignedIn:
+        """A new session for the account: verified exactly once whether or not it exists; a
+        hash with parameters other than the current ones is replaced by a current one."""
         key = username.strip().lower()[:64]
-        with self.core.db.reader() as db:
-            account = store.account_by_key(db, key)
-        if not verified(password, account.password_hash if account else None):
+        account = await run_in_threadpool(self._account_by_key, key)
+        stored = account.password_hash if account else None
+        ok, rehashed = await self.passwords.verify_and_update(password, stored)
+        if not ok:
             raise bad_credentials()
         assert account is not None
+        return await run_in_threadpool(self._open_session, account, rehashed)
+
+    def _account_by_key(self, key: str) -> store.AccountRow | None:
+        with self.core.db.reader() as db:
+            return store.account_by_key(db, key)
+
+    def _open_session(self, account: store.AccountRow, rehashed: str | None) -> SignedIn:
         token = new_token()
         with self.core.db.write() as db:
             if store.account_of(db, account.player_id) is None:
@@ -108,6 +120,8 @@ class Accounts:
             now = self.core.stamp()
             player_rows.add_session(db, new_player_id(), account.player_id, token_hash(token), now)
             store.trim_sessions(db, account.player_id)
+            if rehashed is not None:  # only if the hash we checked is still the one kept
+                store.replace_password(db, account.player_id, account.password_hash, rehashed)
         return SignedIn(account.player_id, account.name, account.username, token)
 
     async def sign_out(self, token: str | None) -> None:
@@ -152,10 +166,9 @@ class Accounts:
         (whoever knew the old password may have signed in somewhere with it); the caller's
         own stays."""
         account = await run_in_threadpool(self._account_of, token)
-        ok = await run_in_threadpool(verified, old, account.password_hash)
-        if not ok:
+        if not await self.passwords.verify(old, account.password_hash):
             raise bad_credentials()
-        digest = await run_in_threadpool(hashed, checked_password(new))
+        digest = await self.passwords.hash(checked_password(new))
         await run_in_threadpool(self._set_password, account.player_id, token or "", digest)
 
     def _set_password(self, player_id: str, token: str, digest: str) -> None:
@@ -178,21 +191,26 @@ class Accounts:
     async def delete(self, token: str | None, password: str | None) -> None:
         """The caller's player deletes itself (an account gives its password): its sessions,
         account and ratings go; its matches stay, shown with "Deleted player"."""
-        tables = await run_in_threadpool(self._delete, token, password)
+        player, account = await run_in_threadpool(self._player_and_account, token)
+        if account is not None and not await self.passwords.verify(
+            password or "", account.password_hash
+        ):
+            raise bad_credentials()
+        tables = await run_in_threadpool(self._delete, player)
         for match_id in tables:
             self.core.cache.drop_info(match_id)
         for match_id in tables:
             await self.core.publish(MatchChanged(match_id))
 
-    def _delete(self, token: str | None, password: str | None) -> list[str]:
+    def _player_and_account(self, token: str | None) -> tuple[str, store.AccountRow | None]:
         with self.core.db.reader() as db:
             player = player_of(db, token)
             if player is None:
                 raise unknown_player()
-            account = store.account_of(db, player.id)
-        if account is not None and not verified(password or "", account.password_hash):
-            raise bad_credentials()
+            return player.id, store.account_of(db, player.id)
+
+    def _delete(self, player_id: str) -> list[str]:
         with self.core.db.write() as db:
             when: datetime = self.core.stamp()
-            store.wipe_player(db, player.id, when)
-            return store.matches_of(db, player.id)
+            store.wipe_player(db, player_id, when)
+            return store.matches_of(db, player_id)
