@@ -6,19 +6,22 @@ Hashing is the most expensive thing a request can ask for, and anyone can ask (i
 finding 3: 24 wrong sign-ins at once made creating a match take seconds and the process grow by
 800 MB). So it runs on a small executor of its own, never on the threads that serve the
 database: `max(1, cores - 1)` threads by default, so a flood of sign-ins can hold at most all
-cores but one, and a bounded queue in front of it; a sign-in that finds the queue full is
-answered at once `503 busy` with Retry-After instead of waiting. Each hash uses one lane
-(parallelism 1: one core) and a memory cost sized to the host: at most a sixteenth of its
-memory hashing at once, between OWASP's minimum (19 MiB, 2 passes) and 64 MiB (one pass from
-46 MiB on, OWASP's equal-strength setting). A stored hash with other parameters still verifies
-(argon2 reads them from the hash) and is replaced with one of the current parameters when its
-owner signs in."""
+cores but one, at a lower CPU priority than the rest of the process, and a bounded queue in
+front of it; a sign-in that finds the queue full is answered `503 busy` with Retry-After
+(held about a second first, at no cost, so a flood retrying at once is slowed) instead of
+queueing. Each hash uses one lane (parallelism 1: one core) and a memory cost sized to the
+host: at most a sixteenth of its memory hashing at once, between OWASP's minimum (19 MiB, 2
+passes) and 64 MiB (one pass from 46 MiB on, OWASP's equal-strength setting). A stored hash
+with other parameters still verifies (argon2 reads them from the hash) and is replaced with one
+of the current parameters when its owner signs in."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import os
+import random
 import re
 import threading
 from collections.abc import Callable
@@ -42,8 +45,18 @@ MIN_MEMORY_KIB: Final = 19 * 1024
 ONE_PASS_KIB: Final = 46 * 1024
 MAX_MEMORY_KIB: Final = 64 * 1024
 MEMORY_SHARE: Final = 16  # at most this fraction of the host's memory hashing at once
+# The hashing threads' niceness (Linux: per thread): when they and the event loop or the database
+# threads want the same core, the scheduler gives it to the latter about nine times in ten, so a
+# flood of sign-ins slows sign-ins rather than the games; an idle core still hashes at full speed
+NICENESS: Final = 10
 QUEUE: Final = 8  # sign-ins waiting for a hashing thread; one more is answered 503 busy
 RETRY_AFTER_S: Final = 1
+# A busy refusal is answered after about this long (between half and one and a half of it, no
+# CPU spent meanwhile; at most HELD_MAX at once, beyond that at once), as spectator refusals are:
+# a flood that retries the moment it is refused is slowed to one try a second per connection
+# instead of costing the event loop a refusal every millisecond.
+BUSY_HOLD_S: Final = 1.0
+HELD_MAX: Final = 1000
 
 T = TypeVar("T")
 
@@ -148,6 +161,13 @@ def hash_threads(configured: int = 0) -> int:
 # ---- hashing ----------------------------------------------------------------------------------
 
 
+def _lower_priority() -> None:
+    """(On each hashing thread as it starts) a lower CPU priority for this thread alone; where
+    threads have no priority of their own, nothing."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
 class Passwords:
     """The app's password hashing: argon2id at `cost`, on `threads` threads of its own with
     `queue` more waiting at most."""
@@ -158,9 +178,13 @@ class Passwords:
             time_cost=cost.time_cost, memory_cost=cost.memory_kib, parallelism=cost.parallelism
         )
         self.hasher = PasswordHash((argon2,))
-        self.executor = ThreadPoolExecutor(threads, thread_name_prefix="password-hash")
+        self.executor = ThreadPoolExecutor(
+            threads, thread_name_prefix="password-hash", initializer=_lower_priority
+        )
         self._lock = threading.Lock()
         self.pending = 0  # hashes running or waiting (each leaves once its thread is done)
+        self.hold_s = BUSY_HOLD_S  # tests answer at once
+        self.held = 0  # refusals being held (on the event loop only)
         self._dummy: str | None = None
 
     @classmethod
@@ -197,13 +221,31 @@ class Passwords:
             self._dummy = self.hasher.hash("no account has this password: it only costs the same")
         return self._dummy
 
+    async def check_room(self) -> None:
+        """503 busy if the queue is full, before a request does anything else (a read of the
+        database) only to be refused at its hash: a flood's refusals must stay cheap."""
+        if self.pending >= self.capacity:
+            await self._refuse()
+
+    async def _refuse(self) -> None:
+        """Raise 503 busy, after holding the refusal a while (see BUSY_HOLD_S)."""
+        if self.hold_s > 0 and self.held < HELD_MAX:
+            self.held += 1
+            try:
+                await asyncio.sleep(self.hold_s * random.uniform(0.5, 1.5))
+            finally:
+                self.held -= 1
+        raise busy()
+
     async def _run(self, work: Callable[..., T], *args: object) -> T:
-        """`work` on a hashing thread, or 503 busy at once when the queue is full. A hash keeps
-        its place until its thread is done, even when its request is gone meanwhile."""
+        """`work` on a hashing thread, or 503 busy when the queue is full. A hash keeps its
+        place until its thread is done, even when its request is gone meanwhile."""
         with self._lock:
-            if self.pending >= self.capacity:
-                raise busy()
-            self.pending += 1
+            full = self.pending >= self.capacity
+            if not full:
+                self.pending += 1
+        if full:
+            await self._refuse()
         try:
             running = self.executor.submit(work, *args)
         except BaseException:

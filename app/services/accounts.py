@@ -100,6 +100,7 @@ class Accounts:
         """A new session for the account: verified exactly once whether or not it exists; a
         hash with parameters other than the current ones is replaced by a current one."""
         key = username.strip().lower()[:64]
+        await self.passwords.check_room()
         account = await run_in_threadpool(self._account_by_key, key)
         stored = account.password_hash if account else None
         ok, rehashed = await self.passwords.verify_and_update(password, stored)

@@ -324,16 +324,23 @@ def test_sign_ins_being_checked_never_hold_the_database_threads(
         assert_error(answers[0], 401, "bad_credentials")
 
 
-def test_sign_ins_beyond_the_hashing_queue_are_answered_busy_at_once(
+def test_sign_ins_beyond_the_hashing_queue_are_answered_busy(
     sqlite_url: str, make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = make_client(sqlite_url, password_hash_threads=1, password_hash_queue=1)
+    hasher_of(client).hold_s = 0  # answered at once (a flood's refusals are held a second)
     sign_up(client, "mara")
     held = HeldHashes(monkeypatch)
     first = [in_background(lambda: sign_in(client, "mara", "guess guess guess")) for _ in range(2)]
     held.until(lambda: pending(client) == 2, "one sign-in hashing, one waiting")
     refused = sign_in(client, "mara")  # even the right password: nothing can check it now
+    hasher_of(client).hold_s = 0.4
+    started = time.monotonic()
+    held_back = sign_in(client, "mara")
+    waited = time.monotonic() - started
     held.release.set()
+    assert_error(held_back, 503, "busy")
+    assert waited >= 0.2, "a refusal is held (0.4 s, give or take half) before it is answered"
     assert_error(refused, 503, "busy")
     assert refused.headers["retry-after"] == "1"
     assert refused.headers["content-type"] == "application/json"
