@@ -22,9 +22,13 @@ ADMIN_LOGIN_LIMIT = "10/minute;60/hour"  # sign-in attempts and wrong admin bear
 SOCKET_LIMIT = "120/minute;2000/hour"  # websocket connects (seats and spectators)
 ACCOUNT_LIMIT = "10/minute;30/hour"  # new accounts (one per person, ever)
 LOGIN_LIMIT = "20/minute;100/hour"  # sign-ins, password checks (deleting an account)
-# per username, from everywhere together: a guesser spreading over many addresses gets no
-# more tries at one account; the owner waits at most a few minutes
+# per username and client address (and per username and known device): one address guessing at
+# one account; the owner elsewhere is not counted with it
 LOGIN_USER_LIMIT = "10/minute;50/hour"
+# per username, from every browser that has never signed in to it, together: a guesser spreading
+# over many addresses gets this many tries at one account at most; the owner's own browsers
+# (known devices) are not counted here and are never refused by it
+LOGIN_USER_GLOBAL_LIMIT = "30/hour;100/day"
 CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to everyone)
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
 # hosts the server will POST a turn notice to, so a subscription cannot aim it at anything else
@@ -61,6 +65,7 @@ class Settings(BaseSettings):
     rate_limit_account: str = ACCOUNT_LIMIT
     rate_limit_login: str = LOGIN_LIMIT
     rate_limit_login_user: str = LOGIN_USER_LIMIT
+    rate_limit_login_user_global: str = LOGIN_USER_GLOBAL_LIMIT
     rate_limit_challenge: str = CHALLENGE_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
@@ -156,6 +161,7 @@ class Settings(BaseSettings):
         "rate_limit_account",
         "rate_limit_login",
         "rate_limit_login_user",
+        "rate_limit_login_user_global",
         "rate_limit_challenge",
     )
     @classmethod

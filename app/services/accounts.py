@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
-from ..auth import new_player_id, new_token, token_hash
+from ..auth import new_player_id, new_token, plausible_token, token_hash
 from ..errors import ApiError, checked_id, not_found
 from ..names import checked_name
 from ..passwords import Passwords, bad_credentials, checked_password, checked_username
@@ -29,6 +29,7 @@ class SignedIn:
     name: str
     username: str
     player_token: str
+    device: str  # this browser's device cookie (set as a cookie, never in the body)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,11 @@ class AccountInfo:
     name: str
     username: str | None
     sessions: tuple[store.SessionRow, ...]
+
+
+def device_of(cookie: str | None) -> str:
+    """The browser's device cookie if it sent a plausible one, else a new one for it."""
+    return cookie if cookie is not None and plausible_token(cookie) else new_token()
 
 
 def username_taken() -> ApiError:
@@ -62,18 +68,24 @@ class Accounts:
         self.passwords.close()
 
     async def sign_up(
-        self, token: str | None, username: str, password: str, name: str | None
+        self,
+        token: str | None,
+        username: str,
+        password: str,
+        name: str | None,
+        device: str | None = None,
     ) -> SignedIn:
         """An account for the caller's player (X-Player-Token), or for a new player named
         `name` (the username by default). The hash is made before the transaction: it is
-        the slow part and holds no lock."""
+        the slow part and holds no lock. The browser becomes a known device of the account."""
         shown, key = checked_username(username)
         digest = await self.passwords.hash(checked_password(password))
         new_name = checked_name(name if name is not None else shown) if token is None else None
-        return await run_in_threadpool(self._sign_up, token, shown, key, digest, new_name)
+        args = (token, shown, key, digest, new_name, device_of(device))
+        return await run_in_threadpool(self._sign_up, *args)
 
     def _sign_up(
-        self, token: str | None, username: str, key: str, digest: str, name: str | None
+        self, token: str | None, username: str, key: str, digest: str, name: str | None, device: str
     ) -> SignedIn:
         try:
             with self.core.db.write() as db:
@@ -91,14 +103,16 @@ class Accounts:
                 elif player.has_account:
                     raise ApiError(409, "has_account", "This player already has an account.")
                 store.set_account(db, player.id, username, key, digest)
+                store.remember_device(db, player.id, token_hash(device), self.core.stamp())
         except IntegrityError:  # the same username taken between our look and our write
             raise username_taken() from None
         assert token is not None
-        return SignedIn(player.id, player.name, username, token)
+        return SignedIn(player.id, player.name, username, token, device)
 
-    async def sign_in(self, username: str, password: str) -> SignedIn:
+    async def sign_in(self, username: str, password: str, device: str | None = None) -> SignedIn:
         """A new session for the account: verified exactly once whether or not it exists; a
-        hash with parameters other than the current ones is replaced by a current one."""
+        hash with parameters other than the current ones is replaced by a current one. The
+        browser becomes (or stays) a known device of the account."""
         key = username.strip().lower()[:64]
         await self.passwords.check_room()
         account = await run_in_threadpool(self._account_by_key, key)
@@ -107,13 +121,15 @@ class Accounts:
         if not ok:
             raise bad_credentials()
         assert account is not None
-        return await run_in_threadpool(self._open_session, account, rehashed)
+        return await run_in_threadpool(self._open_session, account, rehashed, device_of(device))
 
     def _account_by_key(self, key: str) -> store.AccountRow | None:
         with self.core.db.reader() as db:
             return store.account_by_key(db, key)
 
-    def _open_session(self, account: store.AccountRow, rehashed: str | None) -> SignedIn:
+    def _open_session(
+        self, account: store.AccountRow, rehashed: str | None, device: str
+    ) -> SignedIn:
         token = new_token()
         with self.core.db.write() as db:
             if store.account_of(db, account.player_id) is None:
@@ -121,9 +137,24 @@ class Accounts:
             now = self.core.stamp()
             player_rows.add_session(db, new_player_id(), account.player_id, token_hash(token), now)
             store.trim_sessions(db, account.player_id)
+            store.remember_device(db, account.player_id, token_hash(device), now)
             if rehashed is not None:  # only if the hash we checked is still the one kept
                 store.replace_password(db, account.player_id, account.password_hash, rehashed)
-        return SignedIn(account.player_id, account.name, account.username, token)
+        return SignedIn(account.player_id, account.name, account.username, token, device)
+
+    async def known_device(self, username: str, device: str | None) -> bool:
+        """Whether this browser (its device cookie) has signed in to the account before."""
+        if not plausible_token(device):
+            return False
+        assert device is not None
+        return await run_in_threadpool(self._known_device, username.strip().lower()[:64], device)
+
+    def _known_device(self, key: str, device: str) -> bool:
+        with self.core.db.reader() as db:
+            account = store.account_by_key(db, key)
+            return account is not None and store.device_known(
+                db, account.player_id, token_hash(device)
+            )
 
     async def sign_out(self, token: str | None) -> None:
         await run_in_threadpool(self._sign_out, token)
@@ -162,22 +193,26 @@ class Accounts:
             if not store.end_session(db, player.id, session_id):
                 raise not_found("session")
 
-    async def change_password(self, token: str | None, old: str, new: str) -> None:
+    async def change_password(
+        self, token: str | None, old: str, new: str, device: str | None = None
+    ) -> None:
         """A new password, given the current one. Every other session of the account ends
-        (whoever knew the old password may have signed in somewhere with it); the caller's
-        own stays."""
+        (whoever knew the old password may have signed in somewhere with it), and every other
+        browser stops being a known device; the caller's own session and browser stay."""
         account = await run_in_threadpool(self._account_of, token)
         if not await self.passwords.verify(old, account.password_hash):
             raise bad_credentials()
         digest = await self.passwords.hash(checked_password(new))
-        await run_in_threadpool(self._set_password, account.player_id, token or "", digest)
+        kept = token_hash(device) if device is not None and plausible_token(device) else None
+        await run_in_threadpool(self._set_password, account.player_id, token or "", digest, kept)
 
-    def _set_password(self, player_id: str, token: str, digest: str) -> None:
+    def _set_password(self, player_id: str, token: str, digest: str, device: str | None) -> None:
         with self.core.db.write() as db:
             if player_of(db, token) is None:  # signed out (or revoked) while we hashed
                 raise unknown_player()
             store.set_password(db, player_id, digest)
             store.end_other_sessions(db, player_id, token_hash(token))
+            store.forget_devices(db, player_id, device)
 
     def _account_of(self, token: str | None) -> store.AccountRow:
         with self.core.db.reader() as db:

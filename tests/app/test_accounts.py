@@ -213,9 +213,10 @@ def test_changing_the_password_ends_every_other_session_of_the_account(
     assert again.status_code == 200, again.text
 
 
-def test_sign_ins_are_throttled_per_username_from_any_address(
+def test_sign_ins_are_throttled_per_username_and_address(
     sqlite_url: str, make_client: Callable[..., TestClient]
 ) -> None:
+    """(From one address here; other addresses and known browsers: test_sign_in_limits.py.)"""
     client = make_client(
         sqlite_url,
         rate_limits="on",
