@@ -81,7 +81,9 @@ def signed_in(made: SignedIn, request: Request, response: Response, ctx: Ctx) ->
     )  # fmt: skip
 
 
-@router.post("/accounts", status_code=201, response_model=SignedInOut, responses=SIGN_UP)
+@router.post(
+    "/accounts", status_code=201, response_model=SignedInOut, responses={**SIGN_UP, **BUSY}
+)
 async def sign_up(
     body: SignUpBody, request: Request, response: Response, ctx: CtxDep, player: PlayerTokenDep
 ) -> SignedInOut:
@@ -154,7 +156,7 @@ async def change_password(
     return {"status": "changed"}
 
 
-@router.delete("/players/me", responses=CREDENTIALS)
+@router.delete("/players/me", responses={**CREDENTIALS, **BUSY})
 async def delete_me(body: DeleteBody, ctx: CtxDep, player: PlayerTokenDep) -> dict[str, str]:
     """Delete the caller's player (an account gives its password): its matches stay, shown
     with "Deleted player"."""
