@@ -9,6 +9,8 @@ from limits import parse_many
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .passwords import MIN_MEMORY_KIB, QUEUE
+
 # The default limits are per client address and far above what a person does: a player creates
 # a match or claims an invite a few times an hour, a browser reconnects its socket at most every
 # half second while backing off, an admin signs in once a day. A school or a café behind one
@@ -20,9 +22,13 @@ ADMIN_LOGIN_LIMIT = "10/minute;60/hour"  # sign-in attempts and wrong admin bear
 SOCKET_LIMIT = "120/minute;2000/hour"  # websocket connects (seats and spectators)
 ACCOUNT_LIMIT = "10/minute;30/hour"  # new accounts (one per person, ever)
 LOGIN_LIMIT = "20/minute;100/hour"  # sign-ins, password checks (deleting an account)
-# per username, from everywhere together: a guesser spreading over many addresses gets no
-# more tries at one account; the owner waits at most a few minutes
+# per username and client address (and per username and known device): one address guessing at
+# one account; the owner elsewhere is not counted with it
 LOGIN_USER_LIMIT = "10/minute;50/hour"
+# per username, from every browser that has never signed in to it, together: a guesser spreading
+# over many addresses gets this many tries at one account at most; the owner's own browsers
+# (known devices) are not counted here and are never refused by it
+LOGIN_USER_GLOBAL_LIMIT = "30/hour;100/day"
 CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to everyone)
 REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
@@ -63,6 +69,7 @@ class Settings(BaseSettings):
     rate_limit_account: str = ACCOUNT_LIMIT
     rate_limit_login: str = LOGIN_LIMIT
     rate_limit_login_user: str = LOGIN_USER_LIMIT
+    rate_limit_login_user_global: str = LOGIN_USER_GLOBAL_LIMIT
     rate_limit_challenge: str = CHALLENGE_LIMIT
     rate_limit_replay: str = REPLAY_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
@@ -81,6 +88,12 @@ class Settings(BaseSettings):
     max_connections: int = Field(default=0, ge=0)
     max_connections_per_address: int = Field(default=256, ge=0)
     request_read_seconds: float = Field(default=10.0, ge=0)
+    # password hashing (argon2id) runs on threads of its own, never the database's: 0 means all
+    # cores but one; sign-ins beyond threads + queue are answered 503 busy at once; the memory
+    # of one hash in KiB, 0 sizing it to the host (never below OWASP's minimum, 19 MiB)
+    password_hash_threads: int = Field(default=0, ge=0, le=64)
+    password_hash_queue: int = Field(default=QUEUE, ge=0, le=10_000)
+    password_hash_memory_kib: int = Field(default=0, ge=0, le=4 * 1024 * 1024)
     max_body_bytes: int = 64 * 1024
     max_ws_frame_bytes: int = 64 * 1024
     cache_mb: float = 512  # memory for cached match states (a miss rebuilds by replay)
@@ -129,6 +142,16 @@ class Settings(BaseSettings):
             )
         return self
 
+    @field_validator("password_hash_memory_kib")
+    @classmethod
+    def _safe_memory(cls, value: int) -> int:
+        if value and value < MIN_MEMORY_KIB:
+            raise ValueError(
+                f"PASSWORD_HASH_MEMORY_KIB must be 0 (sized to the host) or at least "
+                f"{MIN_MEMORY_KIB} (OWASP's minimum for argon2id)"
+            )
+        return value
+
     @field_validator("base_url")
     @classmethod
     def _origin_only(cls, value: str | None) -> str | None:
@@ -160,6 +183,7 @@ class Settings(BaseSettings):
         "rate_limit_account",
         "rate_limit_login",
         "rate_limit_login_user",
+        "rate_limit_login_user_global",
         "rate_limit_challenge",
     )
     @classmethod

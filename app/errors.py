@@ -16,11 +16,14 @@ from engine.core.errors import EngineError
 class ApiError(Exception):
     """A rejection the client is told about, never a 500."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers  # sent with the answer, e.g. a 503's Retry-After
 
     def body(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}

@@ -26,6 +26,11 @@ from prometheus_client import (
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 SOCKET_KINDS = ("seat", "spectator")  # the only sockets there are (admins use HTTP)
 LIMITS = ("create", "join", "admin_login", "socket")  # app/http/ratelimit.py's buckets
+# how a turn notice's delivery to one browser ended (app/services/turns.py)
+NOTICE_OUTCOMES = (
+    "sent", "gone", "refused", "blocked", "timeout", "unreachable", "rejected", "failed",
+    "error", "dropped",
+)  # fmt: skip
 # Latencies from a millisecond (a push on an idle loop) to seconds (an overloaded process); the
 # contract's target is a p99 within 3x the bare websocket echo, a few tens of milliseconds here.
 PUSH_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -167,6 +172,13 @@ class Metrics:
             buckets=LAG_BUCKETS,
             registry=r,
         )
+        self.turn_notices = Counter(
+            "watergate_turn_notices",
+            "Turn notices by how their delivery to one browser ended (sent, gone, refused, "
+            "blocked, timeout, unreachable, rejected, failed, error, dropped)",
+            ["outcome"],
+            registry=r,
+        )
         # every series exists from the start, at zero: a rate over a missing series is no data
         for kind in SOCKET_KINDS:
             self.sockets.labels(kind=kind)
@@ -174,6 +186,8 @@ class Metrics:
             self.rate_limited.labels(limit=limit)
         for via in ("local", "redis"):
             self.fanout_lag.labels(via=via)
+        for outcome in NOTICE_OUTCOMES:
+            self.turn_notices.labels(outcome=outcome)
 
     def watch(
         self,
@@ -218,12 +232,19 @@ class Metrics:
         self.recent_lag.add(seconds)
         self.last_lag = seconds
 
+    def noticed(self, outcome: str) -> None:
+        self.turn_notices.labels(outcome=outcome).inc()
+
     def exposition(self) -> bytes:
         """The registry in Prometheus's text format."""
         return generate_latest(self.registry)
 
     def rate_limited_counts(self) -> dict[str, int]:
         return _counts(self.rate_limited, "limit")
+
+    def notice_counts(self) -> dict[str, int]:
+        """Turn notices by outcome, e.g. {"sent": 3, "timeout": 1, ...}."""
+        return _counts(self.turn_notices, "outcome")
 
     def refused_counts(self) -> dict[str, int]:
         """Refused sockets by "code reason", e.g. "4429 too_many_sockets"."""

@@ -43,6 +43,14 @@ longest answers of a probe
 that asks for `/healthz`, the lobby list and a new match four times a second
 (`quiet_healthz_max_ms`, `flood_healthz_max_ms`, ...), and what the flood did: `flood_messages`
 sent, `flood_closed_4429` sockets closed for flooding, `flood_refused` connects refused.
+`--signin-flood N` (issue 40, finding 3) plays the honest matches twice, `--seconds` each: quiet,
+then beside N clients (in a process of their own, at a lower CPU priority: an attacker's CPU is
+not the server's) signing in to one account with wrong
+passwords as fast as they are answered; a prober creates a match twice a second and reads the
+server's memory from /metrics in both. It prints `quiet_p99_ms`, `flood_p99_ms` and
+`flood_over_quiet` (the goal is at most 1.5), the creations' p99, the server's largest resident
+memory, and how the sign-ins were answered (`signin_401`, `signin_503`, ...). Run the server with
+RATE_LIMITS=off, or the flood is mostly 429s.
 """
 
 from __future__ import annotations
@@ -583,6 +591,109 @@ def _print_flood(
     print(f"flood_refused {stats.flood_refused}")
 
 
+# ---- --signin-flood: honest play beside a flood of wrong sign-ins (issue 40, finding 3) -------
+
+FLOOD_USER = "flood-target"
+FLOOD_PASSWORD = "the flood never guesses this"
+
+
+@dataclass
+class Probe:
+    creates: list[float] = field(default_factory=list)  # seconds a POST /api/matches took
+    rss: list[float] = field(default_factory=list)  # the server's resident memory, bytes
+    signins: dict[str, int] = field(default_factory=dict)  # answers by status
+
+
+async def _signin_probe(base: str, seconds: float) -> Probe:
+    """A match created twice a second, timed; the server's memory read from /metrics."""
+    probe = Probe()
+    deadline = time.perf_counter() + seconds
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            made = await http.post("/api/matches", json={"opponent": "human"})
+            if made.status_code == 201:
+                probe.creates.append(time.perf_counter() - started)
+            metrics = await http.get("/metrics")
+            for line in metrics.text.splitlines():
+                if line.startswith("process_resident_memory_bytes "):
+                    probe.rss.append(float(line.split()[1]))
+            await asyncio.sleep(max(0.0, 0.5 - (time.perf_counter() - started)))
+    return probe
+
+
+async def _flood(base: str, seconds: float, clients: int) -> Probe:
+    """`clients` sign-ins at a time with a wrong password, each again once answered."""
+    probe = Probe()
+    deadline = time.perf_counter() + seconds
+    limits = httpx.Limits(max_connections=clients)
+
+    async def one(http: httpx.AsyncClient, k: int) -> None:
+        tries = 0
+        while time.perf_counter() < deadline:
+            tries += 1
+            body = {"username": FLOOD_USER, "password": f"wrong guess {k} {tries}"}
+            try:
+                answer = await http.post("/api/accounts/login", json=body)
+                key = str(answer.status_code)
+            except httpx.HTTPError as err:
+                key = type(err).__name__
+            probe.signins[key] = probe.signins.get(key, 0) + 1
+
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+        await asyncio.gather(*(one(http, k) for k in range(clients)))
+    return probe
+
+
+def _run_probe(base: str, seconds: float, clients: int) -> Probe:
+    """In a process of its own: the prober, and the flood with `clients` > 0. That process runs
+    at a lower CPU priority: an attacker's CPU is not the server's, and on one machine the
+    flood's own client work would otherwise delay the honest clients' reading of their pushes
+    (the tail would be the measuring client's, not the server's)."""
+    os.nice(10)
+
+    async def both() -> Probe:
+        flooding = [_flood(base, seconds, clients)] if clients else []
+        probe, *flood = await asyncio.gather(_signin_probe(base, seconds), *flooding)
+        if flood:
+            probe.signins = flood[0].signins
+        return probe
+
+    return asyncio.run(both())
+
+
+def signin_bench(args: argparse.Namespace) -> None:
+    """Honest play quiet, then beside the flood; the figures of both, one `name value` a line."""
+    body = {"username": FLOOD_USER, "password": FLOOD_PASSWORD}
+    made = httpx.post(args.base + "/api/accounts", json=body)
+    assert made.status_code in (201, 409), made.text  # 409: made by an earlier run
+    phases: dict[str, tuple[Stats, Probe]] = {}
+    steal: dict[str, float] = {}
+    for phase, clients in (("quiet", 0), ("flood", args.signin_flood)):
+        cpu = CpuTimes.now()
+        with ProcessPoolExecutor(1) as pool:
+            probing = pool.submit(_run_probe, args.base, args.seconds, clients)
+            stats = _play(args, [])  # (no message-flood windows in a sign-in run)
+            phases[phase] = (stats, probing.result())
+        steal[phase] = steal_percent(cpu, CpuTimes.now())
+    print(f"matches {args.matches}")
+    print(f"think_ms {args.think_ms}")
+    print(f"signin_flood_clients {args.signin_flood}")
+    for phase, (stats, probe) in phases.items():
+        print(f"{phase}_actions {stats.actions}")
+        print(f"{phase}_p50_ms {_pct(stats.latencies, 0.50):.1f}")
+        print(f"{phase}_p99_ms {_pct(stats.latencies, 0.99):.1f}")
+        print(f"{phase}_errors {stats.errors}")
+        print(f"{phase}_create_p50_ms {_pct(probe.creates, 0.50):.1f}")
+        print(f"{phase}_create_p99_ms {_pct(probe.creates, 0.99):.1f}")
+        print(f"{phase}_server_rss_mb {max(probe.rss, default=math.nan) / 2**20:.0f}")
+        print(f"{phase}_steal_pct {steal[phase]:.1f}")
+    for status, count in sorted(phases["flood"][1].signins.items()):
+        print(f"signin_{status} {count}")
+    quiet, flood = (_pct(phases[phase][0].latencies, 0.99) for phase in ("quiet", "flood"))
+    print(f"flood_over_quiet {flood / quiet:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--base", default="http://127.0.0.1:8000")
@@ -602,7 +713,11 @@ def main() -> None:
     parser.add_argument("--flood-kind", choices=("mixed", "ping", "action"), default="mixed")
     parser.add_argument("--flood-cycles", type=int, default=1, help="quiet and flooded windows")
     parser.add_argument("--flood-reconnect-ms", type=int, default=0, help="a closed flooder waits")
+    parser.add_argument("--signin-flood", type=int, default=0, help="wrong sign-ins at a time")
     args = parser.parse_args()
+    if args.signin_flood:
+        signin_bench(args)
+        return
     started, cpu = time.perf_counter(), CpuTimes.now()
     windows = _windows(args, time.time())
     stats = _play(args, windows)

@@ -5,10 +5,13 @@ never logged (the request log writes no bodies)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 
+from ..auth import token_hash
+from ..services.accounts import SignedIn
+from ..services.context import AppContext as Ctx
 from ..services.players import Played
 from ..services.ratings import provisional
 from . import ratelimit
@@ -28,7 +31,9 @@ from .account_schemas import (
     SignUpBody,
 )
 from .deps import CtxDep, PlayerTokenDep
+from .ratelimit import client_key
 from .schemas import ErrorBody, PlayedOut, SeatPlayer
+from .security import secure_cookies
 
 router = APIRouter(prefix="/api")
 CREDENTIALS: dict[int | str, dict[str, Any]] = {
@@ -40,6 +45,15 @@ SIGN_UP: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorBody, "description": "invalid_username, password_too_short/_long"},
     429: {"model": ErrorBody, "description": "rate_limited, with Retry-After"},
 }
+BUSY: dict[int | str, dict[str, Any]] = {
+    503: {"model": ErrorBody, "description": "busy (too many passwords being checked), with "
+          "Retry-After"},
+}  # fmt: skip
+# The browser's device cookie: a random token, given at sign-up and each sign-in and only ever
+# sent to the account endpoints; the server keeps its SHA-256 per account it signed in to
+DEVICE_COOKIE: Final = "wg_device"
+DEVICE_PATH: Final = "/api/accounts"
+DEVICE_SECONDS: Final = 365 * 86400
 
 
 def played_out(p: Played) -> PlayedOut:
@@ -50,21 +64,56 @@ def played_out(p: Played) -> PlayedOut:
     )
 
 
-@router.post("/accounts", status_code=201, response_model=SignedInOut, responses=SIGN_UP)
-async def sign_up(body: SignUpBody, ctx: CtxDep, player: PlayerTokenDep) -> SignedInOut:
+def signed_in(made: SignedIn, request: Request, response: Response, ctx: Ctx) -> SignedInOut:
+    """The answer, with this browser's device cookie (again: a year from now)."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        made.device,
+        max_age=DEVICE_SECONDS,
+        httponly=True,
+        samesite="strict",
+        path=DEVICE_PATH,
+        secure=secure_cookies(request, ctx.settings.base_url),
+    )
+    return SignedInOut(
+        player_id=made.player_id, name=made.name, username=made.username,
+        player_token=made.player_token,
+    )  # fmt: skip
+
+
+@router.post(
+    "/accounts", status_code=201, response_model=SignedInOut, responses={**SIGN_UP, **BUSY}
+)
+async def sign_up(
+    body: SignUpBody, request: Request, response: Response, ctx: CtxDep, player: PlayerTokenDep
+) -> SignedInOut:
     """An account: with X-Player-Token the caller's player gets it (its name, matches and
-    token carry over); without, a new player named `name` (or the username)."""
-    made = await ctx.accounts.sign_up(player, body.username, body.password, body.name)
-    return SignedInOut(**made.__dict__)
+    token carry over); without, a new player named `name` (or the username). This browser
+    becomes a known device of the account."""
+    device = request.cookies.get(DEVICE_COOKIE)
+    made = await ctx.accounts.sign_up(player, body.username, body.password, body.name, device)
+    return signed_in(made, request, response, ctx)
 
 
-@router.post("/accounts/login", response_model=SignedInOut, responses=CREDENTIALS)
-async def sign_in(body: SignInBody, request: Request, ctx: CtxDep) -> SignedInOut:
+@router.post("/accounts/login", response_model=SignedInOut, responses={**CREDENTIALS, **BUSY})
+async def sign_in(
+    body: SignInBody, request: Request, response: Response, ctx: CtxDep
+) -> SignedInOut:
     """A player token for the account on this device (a new session). Throttled per client
-    address (the route's limit) and per username."""
-    await ratelimit.check_key(request, "login_user", body.username.strip().lower()[:64])
-    made = await ctx.accounts.sign_in(body.username, body.password)
-    return SignedInOut(**made.__dict__)
+    address (the route's limit), per username and address, and per username from every
+    browser that has never signed in to it together; a browser that has (its device cookie)
+    is counted on its own instead, so strangers guessing cannot lock the owner out."""
+    key = body.username.strip().lower()[:64]
+    device = request.cookies.get(DEVICE_COOKIE)
+    if ratelimit.limiter_of(request) is not None:
+        await ratelimit.check_key(request, "login_user", f"{key} {client_key(request.scope)}")
+        if await ctx.accounts.known_device(key, device):
+            assert device is not None
+            await ratelimit.check_key(request, "login_user", f"{key} {token_hash(device)}")
+        else:
+            await ratelimit.check_key(request, "login_user_global", key)
+    made = await ctx.accounts.sign_in(body.username, body.password, device)
+    return signed_in(made, request, response, ctx)
 
 
 @router.post("/accounts/logout", responses=CREDENTIALS)
@@ -96,15 +145,18 @@ async def revoke_session(session_id: str, ctx: CtxDep, player: PlayerTokenDep) -
     return {"status": "revoked"}
 
 
-@router.post("/accounts/password", responses={**CREDENTIALS, **SIGN_UP})
+@router.post("/accounts/password", responses={**CREDENTIALS, **SIGN_UP, **BUSY})
 async def change_password(
-    body: PasswordBody, ctx: CtxDep, player: PlayerTokenDep
+    body: PasswordBody, request: Request, ctx: CtxDep, player: PlayerTokenDep
 ) -> dict[str, str]:
-    await ctx.accounts.change_password(player, body.old_password, body.new_password)
+    """A new password: every other session of the account ends, and only this browser stays
+    a known device."""
+    device = request.cookies.get(DEVICE_COOKIE)
+    await ctx.accounts.change_password(player, body.old_password, body.new_password, device)
     return {"status": "changed"}
 
 
-@router.delete("/players/me", responses=CREDENTIALS)
+@router.delete("/players/me", responses={**CREDENTIALS, **BUSY})
 async def delete_me(body: DeleteBody, ctx: CtxDep, player: PlayerTokenDep) -> dict[str, str]:
     """Delete the caller's player (an account gives its password): its matches stay, shown
     with "Deleted player"."""

@@ -15,6 +15,7 @@ from ..auth import SESSION_COOKIE, SESSION_SECONDS, same_secret
 from ..games import site
 from .deps import CtxDep, SessionsDep, is_admin
 from .pages import _page
+from .security import secure_cookies
 
 router = APIRouter(include_in_schema=False)
 
@@ -26,12 +27,6 @@ async def _guard(request: Request) -> RedirectResponse | None:
     if SESSION_COOKIE in request.cookies:  # revoked, expired or junk: the browser forgets it
         to_login.delete_cookie(SESSION_COOKIE, path="/")
     return to_login
-
-
-def _secure(request: Request, base_url: str | None) -> bool:
-    """Secure when players reach us over https: by BASE_URL, or as uvicorn saw the request
-    (itself on TLS, or through a trusted proxy that said X-Forwarded-Proto: https)."""
-    return (base_url or "").startswith("https://") or request.url.scheme == "https"
 
 
 @router.get("/admin/login", response_class=HTMLResponse)
@@ -58,7 +53,7 @@ async def login(request: Request, ctx: CtxDep, sessions: SessionsDep) -> Respons
         httponly=True,
         samesite="strict",
         path="/",
-        secure=_secure(request, ctx.settings.base_url),
+        secure=secure_cookies(request, ctx.settings.base_url),
     )
     return done
 

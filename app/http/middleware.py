@@ -77,7 +77,7 @@ async def _too_large(send: Send) -> None:
 def install_errors(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, err: ApiError) -> JSONResponse:
-        return JSONResponse(err.body(), status_code=err.status)
+        return JSONResponse(err.body(), status_code=err.status, headers=err.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, err: RequestValidationError) -> JSONResponse:

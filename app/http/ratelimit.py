@@ -80,7 +80,10 @@ class Limiter:
             "socket": parse_many(settings.rate_limit_socket),
             "account": parse_many(settings.rate_limit_account),
             "login": parse_many(settings.rate_limit_login),
-            "login_user": parse_many(settings.rate_limit_login_user),  # keyed by username
+            # keyed by username and address, or username and known device
+            "login_user": parse_many(settings.rate_limit_login_user),
+            # keyed by username: every unknown browser together
+            "login_user_global": parse_many(settings.rate_limit_login_user_global),
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
         }
@@ -160,7 +163,7 @@ async def check(conn: HTTPConnection, bucket: str) -> None:
 
 async def check_key(conn: HTTPConnection, bucket: str, key: str) -> None:
     """Count a request against a limit kept per `key` rather than per address (sign-ins per
-    username): raise 429 over it."""
+    username and address, or per username): raise 429 over it."""
     limiter = limiter_of(conn)
     if limiter is not None and (wait := await limiter.hit(bucket, key)):
         raise RateLimited(wait)

@@ -12,6 +12,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..config import Settings
 
+
+def secure_cookies(request: Request, base_url: str | None) -> bool:
+    """Whether our cookies are Secure: when players reach us over https, by BASE_URL or as
+    uvicorn saw the request (itself on TLS, or through a trusted proxy that said
+    X-Forwarded-Proto: https)."""
+    return (base_url or "").startswith("https://") or request.url.scheme == "https"
+
+
 # Pages: scripts and styles only from our own files (the bootstrap JSON block carries the nonce
 # too, though browsers never run application/json); the CSS draws face-down tokens with a data:
 # SVG; the table's socket is same-origin ('self' covers ws/wss of our own host); forms post to us

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import case, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .models import Match
@@ -14,7 +15,9 @@ from .models import Match
 TABLES = Match.metadata.tables
 PLAYERS, SESSIONS, SEATS = TABLES["players"], TABLES["player_sessions"], TABLES["seats"]
 MATCHES, RATINGS, HISTORY = TABLES["matches"], TABLES["ratings"], TABLES["rating_history"]
+DEVICES = TABLES["account_devices"]
 SESSIONS_KEPT = 20  # per player: a new sign-in beyond this ends the oldest
+DEVICES_KEPT = 20  # per player: the browsers known to it, the least recently seen forgotten
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,16 @@ def set_password(db: Session, player_id: str, digest: str) -> None:
     )
 
 
+def replace_password(db: Session, player_id: str, old_digest: str, new_digest: str) -> None:
+    """The same password, hashed with the current parameters: kept only if the hash is still
+    the one that was checked (not changed meanwhile by a password change)."""
+    db.connection().execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.id == player_id, PLAYERS.c.password_hash == old_digest)
+        .values(password_hash=new_digest)
+    )
+
+
 def session_id_of(db: Session, digest: str) -> str | None:
     query = select(SESSIONS.c.id).where(SESSIONS.c.token_hash == digest)
     found = db.connection().execute(query).scalar()
@@ -91,6 +104,17 @@ def trim_sessions(db: Session, player_id: str) -> None:
     )
 
 
+def end_other_sessions(db: Session, player_id: str, kept_digest: str) -> int:
+    """End every session of the player but the one of the token hashed `kept_digest`; how
+    many ended."""
+    done = db.connection().execute(
+        delete(SESSIONS).where(
+            SESSIONS.c.player_id == player_id, SESSIONS.c.token_hash != kept_digest
+        )
+    )
+    return int(done.rowcount)
+
+
 def end_session(db: Session, player_id: str, session_id: str) -> bool:
     """Revoke one of the player's sessions; false if it has none by that id."""
     done = db.connection().execute(
@@ -99,11 +123,57 @@ def end_session(db: Session, player_id: str, session_id: str) -> bool:
     return bool(done.rowcount == 1)
 
 
+def device_known(db: Session, player_id: str, digest: str) -> bool:
+    query = select(DEVICES.c.digest).where(
+        DEVICES.c.player_id == player_id, DEVICES.c.digest == digest
+    )
+    return db.connection().execute(query).first() is not None
+
+
+def remember_device(db: Session, player_id: str, digest: str, now: datetime) -> None:
+    """The browser (its device cookie's hash) has signed in to the player's account now; the
+    player keeps its DEVICES_KEPT most recently seen browsers."""
+    conn = db.connection()
+    seen = conn.execute(
+        update(DEVICES)
+        .where(DEVICES.c.player_id == player_id, DEVICES.c.digest == digest)
+        .values(seen_at=now)
+    )
+    if seen.rowcount == 0:
+        try:
+            with db.begin_nested():
+                conn.execute(
+                    DEVICES.insert().values(
+                        player_id=player_id, digest=digest, created_at=now, seen_at=now
+                    )
+                )
+        except IntegrityError:  # the same browser signed in twice at once: the other noted it
+            pass
+    kept = (
+        select(DEVICES.c.digest)
+        .where(DEVICES.c.player_id == player_id)
+        .order_by(DEVICES.c.seen_at.desc(), DEVICES.c.digest)
+        .limit(DEVICES_KEPT)
+        .scalar_subquery()
+    )
+    conn.execute(
+        delete(DEVICES).where(DEVICES.c.player_id == player_id, DEVICES.c.digest.not_in(kept))
+    )
+
+
+def forget_devices(db: Session, player_id: str, kept_digest: str | None) -> None:
+    """Forget every browser known to the player's account but the one hashed `kept_digest`."""
+    query = delete(DEVICES).where(DEVICES.c.player_id == player_id)
+    if kept_digest is not None:
+        query = query.where(DEVICES.c.digest != kept_digest)
+    db.connection().execute(query)
+
+
 def wipe_player(db: Session, player_id: str, when: datetime) -> None:
     """A player deleting itself: its sessions, ratings and their history go; its row stays (its
     seats refer to it) with no name, account or password left, marked deleted."""
     conn = db.connection()
-    for table in (SESSIONS, RATINGS, HISTORY):
+    for table in (SESSIONS, RATINGS, HISTORY, DEVICES):
         conn.execute(delete(table).where(table.c.player_id == player_id))
     conn.execute(
         update(PLAYERS)

@@ -154,6 +154,21 @@ class PlayerSession(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class AccountDevice(Base):
+    """A browser that has signed in to an account: only the hash of its device cookie. Its
+    sign-ins to that account are counted on their own, not against the limit every unknown
+    browser shares (contract: accounts; issue 40, finding 10)."""
+
+    __tablename__ = "account_devices"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class PlayerRating(Base):
     """A player's Glicko-2 rating in one game (matches.game)."""
 

@@ -130,6 +130,7 @@ class AppContext:
 
     async def close(self) -> None:
         await self.analyses.close()
+        self.accounts.close()
         await self.bots.close()
         await self.turns.close()
         await self.lifecycle.notices.close()

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.fairness import commitment

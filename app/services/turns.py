@@ -1,7 +1,12 @@
 """Turn notices by Web Push (correspondence play): when it becomes a seat's turn and the seat has
 no live socket anywhere, every browser its player subscribed is sent an encrypted, VAPID-signed
-notice. Changes are queued (bounded) and sent by one supervised background task; a failed send
-is retried a few times, and a subscription the push service calls gone (404/410) is dropped."""
+notice. Changes are queued (bounded) and looked at by one supervised background task, which
+hands each notice to a delivery of its own: deliveries run concurrently, at most SEND_THREADS
+sends at once on threads of their own (never the database's), each send cut off after
+SEND_DEADLINE_S, so a slow push service delays nobody else's notice (issue 40, finding 8). A
+failed send is retried a few times, and a subscription the push service calls gone (404/410) is
+dropped. Every delivery ends with one outcome, counted in `watergate_turn_notices_total`; a
+failure is logged with its outcome and cause, never with the endpoint (a capability) or keys."""
 
 from __future__ import annotations
 
@@ -10,11 +15,13 @@ import base64
 import contextlib
 import json
 import logging
+import threading
+import time
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from py_vapid import Vapid02
@@ -28,6 +35,7 @@ from ..persistence import push as push_repo
 from ..persistence.push import Subscription
 from ..persistence.records import PlayerRow
 from ..push.changes import Change, MatchChanged, Moved
+from ..pushtargets import Blocked, Guard, Refused, Target, checked_endpoint, pinned_session
 from ..supervise import finish, supervise
 from .access import current
 from .core import Core
@@ -38,8 +46,14 @@ log = logging.getLogger("watergate.turns")
 QUEUE: Final = 1000  # changes waiting to be looked at; beyond, notices are dropped (logged)
 TRIES: Final = 3  # sends of one notice to one browser, the first included
 RETRY_S: Final = 1.0  # the wait before the second try, doubled before each next one
-SEND_TIMEOUT_S: Final = 10.0
+SEND_THREADS: Final = 8  # sends under way at once (each blocks a thread of the sender's own)
+SEND_DEADLINE_S = 5.0  # one send, from its start to the push service's answer (tests shorten it)
+CONNECT_TIMEOUT_S: Final = 3.0  # the HTTP library's own bounds, so a thread is freed soon after
+READ_TIMEOUT_S: Final = 4.0
+DELIVERIES: Final = 1000  # notices waiting for a send or a retry; beyond, dropped (counted)
+RETRIED: Final = ("failed", "unreachable")  # a push service's 429/5xx, or no connection
 TTL_S: Final = 86_400  # a push service keeps an undelivered notice this long
+CLAIMS_S: Final = 12 * 3600  # how long a notice's VAPID signature is valid
 TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered, so each turn is told once
 LANGS: Final = ("en", "pt-BR", "de")
 GONE: Final = (404, 410)
@@ -76,24 +90,34 @@ def _strings(lang: str) -> dict[str, str]:
     return found
 
 
-def checked_subscription(settings_hosts: tuple[str, ...], raw: dict[str, Any]) -> Subscription:
+class InvalidSubscription(ApiError):
+    """422 invalid_subscription, with what is wrong (`reason`: `endpoint`, `keys`, or the
+    endpoint's `backslash`, `userinfo`, `port`, `address`, `scheme`, `host`, `path`, ...)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(422, "invalid_subscription", message)
+        self.reason = reason
+
+    def body(self) -> dict[str, str]:
+        return {**super().body(), "reason": self.reason}
+
+
+def checked_subscription(hosts: tuple[str, ...], raw: dict[str, Any]) -> Subscription:
     """A browser's subscription as PushSubscription.toJSON() gives it, checked: the server will
-    POST to its endpoint, so only https to a known push service (or a host listed in PUSH_HOSTS;
-    plain http only for a listed loopback address, as tests use)."""
+    POST to its endpoint, so only https to a known push service (app/pushtargets.py; plain http
+    and a port only for a loopback address PUSH_HOSTS lists, as tests use)."""
     endpoint, keys = raw.get("endpoint"), raw.get("keys")
-    if not isinstance(endpoint, str) or not isinstance(keys, dict) or len(endpoint) > 1024:
-        raise ApiError(422, "invalid_subscription", "A subscription has an endpoint and keys.")
-    parts = urlsplit(endpoint)
-    host = (parts.hostname or "").lower()
-    listed = any(host == h or host.endswith("." + h) for h in settings_hosts)
-    loopback = host in ("127.0.0.1", "localhost", "::1")
-    if not listed or not (parts.scheme == "https" or (parts.scheme == "http" and loopback)):
-        raise ApiError(422, "invalid_subscription", "This push service is not one we send to.")
+    if not isinstance(endpoint, str) or not isinstance(keys, dict):
+        raise InvalidSubscription("endpoint", "A subscription has an endpoint and keys.")
+    try:
+        checked_endpoint(endpoint, hosts)
+    except Refused as refused:
+        raise InvalidSubscription(refused.reason, refused.message) from None
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not (isinstance(p256dh, str) and 80 <= len(p256dh) <= 128):
-        raise ApiError(422, "invalid_subscription", "keys.p256dh must be a P-256 public key.")
+        raise InvalidSubscription("keys", "keys.p256dh must be a P-256 public key.")
     if not (isinstance(auth, str) and 16 <= len(auth) <= 64):
-        raise ApiError(422, "invalid_subscription", "keys.auth must be the 16-byte secret.")
+        raise InvalidSubscription("keys", "keys.auth must be the 16-byte secret.")
     lang = raw.get("lang")
     return Subscription(endpoint, p256dh, auth, lang if lang in LANGS else "en")
 
@@ -108,11 +132,19 @@ class TurnNotices:
         self._dropped = 0
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
-        self._session: Any = None  # the HTTP session, made with the first notice
+        self._slots = asyncio.Semaphore(SEND_THREADS)  # a slot is held until its thread is free
+        self._sender: ThreadPoolExecutor | None = None  # made with the first notice
+        self._deliveries: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the app's, from start()
+        self._local = threading.local()  # each sender thread's HTTP session
+        self._sessions: list[Any] = []
+        self._sessions_lock = threading.Lock()
+        self._guard = Guard(core.settings.push_host_names)
 
     async def start(self) -> None:
         """The VAPID key (the setting, or the stored one, or a new one stored for every process
         to share), then the sender. The private key is never logged."""
+        self._loop = asyncio.get_running_loop()
         self.vapid = await run_in_threadpool(self._key)
         self.public_key = public_key_of(self.vapid)
         self._task = supervise("turn notices", self._run, stop=self._stop)
@@ -216,70 +248,161 @@ class TurnNotices:
                 match_id, strings["title"], strings["body"].format(opponent=name),
                 f"{site(info.game).prefix}/match/{match_id}",
             )  # fmt: skip
-            await self._deliver(sub, notice)
+            self._spawn(sub, notice)
 
     def _subscriptions(self, player: str) -> list[Subscription]:
         with self.core.db.reader() as db:
             return push_repo.subscriptions_of(db, player)
 
+    def _spawn(self, sub: Subscription, notice: Notice) -> None:
+        """A delivery of its own, so that the next turn is looked at meanwhile."""
+        if len(self._deliveries) >= DELIVERIES:
+            self._ended("dropped", "too many notices waiting")
+            return
+        task = asyncio.create_task(self._deliver(sub, notice), name="turn notice")
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
     async def _deliver(self, sub: Subscription, notice: Notice) -> None:
-        """Send with retries (a failure of the service or the network); drop a gone browser."""
-        delay = RETRY_S
-        for attempt in range(1, TRIES + 1):
-            status = await run_in_threadpool(self._send, sub, notice)
-            if status is None:
-                return
-            if status in GONE:
-                await run_in_threadpool(self._drop, sub.endpoint)
-                return
-            if attempt < TRIES and (status == 0 or status == 429 or status >= 500):
+        """Send with retries (the service's 429/5xx, or no connection); drop a gone browser.
+        Whatever goes wrong ends as an outcome: nothing escapes to stop the other notices."""
+        outcome, detail = "error", ""
+        try:
+            delay = RETRY_S
+            for attempt in range(1, TRIES + 1):
+                outcome, detail = await self._attempt(sub, notice)
+                if outcome not in RETRIED or attempt == TRIES:
+                    break
                 await asyncio.sleep(delay)  # a backoff, not a synchronisation
                 delay *= 2
-                continue
-            log.warning("turn notice not delivered (status %s)", status)
-            return
+            if outcome == "gone":
+                await run_in_threadpool(self._drop, sub.endpoint)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a bug or the database: counted and logged, never raised
+            outcome, detail = "error", type(err).__name__
+        self._ended(outcome, detail)
 
-    def _send(self, sub: Subscription, notice: Notice) -> int | None:
-        """None once delivered; else the push service's status (0: it could not be reached).
-        pywebpush (and requests under it) is imported with the first notice: a second of every
-        start on a busy machine, for a feature many processes never use."""
-        import requests
-        from pywebpush import WebPushException, webpush
-
-        if self._session is None:
-            self._session = requests.Session()
-            self._session.max_redirects = 0  # a push service answers; it never redirects us
-        info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
+    async def _attempt(self, sub: Subscription, notice: Notice) -> tuple[str, str]:
+        """One send on a sender thread, waited for at most SEND_DEADLINE_S. Its slot is freed
+        when the thread is, not when we stop waiting, so the bound on threads holds."""
+        if self._sender is None:
+            self._sender = ThreadPoolExecutor(SEND_THREADS, thread_name_prefix="turn-notice")
+        await self._slots.acquire()
         try:
-            webpush(
-                info,
-                notice.payload(),
-                vapid_private_key=self.vapid,
-                vapid_claims={"sub": self.core.settings.vapid_subject},
-                ttl=TTL_S,
-                timeout=SEND_TIMEOUT_S,
-                requests_session=self._session,
-            )
-        except WebPushException as err:
-            response = err.response
-            return int(response.status_code) if response is not None else 0
-        except (requests.RequestException, OSError, ValueError):
-            return 0  # the endpoint is not on the subscription's log line: it is a capability
-        return None
+            running = self._sender.submit(self._send, sub, notice)
+        except BaseException:
+            self._slots.release()
+            raise
+        running.add_done_callback(self._freed)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(running), SEND_DEADLINE_S)
+        except TimeoutError:
+            return "timeout", f"no answer within {SEND_DEADLINE_S:g} s"
+
+    def _freed(self, done: Future[tuple[str, str]]) -> None:
+        """(On the sender thread) the send is over: its slot is free again."""
+        assert self._loop is not None
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+            self._loop.call_soon_threadsafe(self._slots.release)
+
+    def _ended(self, outcome: str, detail: str) -> None:
+        self.core.metrics.noticed(outcome)
+        if outcome == "sent":
+            return
+        if outcome == "gone":
+            log.info("turn notice: the push service says the browser is gone; dropped it")
+        else:  # never the endpoint (a capability) nor the keys: the outcome and its cause
+            log.warning("turn notice not delivered: %s (%s)", outcome, detail)
+
+    def _session(self) -> Any:
+        """This sender thread's HTTP session (requests' sessions are not for sharing between
+        threads): it connects only to addresses the guard checked, and follows no redirect."""
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = pinned_session(self._guard)
+            self._local.session = session
+            with self._sessions_lock:
+                self._sessions.append(session)
+        return session
+
+    def _send(self, sub: Subscription, notice: Notice) -> tuple[str, str]:
+        """(On a sender thread) one POST to the push service: (outcome, cause). Never raises.
+        The endpoint is checked again as it is sent (a subscription stored under other rules,
+        or written by anything but `subscribe`, gets nothing), and the URL requested is the one
+        rebuilt from the checked parts. pywebpush (and requests under it) is imported with the
+        first notice: a second of every start on a busy machine, for a feature many processes
+        never use."""
+        try:
+            target = checked_endpoint(sub.endpoint, self.core.settings.push_host_names)
+        except Refused as refused:
+            return "refused", refused.reason
+        try:
+            return self._post(target, sub, notice)
+        except Exception as err:  # the message may quote the endpoint: only the type is told
+            return "error", f"{type(err).__name__}, {target.host}"
+
+    def _post(self, target: Target, sub: Subscription, notice: Notice) -> tuple[str, str]:
+        import requests
+        from pywebpush import WebPusher
+
+        keys = {"p256dh": sub.p256dh, "auth": sub.auth}
+        body = WebPusher({"endpoint": target.url, "keys": keys}).encode(notice.payload())["body"]
+        claims = {
+            "sub": self.core.settings.vapid_subject,
+            "aud": target.audience,
+            "exp": int(time.time()) + CLAIMS_S,
+        }
+        assert self.vapid is not None
+        headers = {"Content-Encoding": "aes128gcm", "TTL": str(TTL_S), **self.vapid.sign(claims)}
+        try:
+            with self._session().post(
+                target.url,
+                data=body,
+                headers=headers,
+                timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
+                allow_redirects=False,  # a push service answers; it never sends us elsewhere
+            ) as response:
+                status = int(response.status_code)
+        except Blocked as blocked:
+            return "blocked", f"{blocked}, {target.host}"
+        except requests.Timeout as err:
+            return "timeout", f"{type(err).__name__}, {target.host}"
+        except (requests.RequestException, OSError) as err:
+            return "unreachable", f"{type(err).__name__}, {target.host}"
+        return judged(status), f"status {status}, {target.host}"
 
     def _drop(self, endpoint: str) -> None:
         with self.core.db.write() as db:
             push_repo.drop(db, endpoint)
 
     async def close(self) -> None:
-        """Stop after the notice under way (its worker thread may be using the database, which
-        closes next), cancelling only if it takes longer than the grace."""
+        """Stop after the change under way (its worker thread may be using the database, which
+        closes next), cancelling only if it takes longer than the grace; deliveries still
+        waiting are cancelled, and sends under way are left to their HTTP timeouts."""
         self._stop.set()
         with contextlib.suppress(asyncio.QueueFull):
             self._queue.put_nowait(("", 0))
         await finish(self._task, CLOSE_GRACE_S)
-        if self._session is not None:
-            self._session.close()
+        for task in list(self._deliveries):
+            task.cancel()
+        await asyncio.gather(*self._deliveries, return_exceptions=True)
+        if self._sender is not None:
+            self._sender.shutdown(wait=False, cancel_futures=True)
+        with self._sessions_lock:
+            for session in self._sessions:
+                session.close()
+
+
+def judged(status: int) -> str:
+    """A push service's answer as an outcome: a redirect is never followed (rejected)."""
+    if 200 <= status < 300:
+        return "sent"
+    if status in GONE:
+        return "gone"
+    if status == 429 or status >= 500:
+        return "failed"  # retried
+    return "rejected"
 
 
 def _required(player: PlayerRow | None) -> str:

@@ -66,3 +66,12 @@ def rows(url: str, sql: str, **params: object) -> list[Any]:
             return list(conn.execute(text(sql), params).all())
     finally:
         engine.dispose()
+
+
+def execute(url: str, sql: str, **params: object) -> None:
+    engine = create_engine(driver_url(url), poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(sql), params)
+    finally:
+        engine.dispose()

@@ -7,22 +7,32 @@ and no password in any log line. On SQLite and PostgreSQL where the database mat
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pwdlib.hashers.argon2 import Argon2Hasher
 
 from app import passwords
 
-from .accounts_helpers import PASSWORD, as_player, rows, sign_in, sign_up
+from .accounts_helpers import PASSWORD, as_player, execute, rows, sign_in, sign_up
+from .conftest import make_settings
 from .test_api import assert_error
 
 
 @pytest.fixture
 def db_client(any_db_url: str, make_client: Callable[..., TestClient]) -> TestClient:
     return make_client(any_db_url)
+
+
+def hasher_of(client: TestClient) -> passwords.Passwords:
+    found: passwords.Passwords = client.app.state.ctx.accounts.passwords  # type: ignore[attr-defined]
+    return found
 
 
 def me(client: TestClient, token: str) -> Any:
@@ -153,13 +163,14 @@ def test_both_sign_in_paths_verify_exactly_once(
     step (one argon2 verification) runs once on either path, not zero times for a stranger."""
     sign_up(client, "gil")
     calls: list[str] = []
-    real = passwords.HASHER.verify
+    argon2 = hasher_of(client).hasher.current_hasher
+    real = argon2.verify
 
     def counting(password: str | bytes, digest: str | bytes) -> bool:
         calls.append(str(digest)[:9])
         return real(password, digest)
 
-    monkeypatch.setattr(passwords.HASHER, "verify", counting)
+    monkeypatch.setattr(argon2, "verify", counting)
     for username, password in (
         ("gil", "wrong password"),
         ("stranger", "wrong password"),
@@ -182,9 +193,30 @@ def test_changing_the_password(client: TestClient) -> None:
     assert sign_in(client, "hana", "a new long password").status_code == 200
 
 
-def test_sign_ins_are_throttled_per_username_from_any_address(
+def test_changing_the_password_ends_every_other_session_of_the_account(
+    db_client: TestClient,
+) -> None:
+    """Issue 40, finding 13: whoever knew the old password may have signed in with it; after the
+    change only the device that made it stays signed in."""
+    here = sign_up(db_client, "hugo")
+    elsewhere = [sign_in(db_client, "hugo").json() for _ in range(2)]
+    stranger = sign_up(db_client, "hilda")
+    body = {"old_password": PASSWORD, "new_password": "a new long password"}
+    changed = db_client.post("/api/accounts/password", json=body, headers=as_player(here))
+    assert changed.status_code == 200, changed.text
+    for other in elsewhere:
+        assert_error(me(db_client, other["player_token"]), 401, "unknown_player")
+    mine = me(db_client, here["player_token"]).json()
+    assert [s["current"] for s in mine["sessions"]] == [True]
+    assert me(db_client, stranger["player_token"]).status_code == 200  # another account's
+    again = sign_in(db_client, "hugo", "a new long password")
+    assert again.status_code == 200, again.text
+
+
+def test_sign_ins_are_throttled_per_username_and_address(
     sqlite_url: str, make_client: Callable[..., TestClient]
 ) -> None:
+    """(From one address here; other addresses and known browsers: test_sign_in_limits.py.)"""
     client = make_client(
         sqlite_url,
         rate_limits="on",
@@ -229,3 +261,130 @@ def test_no_password_reaches_a_log_line(
     for record in caplog.records:
         line = record.getMessage() + repr(record.__dict__)
         assert secret not in line and kim["player_token"] not in line
+
+
+# ---- hashing on threads of its own (issue 40, finding 3) ---------------------------------------
+
+
+class HeldHashes:
+    """argon2's verification, made to wait until released (a hash that takes as long as the
+    test needs), recording each one that has started."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.started: list[int] = []
+        self.release = threading.Event()
+        real = Argon2Hasher.verify
+
+        def held(hasher: Argon2Hasher, password: str | bytes, digest: str | bytes) -> bool:
+            self.started.append(1)
+            self.release.wait(60)
+            return real(hasher, password, digest)
+
+        monkeypatch.setattr(Argon2Hasher, "verify", held)
+
+    def until(self, holds: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 15
+        while not holds():
+            assert time.monotonic() < deadline, f"not within 15 s: {what}"
+            time.sleep(0.01)
+
+
+def in_background(call: Callable[[], Any]) -> tuple[threading.Thread, list[Any]]:
+    answers: list[Any] = []
+    thread = threading.Thread(target=lambda: answers.append(call()), daemon=True)
+    thread.start()
+    return thread, answers
+
+
+def pending(client: TestClient) -> int:
+    accounts = client.app.state.ctx.accounts  # type: ignore[attr-defined]
+    return int(getattr(getattr(accounts, "passwords", None), "pending", 0))
+
+
+def test_sign_ins_being_checked_never_hold_the_database_threads(
+    sqlite_url: str, make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two sign-ins whose hashes take as long as they like (a flood, in small) while the
+    process has two threads for the database: creating a match still answers at once. When
+    the hashes ran on the database's threads, it waited for them."""
+    client = make_client(sqlite_url, worker_threads=2, password_hash_threads=1)
+    sign_up(client, "lara")
+    held = HeldHashes(monkeypatch)
+    floods = [in_background(lambda: sign_in(client, "lara", "guess guess guess")) for _ in range(2)]
+    both = lambda: pending(client) == 2 or len(held.started) == 2  # noqa: E731
+    held.until(both, "both sign-ins are at their hash (running or waiting)")
+    creating, made = in_background(lambda: client.post("/api/matches", json={}))
+    creating.join(10)
+    waited = creating.is_alive()
+    held.release.set()  # then every request ends before the client closes, whatever happened
+    for thread in (creating, *(flood for flood, _ in floods)):
+        thread.join(30)
+    assert not waited, "creating a match waited for the sign-ins' hashes"
+    assert made[0].status_code == 201, made[0].text
+    for _, answers in floods:
+        assert_error(answers[0], 401, "bad_credentials")
+
+
+def test_sign_ins_beyond_the_hashing_queue_are_answered_busy(
+    sqlite_url: str, make_client: Callable[..., TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = make_client(sqlite_url, password_hash_threads=1, password_hash_queue=1)
+    hasher_of(client).hold_s = 0  # answered at once (a flood's refusals are held a second)
+    sign_up(client, "mara")
+    held = HeldHashes(monkeypatch)
+    first = [in_background(lambda: sign_in(client, "mara", "guess guess guess")) for _ in range(2)]
+    held.until(lambda: pending(client) == 2, "one sign-in hashing, one waiting")
+    refused = sign_in(client, "mara")  # even the right password: nothing can check it now
+    hasher_of(client).hold_s = 0.4
+    started = time.monotonic()
+    held_back = sign_in(client, "mara")
+    waited = time.monotonic() - started
+    held.release.set()
+    assert_error(held_back, 503, "busy")
+    assert waited >= 0.2, "a refusal is held (0.4 s, give or take half) before it is answered"
+    assert_error(refused, 503, "busy")
+    assert refused.headers["retry-after"] == "1"
+    assert refused.headers["content-type"] == "application/json"
+    for thread, answers in first:
+        thread.join(15)
+        assert_error(answers[0], 401, "bad_credentials")
+    assert sign_in(client, "mara").status_code == 200  # the queue is free again
+
+
+def test_the_hash_cost_is_sized_to_the_host_and_never_below_owasp_s_minimum() -> None:
+    gib = 1 << 30
+    assert passwords.cost_for(1, 24 * gib) == passwords.Cost(64 * 1024, 1)  # capped at 64 MiB
+    assert passwords.cost_for(3, gib) == passwords.Cost(21845, 2)  # 1/16 of 1 GiB over 3
+    assert passwords.cost_for(1, gib // 2) == passwords.Cost(32 * 1024, 2)
+    assert passwords.cost_for(1, gib // 4) == passwords.Cost(19 * 1024, 2)  # OWASP's floor
+    assert passwords.cost_for(8, gib // 8) == passwords.Cost(19 * 1024, 2)
+    assert passwords.cost_for(1, gib, memory_kib=50 * 1024) == passwords.Cost(50 * 1024, 1)
+    assert passwords.hash_threads(3) == 3 and passwords.hash_threads() >= 1
+    with pytest.raises(ValueError, match="OWASP"):
+        make_settings("sqlite:///x.db", password_hash_memory_kib=16 * 1024)
+    hashes = passwords.Passwords(1, 0, passwords.cost_for(1, 24 * gib))
+    try:
+        digest = asyncio.run(hashes.hash(PASSWORD))
+    finally:
+        hashes.close()
+    assert digest.startswith("$argon2id$v=19$m=65536,t=1,p=1$")
+
+
+def test_a_hash_with_older_parameters_verifies_and_is_replaced_at_sign_in(
+    any_db_url: str, db_client: TestClient
+) -> None:
+    """Hashes made before the cost was sized to the host (pwdlib's defaults: 64 MiB, 3 passes,
+    4 lanes) keep working, and each is rehashed with the current parameters when its owner
+    signs in (only then is the password known)."""
+    nora = sign_up(db_client, "nora")
+    old = Argon2Hasher(time_cost=3, memory_cost=65536, parallelism=4).hash(PASSWORD)
+    execute(any_db_url, "update players set password_hash = :h", h=old)
+    assert_error(sign_in(db_client, "nora", "guess guess guess"), 401, "bad_credentials")
+    assert rows(any_db_url, "select password_hash from players")[0][0] == old
+    assert sign_in(db_client, "nora").status_code == 200
+    new = rows(any_db_url, "select password_hash from players")[0][0]
+    cost = hasher_of(db_client).cost
+    assert new.startswith(f"$argon2id$v=19$m={cost.memory_kib},t={cost.time_cost},p=1$"), new
+    assert sign_in(db_client, "nora").status_code == 200
+    assert rows(any_db_url, "select password_hash from players")[0][0] == new  # once only
+    assert me(db_client, nora["player_token"]).status_code == 200

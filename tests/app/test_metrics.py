@@ -23,7 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import WebSocketTestSession
 
 from app.main import create_app
-from app.metrics import Metrics, Recent, Tally, probe_loop, quantile
+from app.metrics import NOTICE_OUTCOMES, Metrics, Recent, Tally, probe_loop, quantile
 from engine.watergate.bots import RandomBot
 
 from .conftest import ADMIN_TOKEN, make_settings
@@ -320,6 +320,7 @@ ALLOWED_LABELS = {
         "unauthorized", "wrong_match", "wrong_key", "not_found", "auth_timeout",
         "too_many_sockets", "rate_limited", "unavailable",
     },
+    "outcome": set(NOTICE_OUTCOMES),  # turn notices' deliveries: a fixed set of words
 }  # fmt: skip
 
 

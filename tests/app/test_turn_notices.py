@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import queue
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -29,8 +30,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
+from app.config import PUSH_HOSTS
 from app.main import create_app
 from app.persistence.db import driver_url
+from app.services import turns
 from engine.watergate.bots import RandomBot
 
 from .conftest import make_settings
@@ -57,10 +60,13 @@ class Received:
 
 
 class FakePushService:
-    """A push service on 127.0.0.1: records every POST; answers 410 under /gone, else 201."""
+    """A push service on 127.0.0.1: records every POST; answers 410 under /gone, a redirect to
+    /landed at /moved, else 201; under /slow it answers only once `release` is set (a push
+    service that hangs)."""
 
     def __init__(self) -> None:
         self.received: queue.Queue[Received] = queue.Queue()
+        self.release = threading.Event()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,7 +75,13 @@ class FakePushService:
                 outer.received.put(
                     Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
-                self.send_response(410 if self.path.startswith("/gone") else 201)
+                if self.path.startswith("/slow"):
+                    outer.release.wait(DEADLINE * 4)
+                if self.path == "/moved":
+                    self.send_response(307)
+                    self.send_header("Location", "/landed")
+                else:
+                    self.send_response(410 if self.path.startswith("/gone") else 201)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -88,6 +100,7 @@ class FakePushService:
             pytest.fail(f"no push reached the push service within {DEADLINE} s")
 
     def close(self) -> None:
+        self.release.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -252,7 +265,40 @@ def test_only_known_push_services_and_players_may_subscribe(client: TestClient) 
     assert (r.status_code, r.json()["code"]) == (401, "player_required")
     bad = {**sub, "keys": {"p256dh": "short", "auth": "x"}}
     r = client.post("/api/push/subscriptions", json=bad, headers=as_player(ana))
-    assert (r.status_code, r.json()["code"]) == (422, "invalid_subscription")
+    assert (r.status_code, r.json()["code"], r.json()["reason"]) == (
+        422,
+        "invalid_subscription",
+        "keys",
+    )
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "reason"),
+    [
+        # the report's: urllib.parse reads host fcm.googleapis.com, the HTTP library 127.0.0.1
+        ("https://127.0.0.1\\@fcm.googleapis.com/fcm/send/x", "backslash"),
+        ("https://[::1]\\@fcm.googleapis.com/fcm/send/x", "backslash"),
+        ("https://127.0.0.1:443@fcm.googleapis.com/fcm/send/x", "userinfo"),
+        ("https://fcm.googleapis.com:8443/fcm/send/x", "port"),
+        ("https://[::1]/fcm/send/x", "address"),
+        ("https://2130706433/fcm/send/x", "address"),
+        ("http://fcm.googleapis.com/fcm/send/x", "scheme"),
+        ("https://fcm.googleapis.com.evil.example/fcm/send/x", "host"),
+    ],
+)
+def test_an_endpoint_is_checked_as_the_http_library_reads_it(
+    sqlite_url: str, make_client: Any, endpoint: str, reason: str
+) -> None:
+    """With the push services of the defaults, the host urllib.parse sees is not enough."""
+    c = make_client(sqlite_url, push_hosts=PUSH_HOSTS)
+    ana = new_player(c, "Ana")
+    r = c.post(
+        "/api/push/subscriptions", json=Browser(endpoint).subscription(), headers=as_player(ana)
+    )
+    assert r.status_code == 422, r.text
+    assert (r.json()["code"], r.json()["reason"]) == ("invalid_subscription", reason)
+    good = Browser("https://fcm.googleapis.com/fcm/send/dGVzdA:APA91b").subscription()
+    assert c.post("/api/push/subscriptions", json=good, headers=as_player(ana)).status_code == 201
 
 
 def test_the_vapid_key_is_made_once_and_kept(
@@ -275,3 +321,174 @@ def test_the_service_worker_is_served_from_the_root(client: TestClient) -> None:
     assert "showNotification" in r.text
     assert r.headers["x-content-type-options"] == "nosniff"
     assert "default-src 'none'" in r.headers["content-security-policy"]
+
+
+# ---- deliveries are concurrent, bounded in time, and never stop the sender (issue 40, 8) --------
+
+
+def notice_counts(c: TestClient) -> dict[str, int]:
+    counts: dict[str, int] = c.app.state.ctx.metrics.notice_counts()  # type: ignore[attr-defined]
+    return counts
+
+
+def wait_for_count(c: TestClient, outcome: str, at_least: int) -> dict[str, int]:
+    """The notice outcomes once `outcome` has been counted `at_least` times (polled, with a
+    deadline: the deliveries run on the server's own loop)."""
+    deadline = time.monotonic() + DEADLINE
+    while (counts := notice_counts(c))[outcome] < at_least and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert counts[outcome] >= at_least, counts
+    return counts
+
+
+def settled(c: TestClient, deliveries: int) -> dict[str, int]:
+    """The notice outcomes once `deliveries` deliveries have ended, whatever their outcome."""
+    deadline = time.monotonic() + DEADLINE
+    while sum((counts := notice_counts(c)).values()) < deliveries:
+        if time.monotonic() > deadline:
+            pytest.fail(f"{deliveries} deliveries did not end within {DEADLINE} s: {counts}")
+        time.sleep(0.02)
+    return counts
+
+
+def store_subscription(url: str, player: Player, endpoint: str) -> None:
+    """A subscription written straight into the database, as one stored before its endpoint
+    was checked (or under another PUSH_HOSTS) would be: the sender must cope with it."""
+    browser = Browser(endpoint).subscription()["keys"]
+    engine = create_engine(driver_url(url), poolclass=NullPool)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "insert into push_subscriptions (player, endpoint, p256dh, auth, lang, created_at)"
+                " values (:player, :endpoint, :p256dh, :auth, 'en', CURRENT_TIMESTAMP)"
+            ),
+            {"player": player["player_id"], "endpoint": endpoint, **browser},
+        )
+    engine.dispose()
+
+
+def test_a_hanging_push_service_delays_nobody_else_s_notice(
+    client: TestClient, service: FakePushService
+) -> None:
+    """Two of Ana's browsers sit behind a push service that does not answer; Cid's turn notice,
+    due meanwhile, still goes out at once (it waited out both sends, and their retries, one
+    after the other: over a minute)."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    cid, dan = new_player(client, "Cid"), new_player(client, "Dan")
+    for path in ("/slow/ana-1", "/slow/ana-2"):
+        subscribe(client, ana, Browser(service.origin + path))
+    subscribe(client, cid, Browser(f"{service.origin}/cid"))
+    first, first_tokens = duel(client, ana, bea)
+    play_until(client, first, first_tokens, "editor", RandomBot(5))
+    assert sorted(service.next().path for _ in range(2)) == ["/slow/ana-1", "/slow/ana-2"]
+    second, second_tokens = duel(client, cid, dan)
+    play_until(client, second, second_tokens, "editor", RandomBot(6))
+    assert service.next().path == "/cid"  # while both of Ana's sends still hang
+    assert not service.release.is_set()
+    service.release.set()
+    wait_for_count(client, "sent", 3)
+
+
+def test_a_send_past_its_deadline_ends_as_a_timeout(
+    client: TestClient, service: FakePushService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(turns, "SEND_DEADLINE_S", 0.5)
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    subscribe(client, ana, Browser(f"{service.origin}/slow/ana"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(8))
+    assert service.next().path == "/slow/ana"
+    counts = settled(client, 1)
+    assert counts["timeout"] == 1, counts
+
+
+def test_an_endpoint_that_breaks_a_send_costs_only_its_own_notice(
+    client: TestClient,
+    service: FakePushService,
+    sqlite_url: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Endpoints whose address the HTTP library cannot take ([::1] behind a backslash, a port
+    that does not exist) once made the sender fail and start again, losing the notices after
+    theirs; now each ends as an outcome of its own (counted, logged without the endpoint) and
+    the player's other browser is told."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    broken = (
+        "https://[::1]\\@fcm.googleapis.com/fcm/send/secret-one",
+        "https://fcm.googleapis.com:99999/fcm/send/secret-two",
+    )
+    for endpoint in broken:
+        store_subscription(sqlite_url, ana, endpoint)
+    subscribe(client, ana, Browser(f"{service.origin}/ana"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(9))
+    assert service.next().path == "/ana"
+    counts = settled(client, 3)
+    assert (counts["sent"], counts["refused"], sum(counts.values())) == (1, 2, 3), counts
+    assert "secret" not in caplog.text
+
+
+def test_a_stored_endpoint_the_checks_refuse_is_never_sent_to(
+    client: TestClient, service: FakePushService, sqlite_url: str
+) -> None:
+    """Subscriptions stored before the checks (or under other PUSH_HOSTS) that the HTTP
+    library would have taken to the fake service: checked again at send time, they get
+    nothing, and they are not dropped either (dropping is what a 404/410 answer did, which an
+    attacker could watch)."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    port = service.origin.rsplit(":", 1)[1]
+    refused = (
+        f"http://127.0.0.1:{port}\\@push.example.org/gone/x",
+        f"http://someone@127.0.0.1:{port}/gone/y",
+    )
+    for endpoint in refused:
+        store_subscription(sqlite_url, ana, endpoint)
+    subscribe(client, ana, Browser(f"{service.origin}/ana"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(10))
+    assert service.next().path == "/ana"
+    counts = settled(client, 3)  # checked again as they are sent
+    assert (counts["sent"], counts["refused"], sum(counts.values())) == (1, 2, 3), counts
+    assert service.received.empty(), service.received.get().path
+    engine = create_engine(driver_url(sqlite_url), poolclass=NullPool)
+    with engine.connect() as conn:
+        kept = set(conn.execute(text("select endpoint from push_subscriptions")).scalars())
+    engine.dispose()
+    assert kept == {*refused, f"{service.origin}/ana"}
+
+
+def test_a_push_service_name_that_resolves_to_loopback_is_never_connected_to(
+    sqlite_url: str, make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A listed push service's name that the DNS answers with this machine's address (a
+    hijacked record, or a rebinding attack): refused at send time, before any connection."""
+    real = socket.getaddrinfo
+    asked: list[str] = []
+
+    def rebound(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "push.example.org":
+            asked.append(host)
+            return real("127.0.0.1", port, *args, **kwargs)
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebound)
+    c = make_client(sqlite_url, push_hosts="push.example.org")
+    ana, bea = new_player(c, "Ana"), new_player(c, "Bea")
+    subscribe(c, ana, Browser("https://push.example.org/fcm/send/x"))
+    match_id, tokens = duel(c, ana, bea)
+    play_until(c, match_id, tokens, "editor", RandomBot(11))
+    counts = settled(c, 1)
+    assert counts["blocked"] == 1 and asked == ["push.example.org"], counts
+
+
+def test_a_redirect_from_a_push_service_is_not_followed(
+    client: TestClient, service: FakePushService
+) -> None:
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    subscribe(client, ana, Browser(f"{service.origin}/moved"))
+    match_id, tokens = duel(client, ana, bea)
+    play_until(client, match_id, tokens, "editor", RandomBot(12))
+    assert service.next().path == "/moved"
+    counts = settled(client, 1)
+    assert counts["rejected"] == 1, counts
+    assert service.received.empty(), "the redirect was followed"
