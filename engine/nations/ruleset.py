@@ -178,10 +178,13 @@ DOCUMENTS: Final = (
 
 
 def _with_values(doc: JSONObject, values: JSONObject) -> JSONObject:
-    """`doc` with each named entry's value replaced (its provenance kept)."""
+    """`doc` with each named entry put back: an entry with a value and its provenance gets its
+    value back (its provenance kept); any other (the population track, a list of spaces each
+    with its own provenance) is put back whole."""
     changed = dict(doc)
     for key, value in values.items():
-        changed[key] = {**as_object(doc[key], key), "value": value}
+        entry = doc[key]
+        changed[key] = {**entry, "value": value} if isinstance(entry, dict) else value
     return changed
 
 

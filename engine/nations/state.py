@@ -14,7 +14,7 @@ from .actions import Action
 from .catalog import Difficulty, Gainable
 from .ruleset import Ruleset
 
-RULES_VERSION: Final = "2"  # the current edition (data/editions.json; ruleset.rules_versions)
+RULES_VERSION: Final = "3"  # the current edition (data/editions.json; ruleset.rules_versions)
 SEATS: Final = ("p1", "p2", "p3", "p4", "p5")
 
 

@@ -10,6 +10,7 @@ from typing import assert_never
 from ..core.game import JSON, JSONObject, Viewer
 from .economy import best_attack, production, score_sheet, stability, strength
 from .events import events_for as events_for  # the log's projection, declared on the records
+from .ruleset import Ruleset
 from .serialize import state_to_json
 from .state import ActD, Decision, GoldenD, GrowthD, MatchState, Nation, seat_of
 
@@ -32,6 +33,14 @@ def _phase(s: MatchState) -> str:
     if s.winner >= 0:
         return "over"
     return "maintenance" if isinstance(s.decision, GrowthD) else "actions"
+
+
+def _next_growth(rules: Ruleset, n: Nation) -> JSONObject | None:
+    """The space the next growth would empty: its lasting cost (None once the track is empty)."""
+    if n.grown >= len(rules.population_track):
+        return None
+    cost, amount = rules.population_track[n.grown]
+    return {"cost": cost, "amount": amount}
 
 
 def _nation(s: MatchState, p: int, n: Nation) -> JSONObject:
@@ -58,6 +67,8 @@ def _nation(s: MatchState, p: int, n: Nation) -> JSONObject:
         "idle_workers": n.idle,
         "population": len(rules.population_track) - n.grown,
         "grown": n.grown,
+        # what the next growth costs, as this match's rules version orders the spaces
+        "next_growth": _next_growth(rules, n),
         "slots": [{"card": sl.card, "workers": sl.workers} for sl in n.slots],
         "colonies": list(n.colonies),
         "advisor": n.advisor or None,

@@ -13,7 +13,7 @@ from ..actions import Action
 from ..flow import apply, legal_actions
 from ..observation import determinize
 from ..state import MatchState, player_of
-from .evaluate import evaluate
+from .evaluate import evaluate_choice
 from .pick import as_given
 
 T = TypeVar("T")
@@ -27,7 +27,7 @@ def look_ahead(
     me = player_of(seat)
     sample, rng = determinize(observation, rng)
     offered = legal_actions(sample, me)
-    return offered, [evaluate(apply(sample, me, a).state, me) for a in offered], rng
+    return offered, [evaluate_choice(sample, apply(sample, me, a).state, me) for a in offered], rng
 
 
 class HeuristicBot:

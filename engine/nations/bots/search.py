@@ -13,7 +13,7 @@ from ...core.rng import below, seed_state
 from ..flow import apply, legal_actions
 from ..observation import determinize
 from ..state import MatchState, player_of
-from .evaluate import evaluate
+from .evaluate import evaluate, evaluate_choice
 from .pick import as_given
 
 T = TypeVar("T")
@@ -28,7 +28,7 @@ def greedy(s: MatchState, player: int) -> tuple[MatchState, float]:
     best, value = s, float("-inf")
     for a in legal_actions(s, player):
         after = apply(s, player, a).state
-        v = evaluate(after, player)
+        v = evaluate_choice(s, after, player)
         if v > value + EPSILON:
             best, value = after, v
     return best, value
@@ -53,7 +53,7 @@ class SearchBot:
         sample, self._rng = determinize(observation, self._rng)
         ranked = sorted(
             (
-                (evaluate(apply(sample, me, a).state, me), i, a)
+                (evaluate_choice(sample, apply(sample, me, a).state, me), i, a)
                 for i, a in enumerate(legal_actions(sample, me))
             ),
             key=lambda t: (-t[0], t[1]),

@@ -7,14 +7,13 @@ import { META } from "../i18n.js";
 import { CARDS, cardName, nt, opText, term } from "./text.js";
 
 const LEVELS = new Map(META.difficulties.levels.map((l) => [l.id, l]));
-const TRACK = META.board.population_track;
 
 /** A label for one legal action (the fallback list and the controls' accessible names). */
 export function actionLabel(action, view, me) {
   const nation = view.state.nations[me];
   switch (action.type) {
     case "grow": {
-      const next = TRACK[nation.grown];
+      const next = nation.next_growth;  // the match's own rules version's track, from the view
       const cost = next ? term(next.cost === "food" ? "food_cost" : "stability_cost") : "";
       return nt("grow", { cost });
     }

@@ -82,32 +82,57 @@ def test_playthrough_matches_golden(
     assert len(old) == len(new), f"{path.name}: {len(old)} lines in the golden, {len(new)} now"
 
 
-# NR2: a stored match replays under the rules version it was dealt with. These goldens were
-# written by the engine of rules version 1 itself (before issue 39's corrections); only the log's
-# `leaders` field, which version 2's event log added (NR42), is new in them.
+# NR2: a stored match replays under the rules version it was dealt with. The v1 goldens were
+# written by the engine of rules version 1 itself (before issue 39's corrections), the v2 goldens by
+# that of version 2 (before the population track's new order, issue 39 item 5), at every player
+# count. Only fields that later engines added to every version's log or view are new in them:
+# the log's `leaders` (version 2's event log, NR42) and the view's `next_growth` (version 3's
+# view, which names the next space's cost as the match's own edition orders the spaces).
 LEADERS = re.compile(r',?"leaders":\[[^\]]*\],?')
+NEXT_GROWTH = re.compile(r'"next_growth":(?:null|\{[^{}]*\}),')
 
 
-@pytest.mark.parametrize(("players", "seed", "bot_seed"), ((2, 3, 3), (4, 7, 7)))
-def test_nr2_a_rules_version_1_match_replays_exactly_as_version_1_played_it(
-    players: int, seed: int, bot_seed: int
+def as_written_by(version: str, line: str) -> str:
+    """A transcript line without the fields added after rules version `version`'s engine."""
+    line = NEXT_GROWTH.sub("", line)
+    if version == "1":
+        line = LEADERS.sub(
+            lambda m: "," if m.group().startswith(",") and m.group().endswith(",") else "", line
+        )
+    return line
+
+
+@pytest.mark.parametrize(
+    ("version", "players", "seed", "bot_seed"),
+    [("1", 2, 3, 3), ("1", 4, 7, 7), *(("2", *match) for match in MATCHES)],
+)
+def test_nr2_a_match_replays_exactly_as_its_rules_version_played_it(
+    version: str, players: int, seed: int, bot_seed: int
 ) -> None:
-    path = GOLDEN / f"v1_playthrough_{players}p_seed{seed}.txt"
+    path = GOLDEN / f"v{version}_playthrough_{players}p_seed{seed}.txt"
     old = path.read_text(encoding="utf-8").splitlines()
-    new = transcript(players, seed, bot_seed, "1").splitlines()
+    new = transcript(players, seed, bot_seed, version).splitlines()
     assert len(old) == len(new), f"{path.name}: {len(old)} lines, {len(new)} now"
     for i, (a, b) in enumerate(zip(old, new, strict=True)):
-        plain = LEADERS.sub(
-            lambda m: "," if m.group().startswith(",") and m.group().endswith(",") else "", b
-        )
+        plain = as_written_by(version, b)
         assert a == plain, (
             f"{path.name} line {i + 1}:\n  golden: {a[:300]}\n  now:    {plain[:300]}"
         )
 
 
-def test_new_matches_play_rules_version_2_and_version_1_stays_known() -> None:
-    assert GAME.rules_version == "2"
-    assert GAME.with_players(3).start(1).state.rules.version == "2"
-    assert GAME.deal_algorithm("1") == GAME.deal_algorithm("2")
+def test_new_matches_play_rules_version_3_and_the_earlier_versions_stay_known() -> None:
+    assert GAME.rules_version == "3"
+    assert GAME.with_players(3).start(1).state.rules.version == "3"
+    assert GAME.deal_algorithm("1") == GAME.deal_algorithm("2") == GAME.deal_algorithm("3")
     with pytest.raises(ValueError):
         GAME.start(1, "0")
+
+
+def test_nr43_rules_version_3_differs_from_version_2_only_in_the_tracks_order() -> None:
+    """Version 3 changed only the order of the population track: the same spaces, each still 3
+    food a production or 3 stability (seed), and everything else as version 2 played it."""
+    v2, v3 = GAME.edition("2"), GAME.edition("3")
+    assert sorted(v2.population_track) == sorted(v3.population_track)
+    assert v2.population_track != v3.population_track
+    assert v2.cards == v3.cards and v2.levels == v3.levels
+    assert (v2.idle_workers, v2.starting_workers) == (v3.idle_workers, v3.starting_workers)

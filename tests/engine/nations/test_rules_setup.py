@@ -21,6 +21,7 @@ from tests.engine.nations.builders import (
     pass_all,
     position,
 )
+from tests.engine.nations.raw import TRACK
 
 
 def test_nr2_a_seed_is_its_match_and_every_shuffle_happens_at_set_up() -> None:
@@ -238,7 +239,7 @@ def test_the_bonus_is_the_levels_amount_of_the_chosen_good() -> None:
     assert of_type(events, "bonus_taken")[0]["amount"] == king
 
 
-def test_growing_moves_a_worker_and_its_space_costs_food_or_stability() -> None:
+def test_nr43_growing_moves_a_worker_and_each_space_costs_food_or_stability_in_order() -> None:
     s = new()
     p = s.decision.player  # type: ignore[union-attr]
     s2, events = act(s, f"p{p + 1}", {"type": "grow"})
@@ -249,8 +250,12 @@ def test_growing_moves_a_worker_and_its_space_costs_food_or_stability() -> None:
     ]
     assert population_costs(RULES, n) == (3, 0)  # the first space: 3 food at every production
     assert production(RULES, n)[1][2] == 3
-    second = n._replace(grown=2)
-    assert population_costs(RULES, second) == (3, 3) and stability(RULES, second) == -3
+    # every emptied space adds its own cost, as the data file lists the spaces (NR43, rules
+    # version 3: two food spaces, then a stability space)
+    assert [space["cost"] for space in TRACK[:3]] == ["food", "food", "stability"]
+    third = n._replace(grown=3)
+    assert population_costs(RULES, third) == (6, 3) and stability(RULES, third) == -3
+    assert production(RULES, third)[1][2] == 6
 
 
 def test_growing_is_not_offered_once_the_population_track_is_empty() -> None:
