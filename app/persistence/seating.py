@@ -19,7 +19,7 @@ CHALLENGES = MATCHES.metadata.tables["challenges"]
 SEATS_CHANGED = (
     update(MATCHES)
     .where(MATCHES.c.id == bindparam("the_match"))
-    .values(seats_version=MATCHES.c.seats_version + literal_column("1"))  # inline, as above
+    .values(seats_version=MATCHES.c.seats_version + literal_column("1"))  # inline: no bind
 )
 CLAIM_INVITE = (
     update(INVITES)
@@ -39,11 +39,6 @@ CLAIM_SEAT = (
         token_hash=bindparam("digest"),
         player=func.coalesce(bindparam("new_player", type_=SEATS.c.player.type), SEATS.c.player),
     )
-)
-OPEN_SEATS = (
-    select(INVITES.c.seat)
-    .where(INVITES.c.match_id == bindparam("the_match"), INVITES.c.claimed_at.is_(None))
-    .order_by(INVITES.c.seat)
 )
 START = (
     update(MATCHES)
@@ -80,11 +75,6 @@ def claim_seat(sql: Sql, match_id: str, seat: str, digest: str, player: str | No
         return False
     seats_changed(sql, match_id)
     return True
-
-
-def open_seats(sql: Sql, match_id: str) -> list[str]:
-    """The match's seats still open to a joiner (unclaimed invites), in seat order."""
-    return [str(row[0]) for row in sql.rows(OPEN_SEATS, {"the_match": match_id})]
 
 
 def start(sql: Sql, match_id: str, when: datetime) -> None:
