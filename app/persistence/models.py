@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.engine.default import DefaultExecutionContext
@@ -98,7 +99,7 @@ class Match(Base):
     # How many times the seats changed (taken, or a leaver's given to the computer), counted in
     # the transaction that changes them: a process whose cached seats are of another count reads
     # them again, whether or not the message that a seat changed has reached it.
-    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    seats_version: Mapped[int] = mapped_column(Integer, default=0, server_default=false())
 
     __table_args__ = (Index("ix_matches_status_due_at", "status", "due_at"),)
 
@@ -141,6 +142,17 @@ class Player(Base):
     username_key: Mapped[str | None] = mapped_column(String(24), unique=True, nullable=True)
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # who may send this player a direct challenge: everyone | registered | friends | nobody
+    challenges_from: Mapped[str] = mapped_column(
+        String(16), default="everyone", server_default="everyone"
+    )
+    # an account a moderator: granted by the admin token, so moderation needs no admin secret
+    moderator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # the notification kinds also sent by Web Push (null: the default set)
+    push_kinds: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    # a keyed hash of the address that made the player: two rated players made from one
+    # address within a day do not rate each other (issue 40, finding 22)
+    created_from: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class PlayerSession(Base):
@@ -293,6 +305,13 @@ class ChatMessage(Base):
     # a preset quick phrase's key (each reader sees it in their language); `text` is its English
     phrase: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # the player who wrote it (null for a guest seat or a line older than issue 43): blocks
+    # hide lines both ways by it
+    player: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), nullable=True
+    )
+    # marked by the word list: shown only to its writer (shadow-hidden)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class PushSubscription(Base):

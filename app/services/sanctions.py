@@ -1,0 +1,44 @@
+"""Sanctions in force and the refusal they bring (contract v1.2 "Sanctions"): a player under a
+ban is answered `403 banned {"until", "reason", "scope"}` by the calls the ban covers (lobby,
+quick pairing, rated play, tournaments), and a muted player `403 muted` by chat. Moderation
+and the abandonment record impose them; the lobby, the matches and the chat check them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from ..errors import ApiError
+from ..persistence import sanctions as store
+
+# What a ban may cover; a mute is the scope "chat".
+BAN_SCOPES = ("lobby", "pairing", "rated", "tournaments")
+SCOPES = (*BAN_SCOPES, "chat")
+
+
+class Banned(ApiError):
+    """403 banned (or muted, for chat) with when it ends and why: the player sees both."""
+
+    def __init__(self, scope: str, until: datetime, reason: str) -> None:
+        code = "muted" if scope == "chat" else "banned"
+        what = "You are muted in chat" if scope == "chat" else f"You are banned from {scope}"
+        super().__init__(403, code, f"{what} until {until.isoformat()}: {reason}")
+        self.scope, self.until, self.reason = scope, until, reason
+
+    def body(self) -> dict[str, str]:
+        return {
+            **super().body(),
+            "scope": self.scope,
+            "until": self.until.isoformat(),
+            "reason": self.reason,
+        }
+
+
+def refuse_if_sanctioned(db: Session, player: str, scopes: tuple[str, ...], now: datetime) -> None:
+    """Raise `Banned` for the longest sanction of these scopes in force, if any. Inside the
+    caller's transaction, so a ban imposed a moment ago is seen."""
+    running = store.in_force(db, player, scopes, now)
+    if running:
+        first = running[0]
+        raise Banned(first.scope, first.until, first.reason)
