@@ -65,7 +65,16 @@ class Chatted:
     line_id: int = 0  # the stored line's id (a process that read it already skips it)
 
 
-Change = Moved | MatchChanged | PresenceChanged | Deleted | LobbyChanged | Chatted
+@dataclass(frozen=True, slots=True)
+class Notified:
+    """A notification was stored for a player (its row id): that player's bell sockets, on
+    every process, are due it. Not about a match; it carries no content, only the ids."""
+
+    player_id: str
+    notification_id: int
+
+
+Change = Moved | MatchChanged | PresenceChanged | Deleted | LobbyChanged | Chatted | Notified
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +107,8 @@ def encode(change: Change, origin: str, sent_at: float | None = None) -> str:
                 "kind": "chat", "match_id": match_id, "role": role, "name": name, "text": text,
                 "at": at, "phrase": phrase, "line_id": line_id,
             }  # fmt: skip
+        case Notified(player_id, notification_id):
+            body = {"kind": "notified", "player_id": player_id, "id": notification_id}
     sent = time.time() if sent_at is None else sent_at
     return json.dumps({"origin": origin, "sent_at": sent, **body}, separators=(",", ":"))
 
@@ -109,8 +120,12 @@ def _number(value: Any) -> float | None:
 def decode(text: str | bytes) -> Message:
     """The message from Redis; ValueError/KeyError/TypeError when malformed."""
     data = json.loads(text)
-    kind, match_id, origin = data["kind"], str(data["match_id"]), str(data["origin"])
+    kind, origin = data["kind"], str(data["origin"])
     change: Change
+    if kind == "notified":
+        change = Notified(str(data["player_id"]), int(data["id"]))
+        return Message(change, origin, _number(data.get("sent_at")))
+    match_id = str(data["match_id"])
     if kind == "moved":
         seat = data.get("seat")
         change = Moved(

@@ -33,6 +33,7 @@ from .changes import (
     LobbyChanged,
     MatchChanged,
     Moved,
+    Notified,
     PresenceChanged,
     decode,
     encode,
@@ -66,6 +67,8 @@ class Fanout:
         self.hub, self.cache, self.db, self.metrics = hub, cache, db, metrics
         self.chat = ChatHistory()  # every match's last chat lines, kept as they are said
         self.lobby_changed: list[Callable[[], None]] = []  # the lobby's sockets, woken
+        # the bell's sockets: told (player id, notification id) of each stored notification
+        self.notified: list[Callable[[str, int], None]] = []
         self.origin = uuid.uuid4().hex  # this process, so it skips its own Redis messages
         self.redis: Any | None = None  # commands: publish, presence, readiness
         self._subscriber: Any | None = None  # the subscription's own connection
@@ -139,6 +142,9 @@ class Fanout:
                 line = ChatLine(role, name, text, at, phrase, line_id)
                 self.chat.said(match_id, line)
                 self.hub.post(match_id, chat_frame(line))
+            case Notified(player_id, notification_id):
+                for notified in self.notified:
+                    notified(player_id, notification_id)
 
     async def _listen(self) -> None:
         """One subscription: once Redis confirms it, catch up, then deliver the other processes'
