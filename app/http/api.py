@@ -83,6 +83,25 @@ async def claim_invite(code: str, ctx: CtxDep, player: PlayerTokenDep) -> Claime
     return Claimed(match_id=made.match_id, role=made.seat, seat_token=made.seat_token)
 
 
+@router.post(
+    "/matches/{match_id}/seat",
+    response_model=Claimed,
+    responses={
+        **PLAYER_401,
+        403: {"model": ErrorBody, "description": "not_your_seat: this player holds no seat in it"},
+    },
+)
+async def seat_on_this_device(
+    match_id: str, request: Request, ctx: CtxDep, player: PlayerTokenDep
+) -> Claimed:
+    """Your seat on this device (v1.2): a signed-in player who holds a seat in the match gets a
+    seat token of its own for the device asking (X-Player-Token of that device's session); the
+    device's earlier one for the match stops working. 403 not_your_seat otherwise."""
+    await ratelimit.check(request, "join")
+    made = await ctx.devices.seat_key(player, match_id)
+    return Claimed(match_id=match_id, role=made.role, seat_token=made.seat_token)
+
+
 @router.get(
     "/matches/{match_id}", response_model=MatchView, responses=ERRORS, dependencies=[SamePlayer]
 )

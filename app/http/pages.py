@@ -123,6 +123,13 @@ async def match(request: Request, match_id: str) -> Response:
     return await _table_page(request, "match", match_id, "")
 
 
+@router.get("/match/{match_id}/here", response_class=HTMLResponse)
+async def seat_here(request: Request, match_id: str) -> HTMLResponse:
+    """Where a table sends a browser holding no seat in it: a signed-in player's own seat is
+    fetched for this device (contract v1.2) and the table opens again; anyone else is told."""
+    return _page(request, "seat_here.html", page="seat-here", match_id=match_id[:64])
+
+
 @router.get("/watch/{match_id}", response_class=HTMLResponse)
 async def watch(request: Request, match_id: str, key: str = "") -> Response:
     """A spectator's read-only table: public information only."""

@@ -351,3 +351,19 @@ class MatchAnalysis(Base):
     )
     moves: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SeatKey(Base):
+    """One more token for a seat, given to a signed-in player's other device (contract v1.2
+    "Your seats on every device"): only its hash, tied to the session that asked for it, so
+    ending that session (signing out, a password change) takes the seat's key away with it."""
+
+    __tablename__ = "seat_keys"
+    __table_args__ = (UniqueConstraint("session_id", "match_id"),)
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(16))
+    # looked up by session through the unique (session_id, match_id)
+    session_id: Mapped[str] = mapped_column(ForeignKey("player_sessions.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

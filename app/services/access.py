@@ -9,6 +9,7 @@ from ..auth import token_hash
 from ..errors import ApiError, checked_id, not_found, unauthorized
 from ..persistence import cache as cached
 from ..persistence import repository as repo
+from ..persistence import seat_keys
 from ..persistence.cache import Entry
 from ..persistence.records import MatchInfo
 from .core import Core
@@ -23,9 +24,15 @@ def seat_for(core: Core, token: str | None, match_id: str) -> str:
     if found is None:
         with core.db.reader() as db:
             found = repo.seat_by_token(db, digest)
-        if found is None:
+            # Not a seat's own token: maybe a key given to another device of the seat's player.
+            # Never cached: signing that device out deletes the key, on every process at once.
+            key = seat_keys.seat_by_key(db, digest) if found is None else None
+        if key is not None:
+            found = key
+        elif found is None:
             raise unauthorized()
-        core.cache.put_token(found[0], digest, found[1])
+        else:
+            core.cache.put_token(found[0], digest, found[1])
     if found[0] != match_id:
         raise ApiError(403, "wrong_match", "This seat token belongs to another match.")
     return found[1]

@@ -26,6 +26,7 @@ from .analysis import Analyses
 from .bots import BotRunner
 from .chat import Chat
 from .core import Core
+from .devices import Devices
 from .lessons import Lessons
 from .lifecycle import Lifecycle
 from .lobby import Lobby
@@ -68,6 +69,7 @@ class AppContext:
     turns: TurnNotices
     analyses: Analyses
     lessons: Lessons
+    devices: Devices
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -110,7 +112,7 @@ class AppContext:
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
-            TurnNotices(core), Analyses(core), Lessons(matches, play),
+            TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core),
         )  # fmt: skip
         core.listeners.append(ctx.turns.on_change)
         core.listeners.append(ctx.analyses.on_change)

@@ -30,6 +30,17 @@ NEW_TABLES = {
 }
 
 
+def insert_match(url: str, match_id: str) -> None:
+    """An active Watergate match row as the schema of 0016 and later holds it."""
+    run(
+        url,
+        "insert into matches (id, game, seed, commitment, rules_version, options, status,"
+        " version, round, created_at, updated_at, seats_version)"
+        " values (:m, 'watergate', '7', :c, '5', '{}', 'active', 0, 1, :t, :t, 0)",
+        {"m": match_id, "c": "c" * 64, "t": NOW},
+    )
+
+
 def test_0017_keeps_old_players_and_lines_with_their_defaults_and_takes_only_it_away(
     empty_url: str,
 ) -> None:
@@ -44,13 +55,7 @@ def test_0017_keeps_old_players_and_lines_with_their_defaults_and_takes_only_it_
             "insert into players (id, name, created_at) values (:p, :n, :t)",
             {"p": pid, "n": name, "t": NOW},
         )
-    run(
-        empty_url,
-        "insert into matches (id, game, seed, commitment, rules_version, options, status,"
-        " version, round, created_at, updated_at, seats_version)"
-        " values ('m1', 'watergate', '7', :c, '5', '{}', 'active', 0, 1, :t, :t, 0)",
-        {"c": "c" * 64, "t": NOW},
-    )
+    insert_match(empty_url, "m1")
     run(
         empty_url,
         "insert into chat_messages (match_id, role, name, text, created_at)"

@@ -139,3 +139,36 @@ def test_two_accounts_meet_in_the_lobby_play_rated_with_chat_and_both_ratings_mo
 
     won, lost = shown_rating(ana, ana_id), shown_rating(bea, bea_id)
     assert won > 1500 > lost, (won, lost)
+
+
+def sign_in(page: Page, username: str) -> None:
+    page.goto("/account")
+    page.locator("#sign-in-username").fill(username)
+    page.locator("#sign-in-password").fill(PASSWORD)
+    page.locator("#sign-in-submit").click()
+    expect(page.locator("#account-status")).to_have_text(
+        ACCOUNT["signed_in_as"].replace("{username}", username)
+    )
+
+
+def test_a_signed_in_players_seat_opens_on_their_other_device(
+    open_page: Callable[..., Page],
+) -> None:
+    """Issue 42, item 1: the seat a player took in one browser is theirs in another browser
+    signed in to the same account — the table opens as that seat there, not "this browser holds
+    no seat"; a browser of another account is still told the match is not theirs."""
+    laptop, phone, stranger = open_page(), open_page(), open_page()
+    sign_up(laptop, "ana_devices")
+    laptop.goto("/")
+    match_id = start_match(laptop, "editor", "human")
+    sign_in(phone, "ana_devices")
+    sign_up(stranger, "cy_devices")
+
+    phone.goto(f"/match/{match_id}")
+    expect(phone).to_have_url(re.compile(rf"/match/{match_id}$"))  # back at the table, seated
+    expect(phone.locator("#side-mine")).to_contain_text("ana_devices")
+    expect(phone.locator("#invite-url")).to_be_hidden()  # the seat's page, without its invite
+
+    stranger.goto(f"/match/{match_id}")
+    expect(stranger.get_by_text(EN["ui"]["not_found"])).to_be_visible()
+    expect(stranger.locator("#here-status")).to_have_text(EN["ui"]["not_found_title"])

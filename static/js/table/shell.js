@@ -136,7 +136,7 @@ export function runTable(root, board) {
 
   // a replay's step controls: only its pages load them
   if (replaying) { import("./steps.js").then(({ playSteps }) => playSteps(root, store, page)); return; }
-  if (!seat) { store.set({ error: t("ui.not_found") }); return; }
+  if (!seat) { window.location.replace(`/match/${encodeURIComponent(matchId)}/here`); return; }
   if (spectator) root.classList.add("spectator");
   refresh();
   const chatBox = root.querySelector("[data-shell=chat]");
