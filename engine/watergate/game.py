@@ -195,7 +195,10 @@ class WatergateGame:
                 for c in rules.cards.values()
             },
             "editor_momentum_spaces": cast(JSON, sorted(rules.editor_momentum_effects)),
-            "momentum_spaces": rules.momentum_spaces,
+            "nixon_momentum_spaces": cast(JSON, sorted(rules.nixon_momentum_effects)),
+            # each side's card size; "momentum_spaces" (v1) is Nixon's, the one that wins
+            "momentum_sizes": cast(JSON, dict(rules.momentum_sizes)),
+            "momentum_spaces": rules.momentum_sizes["nixon"],
             "track_reach": TRACK_REACH,
             # R9: positive positions are the Editor's side of the track, negative Nixon's
             "track_sides": {"editor": 1, "nixon": -1},

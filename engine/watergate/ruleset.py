@@ -57,10 +57,14 @@ class Ruleset:
     token_spaces: Mapping[str, tuple[int, ...]]
     informants_json: JSON  # the board's informant list as written (for clients)
     layout_json: JSON  # drawing positions for clients
+    # Each side's momentum card, read from its own data: its instructions by space (1 … size)
+    # and its size. The Editor's overflow leaves the game; Nixon's last space wins (R27).
     editor_momentum_effects: Mapping[int, tuple[Op, ...]]
-    momentum_spaces: int
+    nixon_momentum_effects: Mapping[int, tuple[Op, ...]]
+    momentum_sizes: Mapping[Role, int]
     momentum_tokens: int
-    # Sources of effect lists: a card id, or "M<k>" for the Editor's momentum-card space k.
+    # Sources of effect lists: a card id, "M<k>" for the Editor's momentum-card space k, "NM<k>"
+    # for Nixon's.
     effect_sources: Mapping[str, tuple[Op, ...]]
     # The rules version these components are played by (its readings: `version.features`; its
     # data edition: `version.data`).
@@ -157,13 +161,20 @@ def ruleset_from_data(
     def evidence_next_to(node: str) -> tuple[int, ...]:
         return tuple(space_index[n] for n in adj.get(node, ()) if n in space_index)
 
-    editor_momentum = {
-        _int(s["space"], "momentum space"): _ops(s["effects"], "momentum effects")
-        for s in (
+    def momentum_card(role: Role) -> dict[int, tuple[Op, ...]]:
+        """A side's momentum card as `version` words it: its spaces 1 … n with their
+        instructions (a card's size is how many spaces its data lists)."""
+        spaces = [
             as_of(_obj(x, "momentum space"), version.data)
-            for x in _list(_obj(momentum["editor"], "editor")["spaces"], "editor spaces")
-        )
-    }
+            for x in _list(_obj(momentum[role], role)["spaces"], f"{role} spaces")
+        ]
+        card = {_int(sp["space"], "momentum space"): _ops(sp["effects"], "momentum effects")
+                for sp in spaces}  # fmt: skip
+        if sorted(card) != list(range(1, len(card) + 1)):
+            raise ValueError(f"{role}'s momentum card must number its spaces 1 … n: {sorted(card)}")
+        return card
+
+    editor_momentum, nixon_momentum = momentum_card("editor"), momentum_card("nixon")
     return Ruleset(
         cards=by_id,
         card_ids={r: tuple(c.id for c in card_list if c.faction == r) for r in ROLES},
@@ -191,11 +202,13 @@ def ruleset_from_data(
         informants_json=board["informants"],
         layout_json=board["layout"],
         editor_momentum_effects=editor_momentum,
-        momentum_spaces=len(_list(_obj(momentum["nixon"], "nixon")["spaces"], "nixon spaces")),
+        nixon_momentum_effects=nixon_momentum,
+        momentum_sizes={"editor": len(editor_momentum), "nixon": len(nixon_momentum)},
         momentum_tokens=_int(_obj(momentum["tokens"], "tokens")["momentum"], "momentum tokens"),
         effect_sources={
             **{cid: c.effects for cid, c in by_id.items()},
             **{f"M{k}": ops for k, ops in editor_momentum.items()},
+            **{f"NM{k}": ops for k, ops in nixon_momentum.items()},
         },
         version=version,
         documents=(cards, tokens, board, momentum),

@@ -155,20 +155,21 @@ def gain_initiative(s: MatchState, role: Role, ev: list[Event]) -> None:
 
 
 def run_momentum_gain(s: MatchState, t: MomentumGain, ev: list[Event]) -> None:
-    """Place a gained momentum token on the lowest free space of the gainer's momentum card."""
+    """Place a gained momentum token on the lowest free space of the gainer's own momentum card
+    (each side's size and instructions come from its own card's data). A full card's token leaves
+    the game; Nixon's last space wins (R27); otherwise the space's instructions run at once."""
     role = t.role
     placed = s.momentum[role]
-    spaces = s.rules.momentum_spaces
-    if placed >= spaces:
-        s.momentum_removed += 1  # the Editor's card is full: the token leaves the game
+    size = s.rules.momentum_sizes[role]
+    if placed >= size:
+        s.momentum_removed += 1  # the card is full: the token leaves the game
         ev.append(MomentumRemoved(role))
         return
     s.momentum = replaced(s.momentum, role, placed + 1)
     ev.append(shared(MomentumPlaced, role, placed + 1))
-    if role == "nixon":
-        if placed + 1 >= spaces:
-            win(s, "nixon", "fifth_momentum", ev)
+    if role == "nixon" and placed + 1 >= size:
+        win(s, "nixon", "fifth_momentum", ev)
         return
-    source = f"M{placed + 1}"
+    source = f"M{placed + 1}" if role == "editor" else f"NM{placed + 1}"
     for i in range(len(s.rules.effect_sources[source]) - 1, -1, -1):
-        s.stack.append(OpTask("editor", source, i, -1, ()))
+        s.stack.append(OpTask(role, source, i, -1, ()))

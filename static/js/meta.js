@@ -6,7 +6,7 @@ export const SEATS = META.seats;
 export const other = (seat) => SEATS.find((s) => s !== seat);
 export const TRACK_REACH = META.track_reach;  // the track runs from -reach to +reach
 export const TRACK_CELLS = 2 * TRACK_REACH + 1;
-export const MOMENTUM_SPACES = META.momentum_spaces;
+export const MOMENTUM_SIZES = META.momentum_sizes;
 export const EDITOR_MOMENTUM = new Set(META.editor_momentum_spaces.map(String));
 export const POINTS = META.layout.points;
 export const CENTRE = META.center;  // the board's centre (Nixon's picture)

@@ -136,8 +136,7 @@ def evaluate_joined(s: MatchState, me: Role) -> float:
 def _score(s: MatchState, need: int, me: Role) -> float:
     score = 0.0  # from the Editor's point of view
     score -= 11.0 * s.momentum["nixon"]
-    spaces = s.rules.momentum_spaces
-    score += 3.0 * min(s.momentum["editor"], spaces)
+    score += 3.0 * min(s.momentum["editor"], s.rules.momentum_sizes["editor"])
     if s.track_momentum is not None:
         score += 2.2 * s.track_momentum
     if s.track_initiative is not None:
@@ -149,5 +148,5 @@ def _score(s: MatchState, need: int, me: Role) -> float:
             score -= 1.5 - 0.1 * t.pos
     score += 2.5 * (len(s.holding["editor"]) - len(s.holding["nixon"]))
     score -= 6.0 * need
-    score -= 2.0 * (spaces + 3 - s.momentum_supply)
+    score -= 2.0 * (s.rules.momentum_sizes["nixon"] + 3 - s.momentum_supply)
     return score if me == "editor" else -score

@@ -1,7 +1,7 @@
 // Counts and public piles: the opponent's hand, decks, bag, discard piles, removed cards,
 // both momentum cards (with the Editor's instructions), the initiative card, this round's limits.
 import { L, cardName, momentumText, roleCap, t } from "../i18n.js";
-import { EDITOR_MOMENTUM, MOMENTUM_SPACES, SEATS, other } from "../meta.js";
+import { EDITOR_MOMENTUM, MOMENTUM_SIZES, SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 
 function pile(title, ids) {
@@ -18,7 +18,7 @@ function momentumCard(role, count) {
   const box = el("div", `momentum-card momentum-${role}`);
   box.append(el("div", "mc-title", `${t("ui.momentum_card")} — ${roleCap(role)}`));
   const row = el("ol", "mc-spaces");
-  for (let k = 1; k <= MOMENTUM_SPACES; k++) {
+  for (let k = 1; k <= MOMENTUM_SIZES[role]; k++) {
     const li = el("li", k <= count ? "mc-space filled" : "mc-space");
     li.append(el("span", "mc-num", String(k)));
     const text = role === "editor" && EDITOR_MOMENTUM.has(String(k)) ? momentumText(String(k)) : "";  // the Editor's instructions
