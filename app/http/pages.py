@@ -13,10 +13,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from engine.registry import DEFAULT_GAME, get_game
+from engine.watergate.versions import RULES_VERSION, VERSIONS
 
 from ..games import SITES, site
 from ..lessons import checked_lesson
 from .assets import page_modules
+from .editions import shown_version, worded
 from .i18n import LOCALES, locale, pick
 from .links import link_base
 from .paths import TEMPLATES
@@ -45,7 +47,15 @@ def script_json(data: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _page(request: Request, template: str, game: str = DEFAULT_GAME, **extra: Any) -> HTMLResponse:
+def _page(
+    request: Request,
+    template: str,
+    game: str = DEFAULT_GAME,
+    shown: dict[str, Any] | None = None,
+    **extra: Any,
+) -> HTMLResponse:
+    """The page: `extra` goes to the template and the script's bootstrap data alike, `shown` to
+    the template only (what the HTML itself lays out)."""
     lang = pick(request)
     strings = locale(lang)
     # link_base: where the table's spectator link points (BASE_URL, or an allowed Host)
@@ -67,6 +77,7 @@ def _page(request: Request, template: str, game: str = DEFAULT_GAME, **extra: An
             "game": game,
             "preload": page_modules(template),
             **extra,
+            **(shown or {}),
         },
     )
     if request.query_params.get("lang") == lang:
@@ -215,11 +226,11 @@ async def learn(request: Request, game: str, lesson: str, at: str = "") -> HTMLR
 
 
 @router.get("/watergate/cards", response_class=HTMLResponse)
-async def watergate_cards(request: Request) -> HTMLResponse:
+async def watergate_cards(request: Request, version: str | None = None) -> HTMLResponse:
     """Every Watergate card, filterable, drawn from the engine's data in the page's language and
-    worded as today's rules version plays them."""
-    version = get_game(DEFAULT_GAME).rules_version
-    return _page(request, "watergate_cards.html", page="watergate-cards", rules_version=version)
+    worded as a rules version plays them (`?version=`, default today's)."""
+    shown = shown_version(version)
+    return _page(request, "watergate_cards.html", page="watergate-cards", rules_version=shown)
 
 
 @router.get("/how-we-deal", response_class=HTMLResponse)
@@ -240,6 +251,13 @@ RULE_TOPICS: tuple[dict[str, str], ...] = (
 
 
 @router.get("/rules", response_class=HTMLResponse)
-async def rules(request: Request) -> HTMLResponse:
-    """The rules summary with the card list; each rule links to the lesson step showing it."""
-    return _page(request, "rules.html", page="rules", rule_topics=RULE_TOPICS)
+async def rules(request: Request, version: str | None = None) -> HTMLResponse:
+    """The rules summary with the card list as a rules version words it (`?version=`, default
+    today's: what every new match plays); each rule links to the lesson step showing it."""
+    shown = shown_version(version)
+    texts = worded(locale(pick(request)), shown)
+    return _page(
+        request, "rules.html", page="rules", rule_topics=RULE_TOPICS,
+        shown={"rules_version": shown, "worded": texts, "current_version": RULES_VERSION,
+               "versions": sorted(VERSIONS, key=int)},
+    )  # fmt: skip
