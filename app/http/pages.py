@@ -112,20 +112,26 @@ async def _table_page(
     not know the game); an unknown id gets the page asked for, which says so itself."""
     match_id = match_id[:64]
     views = request.app.state.ctx.views
-    found = await views.game_of(match_id, ended=kind == "replay")
+    table = await views.table_of(match_id, ended=kind == "replay")
+    found = None if table is None else table[0]
     if found is None and kind == "replay":  # live or missing alike: the page asked for, which
         # says so itself (a replay's address must not tell that a live match exists)
         found = next(g for g, s in SITES.items() if s.prefix == prefix)
     game = found or DEFAULT_GAME
+    # the edition its match plays, named on the page (issue 41); none for no such match
+    edition = table[1] if table is not None and table[1] in VERSIONS else None
     here = site(game)
     if here.prefix != prefix:
         query = f"?{request.url.query}" if request.url.query else ""
         to = f"{here.prefix}/{kind}/{quote(match_id, safe='')}{query}"
         return RedirectResponse(to, status_code=307)
+    shown = {"rules_version": edition}
     if kind == "replay" and game == DEFAULT_GAME:
-        return _page(request, "replay.html", page="public-replay", match_id=match_id)
+        return _page(request, "replay.html", page="public-replay", match_id=match_id, shown=shown)
     page = {"match": "match", "watch": "match", "replay": "public-replay"}[kind]
-    return _page(request, here.template, game=game, page=page, match_id=match_id, **extra)
+    return _page(
+        request, here.template, game=game, page=page, match_id=match_id, shown=shown, **extra
+    )
 
 
 @router.get("/match/{match_id}", response_class=HTMLResponse)

@@ -27,12 +27,22 @@ class Views:
         """The game a match is of (None: no such match), for the page that shows its table.
         With `ended` (a replay's page), a match that has not ended is not found either: a
         replay's address must not tell that a live match exists, nor its game."""
+        found = await self.table_of(match_id, ended=ended)
+        return None if found is None else found[0]
+
+    async def table_of(self, match_id: str, *, ended: bool = False) -> tuple[str, str] | None:
+        """(game, rules version) of a match, as `game_of` finds it: the table's page names the
+        edition its match is played by."""
         info = self.core.cache.info(match_id)
         if info is not None and not ended:
-            return info.game
-        return await run_in_threadpool(self._game_of, match_id, ended)
+            return info.game, info.rules_version
+        return await run_in_threadpool(self._table_of, match_id, ended)
 
     def _game_of(self, match_id: str, ended: bool = False) -> str | None:
+        found = self._table_of(match_id, ended)
+        return None if found is None else found[0]
+
+    def _table_of(self, match_id: str, ended: bool = False) -> tuple[str, str] | None:
         try:
             wanted = checked_id(match_id)
         except ApiError:
@@ -41,7 +51,7 @@ class Views:
             match = repo.get_match(db, wanted)
             if match is None or (ended and match.status not in ENDED):
                 return None
-            return match.game
+            return match.game, match.rules_version
 
     async def game_of_invite(self, code: str) -> str | None:
         """The game an invite is to (None: no such invite), for its landing page's words."""

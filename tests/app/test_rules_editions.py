@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,6 +18,8 @@ from app.http.i18n import LOCALES, locale
 from engine.watergate.ruleset import as_of
 from engine.watergate.standard import GAME
 from engine.watergate.versions import RULES_VERSION, VERSIONS
+
+from .accounts_helpers import execute
 
 FIRST = GAME.edition("1")
 
@@ -86,3 +89,40 @@ def test_the_card_gallery_words_the_version_asked_for(
     """The gallery's script words its cards by the version the page boots with."""
     page = client.get(f"/watergate/cards?version={asked}")
     assert f'"rules_version": "{shown}"' in page.text
+
+
+def edition_line(page: str) -> str | None:
+    found = re.search(r'<p id="rules-edition">(.*?)</p>', page, re.S)
+    return None if found is None else html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+
+
+def test_the_table_names_the_edition_its_match_plays(
+    sqlite_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    """The table's menu names its match's rules version in words and links the rules as that
+    version words them; a match stored under an earlier version is named so."""
+    first = make_client(sqlite_url)
+    made = first.post("/api/matches", json={"role": "editor", "opponent": "bot"}).json()
+    names = locale("en")["rules_edition"]["names"]
+    page = first.get(f"/match/{made['match_id']}?lang=en").text
+    assert edition_line(page) == f"{locale('en')['rules_edition']['label']}: {names[RULES_VERSION]}"
+    assert f'href="/rules?version={RULES_VERSION}"' in page
+
+    execute(sqlite_url, "update matches set rules_version = '4' where id = :m", m=made["match_id"])
+    other = make_client(sqlite_url)  # a process that has not cached the match
+    page = other.get(f"/match/{made['match_id']}?lang=en").text
+    assert edition_line(page) == f"{locale('en')['rules_edition']['label']}: {names['4']}"
+    assert 'href="/watergate/cards?version=4"' in page
+    assert edition_line(other.get("/match/nosuchmatch?lang=en").text) is None
+
+
+def test_a_replay_names_its_edition_only_once_the_match_has_ended(client: TestClient) -> None:
+    made = client.post("/api/matches", json={"role": "editor", "opponent": "bot"}).json()
+    assert edition_line(client.get(f"/replay/{made['match_id']}?lang=pt-BR").text) is None
+    resigned = client.post(
+        f"/api/matches/{made['match_id']}/resign",
+        headers={"Authorization": f"Bearer {made['seat_token']}"},
+    )
+    assert resigned.status_code == 200, resigned.text
+    line = edition_line(client.get(f"/replay/{made['match_id']}?lang=pt-BR").text)
+    assert line is not None and locale("pt-BR")["rules_edition"]["names"][RULES_VERSION] in line
