@@ -184,7 +184,7 @@ def test_a_whole_nations_match_by_clicks_in_portuguese(
     expect(page.locator("#seat-plan")).to_be_visible()
 
 
-@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
 def test_on_a_phone_every_card_reads_whole_in_one_tap(
     open_page: Callable[..., Page], shot: Shot, lang: str
 ) -> None:
@@ -223,6 +223,11 @@ def test_on_a_phone_every_card_reads_whole_in_one_tap(
         for fragment in expected_fragments(card_id, lang):
             assert fragment in text, f"{card_id}: {fragment!r} is not on its tile: {text!r}"
         assert tile.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), f"{card_id} is cut"
+    # and every resource's name and board heading reads whole ("Military Str…", "Wonder unde…")
+    names = page.locator(".n-res-name, .n-lower .n-h3")
+    assert names.count() > 0
+    for name in names.all():
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), name.inner_text()
 
 
 def test_the_war_text_says_its_verb_once_in_every_language(open_page: Callable[..., Page]) -> None:
