@@ -85,7 +85,7 @@ class Lifecycle:
             info = read_info(db, match)
             if info.kind(seat) != "human":
                 raise seat_left()
-            repo.add_rematch(db, match_id, seat)
+            repo.add_rematch(db, match_id, seat, self.core.stamp())
             alone = info.people == (seat,)
         self.core.cache.drop_info(match_id)
         return self._accept(match_id, seat, by_bot=True) if alone else None
