@@ -162,13 +162,13 @@ def hands_apart(seed: int) -> tuple[MatchState, MatchState]:
     return s, v
 
 
-def answer_after(state: MatchState, level: str, seed: int) -> float:
+def answer_after(state: Any, level: str, seed: int, seat: str = BOT, game: Any = None) -> float:
     """How long after the offering change the computer answers at `level`, on the ticking clock,
     thinking as the app's bot does (choose_move) inside the app's pace."""
-    clock, game = TickingClock(), get_game("watergate")
+    clock, game = TickingClock(), game or get_game("watergate")
 
     async def think(budget_ms: int) -> Any:
-        return choose_move(game, state, BOT, seed, level, budget_ms, clock)
+        return choose_move(game, state, seat, seed, level, budget_ms, clock)
 
     async def answer() -> float:
         started = clock()
@@ -189,21 +189,6 @@ def test_R18_at_every_level_the_answer_time_does_not_depend_on_the_hand(level: s
         assert times == {DELAY_MS / 1000}, (level, seed, options, times)
 
 
-def nations_answer_after(state: Any, seat: str, level: str, seed: int) -> float:
-    """As `answer_after`, for a Nations table's computer seat."""
-    clock, game = TickingClock(), get_game("nations").with_players(4)
-
-    async def think(budget_ms: int) -> Any:
-        return choose_move(game, state, seat, seed, level, budget_ms, clock)
-
-    async def answer() -> float:
-        started = clock()
-        await paced(Pace(DELAY_MS / 1000, BUDGET_MS), started, clock, clock.sleep, think)
-        return clock.now - started
-
-    return asyncio.run(answer())
-
-
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_R18_NR21_a_nations_computer_answers_at_one_pace_whatever_its_seat_and_choices(
     level: str,
@@ -221,7 +206,7 @@ def test_R18_NR21_a_nations_computer_answers_at_one_pace_whatever_its_seat_and_c
         legal = game.legal_actions(s, seat)
         key = (seat, len(legal) > 1)
         if key not in seen:
-            seen[key] = round(nations_answer_after(s, seat, level, 7), 9)
+            seen[key] = round(answer_after(s, level, 7, seat, game), 9)
         s = game.apply(s, seat, person.choice(legal)).state
     assert {seat for seat, _ in seen} == set(game.seats), seen
     assert {several for _, several in seen} == {True, False}, seen

@@ -21,33 +21,31 @@ from tests.app.test_tables import claim_link, create, end_now, play_out
 
 
 @pytest.fixture
-def fake() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def timed(sqlite_url: str, fake: FakeClock) -> Iterator[TestClient]:
-    with serve(sqlite_url, fake) as c:
-        yield c
+def timed(sqlite_url: str) -> Iterator[tuple[TestClient, FakeClock]]:
+    """The app on a clock the test moves."""
+    clock = FakeClock()
+    with serve(sqlite_url, clock) as client:
+        yield client, clock
 
 
 def test_a_tables_rematch_offer_lapses_when_not_everyone_answers_in_time(
-    timed: TestClient, fake: FakeClock
+    timed: tuple[TestClient, FakeClock],
 ) -> None:
-    made = create(timed, role="p1", players=3)
+    client, fake = timed
+    made = create(client, role="p1", players=3)
     match_id, tokens = made["match_id"], {"p1": made["seat_token"]}
     for seat, url in made["invites"].items():
-        tokens[seat] = claim_link(timed, url)["seat_token"]
-    end_now(timed, match_id)
-    offered = timed.post(f"/api/matches/{match_id}/rematch", headers=bearer(tokens["p1"]))
+        tokens[seat] = claim_link(client, url)["seat_token"]
+    end_now(client, match_id)
+    offered = client.post(f"/api/matches/{match_id}/rematch", headers=bearer(tokens["p1"]))
     assert offered.json() == {"status": "offered"}
-    accepted = timed.post(f"/api/matches/{match_id}/rematch/accept", headers=bearer(tokens["p2"]))
+    accepted = client.post(f"/api/matches/{match_id}/rematch/accept", headers=bearer(tokens["p2"]))
     assert accepted.status_code == 200, accepted.text  # p3 has not answered
 
     fake.advance(REMATCH_SECONDS + 1)
-    rematch = view(timed, match_id, tokens["p1"])["rematch"]
+    rematch = view(client, match_id, tokens["p1"])["rematch"]
     assert rematch["expired"] is True and rematch["match_id"] is None
-    late = timed.post(f"/api/matches/{match_id}/rematch/accept", headers=bearer(tokens["p3"]))
+    late = client.post(f"/api/matches/{match_id}/rematch/accept", headers=bearer(tokens["p3"]))
     assert late.status_code == 409 and late.json()["code"] == "rematch_expired"
 
 
