@@ -173,8 +173,11 @@ def test_a_whole_nations_match_by_clicks_in_portuguese(
     assert scores == sorted(scores, reverse=True)
     totals = [int(x) for x in final.locator(".n-sheet-total td").all_inner_texts()]
     assert sorted(totals, reverse=True) == scores
-    # Nations has no analysis: no button that would only fail
-    expect(final.get_by_role("button", name=pt["ui"]["analyse"])).to_have_count(0)
+    # the seat's analysis: its chance after each decision, and how it was estimated
+    final.get_by_role("button", name=pt["ui"]["analyse"]).click()
+    analysis = final.locator(".analysis")
+    expect(analysis.locator("svg.chart")).to_be_visible(timeout=60_000)
+    expect(analysis).to_contain_text(pt["nations"]["analysis_note"])
     assert violations(page) == [], "a finished Nations table"
     shot(page, f"nations-table-{size}-final", full_page=False)
     # a new match: back to the home page's form, Nations chosen
