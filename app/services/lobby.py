@@ -22,6 +22,7 @@ from ..push.changes import LobbyChanged
 from .core import Core, utc
 from .matches import Matches, SeatTaken, player_required
 from .players import player_of
+from .sanctions import refuse_if_sanctioned
 
 QUICK_TRIES = 5  # compatible challenges tried in turn when others take them first
 
@@ -157,6 +158,9 @@ class Lobby:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             assert me is not None
+            now = self.core.stamp()
+            refuse_if_sanctioned(db, me.id, ("pairing",), now)  # a ban says "pairing" here
+            refuse_if_sanctioned(db, me.id, ("lobby", *(("rated",) if rated else ())), now)
             rows = lobby_repo.compatible(db, game, clock, rated, roles, me.id, players)
         return [row.match_id for row in rows]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -29,6 +30,7 @@ from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
 from .ratings import check_may_sit
+from .sanctions import refuse_if_sanctioned
 from .seating import BY_LINK, FROM_LOBBY, Seating, take_seat
 
 log = logging.getLogger("watergate.matches")
@@ -88,6 +90,17 @@ def plan_table(
     kinds = {s: "human" if s == mine else asked.get(s, opponent) for s in seats}
     bots = {s: levels.get(s, level) for s in seats if kinds[s] == "bot"}
     return Table(seats, kinds, bots, dict(handicaps))
+
+
+def refuse_banned(db: Session, player: str | None, now: datetime, *scopes: str) -> None:
+    """403 banned when the player is banned from any of `scopes` (issue 43): the lobby for
+    a public challenge or joining one, rated play for a rated seat."""
+    if player is not None and scopes:
+        refuse_if_sanctioned(db, player, scopes, now)
+
+
+def rated_scope(options: Mapping[str, Any]) -> tuple[str, ...]:
+    return ("rated",) if options.get("rated") is True else ()
 
 
 def player_required() -> ApiError:
@@ -227,6 +240,10 @@ class Matches:
             check_may_sit(options, me)
             if public is not None and me is None:
                 raise player_required()
+            lobby = ("lobby",) if public is not None else ()
+            refuse_banned(
+                db, me.id if me else None, self.core.stamp(), *lobby, *rated_scope(options)
+            )
             if public is not None and me is not None:
                 self._may_open(db, me.id, address)
             repo.add_match(db, match)
@@ -290,6 +307,9 @@ class Matches:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             invite = repo.get_invite(db, checked_id(code, "invite"))
+            match = repo.match_row(db, invite.match_id) if invite is not None else None
+            if match is not None and me is not None:
+                refuse_banned(db, me.id, self.core.stamp(), *rated_scope(match.options))
         if invite is None:
             raise not_found("invite")
         return self._take(invite.match_id, Seating(invite.seat, me, BY_LINK, invite.code))
@@ -300,6 +320,8 @@ class Matches:
             match = repo.match_row(db, checked_id(match_id))
             if match is None:
                 raise not_found()
+            now = self.core.stamp()
+            refuse_banned(db, me.id if me else None, now, "lobby", *rated_scope(match.options))
             code = lobby_repo.invite_of(db, match.id, seat)
             invite = repo.get_invite(db, code) if code is not None else None
             if lobby_repo.challenge(db, match.id) is None or invite is None:

@@ -1,0 +1,121 @@
+"""Reliability (issue 43, contract v1.2 "Sanctions"): a person who lets their clock run out in a
+live game, or abandons a match others still play, gets an abandonment record, written in the
+transaction that hands their seat over or ends the match. The second record within 24 hours
+bans them from the lobby, quick pairing and rated play for 10 minutes, each further one within
+the day for twice as long, never longer than 3 days. The reliability figure is the finished
+share (0-100) of a player's last 50 ended games: those they did not abandon."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from starlette.concurrency import run_in_threadpool
+
+from ..clocks import rule_from_options
+from ..persistence import abandonments as store
+from ..persistence import sanctions as sanction_rows
+from ..persistence.records import MatchInfo
+from ..persistence.sql import Sql
+from .core import Core
+from .players import player_of, unknown_player
+
+WINDOW: Final = timedelta(hours=24)  # records this close together bring a ban
+FIRST_BAN: Final = timedelta(minutes=10)  # the second record's ban; each further one doubles it
+LONGEST_BAN: Final = timedelta(days=3)
+BAN_SCOPES: Final = ("lobby", "pairing", "rated")
+LAST_GAMES: Final = 50  # the figure's window: a player's newest ended games
+MIN_GAMES: Final = 5  # fewer ended games than this: no figure yet (null)
+SHOWN_SCOPES: Final = ("lobby", "pairing", "rated", "tournaments", "chat")
+
+
+def ban_length(records: int) -> timedelta | None:
+    """How long the `records`-th record within the window bans for (None: no ban)."""
+    if records < 2:
+        return None
+    doublings = min(records - 2, 16)  # 10 min x 2**9 passes 3 days already
+    length: timedelta = FIRST_BAN * (1 << doublings)
+    return min(length, LONGEST_BAN)
+
+
+def live(options: dict[str, Any]) -> bool:
+    """A realtime clock: the others wait at the table (a correspondence clock's time-out is
+    a missed day, not a seat left)."""
+    rule = rule_from_options(options)
+    return rule is not None and rule.kind == "realtime"
+
+
+def ban_reason(records: int) -> str:
+    return (
+        f"Left {records} games within 24 hours (let the clock run out in a live game, "
+        "or abandoned it)."
+    )
+
+
+def record_leaving(sql: Sql, info: MatchInfo, seat: str, reason: str, when: datetime) -> bool:
+    """In the match transaction: `seat` left for `reason` (resigned, timeout, abandoned). A
+    live game's time-out or an abandonment by a person, with another person at the table,
+    is recorded; the record that makes two within the window bans. Whether it was recorded."""
+    if reason not in ("timeout", "abandoned") or (reason == "timeout" and not live(info.options)):
+        return False
+    mine = info.seat(seat)
+    others = [s for s in info.people if s != seat]
+    if mine.player_id is None or mine.kind != "human" or not others:
+        return False  # a guest's seat names nobody; nobody waited on a game against the computer
+    kind = "clock" if reason == "timeout" else "abandoned"
+    store.add_record(sql, mine.player_id, info.match_id, kind, when)
+    count = store.records_since(sql, mine.player_id, when - WINDOW)
+    length = ban_length(count)
+    if length is not None:
+        for scope in BAN_SCOPES:
+            store.add_sanction(sql, mine.player_id, scope, when + length, ban_reason(count), when)
+    return True
+
+
+def percent(counted: tuple[int, int] | None) -> int | None:
+    """The figure from (games, abandoned): None below the minimum of games."""
+    if counted is None or counted[0] < MIN_GAMES:
+        return None
+    games, left = counted
+    return round(100 * (games - left) / games)
+
+
+@dataclass(frozen=True)
+class InForce:
+    """A sanction running now, as its player sees it (the lobby's notice)."""
+
+    scope: str
+    until: str  # ISO 8601, UTC
+    reason: str
+    source: str  # moderator | word_list | abandonment
+
+
+class Reliability:
+    """Per request: stateless, over the core's database."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def figures(self, players: Collection[str]) -> dict[str, int | None]:
+        return await run_in_threadpool(self._figures, players)
+
+    def _figures(self, players: Collection[str]) -> dict[str, int | None]:
+        with self.core.db.reader() as db:
+            found = store.figures(db, set(players), LAST_GAMES)
+        return {p: percent(found.get(p)) for p in players}
+
+    async def in_force(self, token: str | None) -> list[InForce]:
+        """The caller's sanctions running now (the lobby shows them instead of failing)."""
+        if not token:
+            raise unknown_player()
+        return await run_in_threadpool(self._in_force, token)
+
+    def _in_force(self, token: str) -> list[InForce]:
+        now = self.core.stamp()
+        with self.core.db.reader() as db:
+            me = player_of(db, token)
+            assert me is not None
+            rows = sanction_rows.in_force(db, me.id, SHOWN_SCOPES, now)
+            return [InForce(r.scope, r.until.isoformat(), r.reason, r.source) for r in rows]
