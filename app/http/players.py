@@ -61,4 +61,5 @@ async def player_profile(player_id: str, ctx: CtxDep) -> ProfileOut:
         recent=[played_out(p) for p in found.recent],
         rating=ratings or None,
         roles={r.role: RoleOut(games=r.games, wins=r.wins) for r in found.roles},
+        reliability=found.reliability,
     )

@@ -23,6 +23,7 @@ from ..persistence.records import PlayerRow, SeatInfo, SeatRow, seat_info
 from ..push.changes import MatchChanged
 from .access import current, seat_for
 from .core import Core
+from .reliability import figures
 
 RECENT = 20  # matches a profile lists
 
@@ -63,6 +64,7 @@ class Profile:
     recent: tuple[Played, ...]
     ratings: tuple[RatingRow, ...] = ()  # per game, accounts only
     roles: tuple[RoleRecord, ...] = ()
+    reliability: int | None = None  # issue 43: finished share of the last 50 games, 0-100
 
 
 def played(recent: list[tuple[str, str, str, list[SeatRow]]]) -> tuple[Played, ...]:
@@ -141,6 +143,7 @@ class Players:
                     RatingRow(player.id, DEFAULT_GAME, start.rating, start.rd, start.volatility, 0),
                 )
             roles = tuple(RoleRecord(*r) for r in accounts.record_by_seat(db, player.id))
+            reliable = figures(db, [player.id])[player.id]
         return Profile(
             player.id,
             player.name,
@@ -149,6 +152,7 @@ class Players:
             played(recent),
             ratings,
             roles,
+            reliable,
         )
 
     async def check_seat(self, player_token: str, seat_token: str | None, match_id: str) -> None:

@@ -8,19 +8,15 @@ share (0-100) of a player's last 50 ended games: those they did not abandon."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from starlette.concurrency import run_in_threadpool
+from sqlalchemy.orm import Session
 
 from ..clocks import rule_from_options
 from ..persistence import abandonments as store
-from ..persistence import sanctions as sanction_rows
 from ..persistence.records import MatchInfo
 from ..persistence.sql import Sql
-from .core import Core
-from .players import player_of, unknown_player
 
 WINDOW: Final = timedelta(hours=24)  # records this close together bring a ban
 FIRST_BAN: Final = timedelta(minutes=10)  # the second record's ban; each further one doubles it
@@ -28,7 +24,6 @@ LONGEST_BAN: Final = timedelta(days=3)
 BAN_SCOPES: Final = ("lobby", "pairing", "rated")
 LAST_GAMES: Final = 50  # the figure's window: a player's newest ended games
 MIN_GAMES: Final = 5  # fewer ended games than this: no figure yet (null)
-SHOWN_SCOPES: Final = ("lobby", "pairing", "rated", "tournaments", "chat")
 
 
 def ban_length(records: int) -> timedelta | None:
@@ -82,40 +77,8 @@ def percent(counted: tuple[int, int] | None) -> int | None:
     return round(100 * (games - left) / games)
 
 
-@dataclass(frozen=True)
-class InForce:
-    """A sanction running now, as its player sees it (the lobby's notice)."""
-
-    scope: str
-    until: str  # ISO 8601, UTC
-    reason: str
-    source: str  # moderator | word_list | abandonment
-
-
-class Reliability:
-    """Per request: stateless, over the core's database."""
-
-    def __init__(self, core: Core) -> None:
-        self.core = core
-
-    async def figures(self, players: Collection[str]) -> dict[str, int | None]:
-        return await run_in_threadpool(self._figures, players)
-
-    def _figures(self, players: Collection[str]) -> dict[str, int | None]:
-        with self.core.db.reader() as db:
-            found = store.figures(db, set(players), LAST_GAMES)
-        return {p: percent(found.get(p)) for p in players}
-
-    async def in_force(self, token: str | None) -> list[InForce]:
-        """The caller's sanctions running now (the lobby shows them instead of failing)."""
-        if not token:
-            raise unknown_player()
-        return await run_in_threadpool(self._in_force, token)
-
-    def _in_force(self, token: str) -> list[InForce]:
-        now = self.core.stamp()
-        with self.core.db.reader() as db:
-            me = player_of(db, token)
-            assert me is not None
-            rows = sanction_rows.in_force(db, me.id, SHOWN_SCOPES, now)
-            return [InForce(r.scope, r.until.isoformat(), r.reason, r.source) for r in rows]
+def figures(db: Session, players: Collection[str]) -> dict[str, int | None]:
+    """Each player's reliability figure (None below the minimum of games), read in the caller's
+    transaction: a profile's, or the lobby's for its challenges' creators at once."""
+    found = store.figures(db, set(players), LAST_GAMES)
+    return {p: percent(found.get(p)) for p in players}
