@@ -14,9 +14,13 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app.main import create_app
+from app.persistence.models import ChatMessage
+from app.persistence.people_tables import Block, Follow, Report
 from app.services.reliability import ban_length
 
 from .accounts_helpers import rows, sign_up
+from .conftest import make_settings
 from .test_clocks import FakeClock
 from .test_lifecycle import age, post, serve, sweep
 
@@ -239,3 +243,71 @@ def test_the_sanctions_of_an_unknown_player_are_refused(client: TestClient) -> N
     for headers in ({}, {"X-Player-Token": "nobody-" + "x" * 30}):
         response = client.get("/api/players/me/sanctions", headers=headers)
         assert response.status_code == 401 and response.json()["code"] == "unknown_player"
+
+
+# ---- the privacy export -------------------------------------------------------------------------
+
+
+def seed_people(c: TestClient, ana: dict[str, str], bea: dict[str, str], match_id: str) -> None:
+    """Rows other lanes' endpoints make, written as they store them: both ways, so the export
+    can be seen to hold only Ana's side."""
+    when = datetime(2030, 1, 1, tzinfo=UTC)
+    a, b = ana["player_id"], bea["player_id"]
+    with c.app.state.ctx.db.write() as db:  # type: ignore[attr-defined]
+        db.add_all(
+            [
+                Follow(follower=a, followee=b, created_at=when),
+                Follow(follower=b, followee=a, created_at=when),
+                Block(blocker=a, blocked=b, created_at=when),
+                Report(reporter=a, player=b, reason="abuse", text="rude", created_at=when),
+                Report(reporter=b, player=a, reason="name", text="ABOUT-ANA", created_at=when),
+                Report(reporter=None, player=a, reason="abuse", created_at=when),
+                ChatMessage(match_id=match_id, role="editor", name="Ana", text="good luck",
+                            player=a, created_at=when),
+                ChatMessage(match_id=match_id, role="nixon", name="Bea", text="BEA-LINE",
+                            player=b, created_at=when),
+            ]
+        )  # fmt: skip
+
+
+def test_the_export_holds_the_players_own_data_and_nothing_filed_about_them(
+    client: TestClient, fake: FakeClock
+) -> None:
+    ana, bea = guest(client, "Ana"), guest(client, "Bea")
+    live = time_out(client, fake, ana, bea)
+    calm, _ = match(client, ana, bea, "none")
+    seed_people(client, ana, bea, calm)
+    response = client.get("/api/players/me/export", headers=me(ana))
+    assert response.status_code == 200, response.text
+    assert response.headers["content-disposition"].startswith("attachment;")
+    assert response.headers["cache-control"] == "no-store"
+    data = response.json()
+    assert data["profile"]["player_id"] == ana["player_id"] and data["profile"]["name"] == "Ana"
+    assert {g["match_id"] for g in data["games"]} == {live, calm}
+    assert [line["text"] for line in data["chat"]] == ["good luck"]
+    assert [f["player_id"] for f in data["following"]] == [bea["player_id"]]
+    assert [b["player_id"] for b in data["blocks"]] == [bea["player_id"]]
+    assert [(r["player_id"], r["text"]) for r in data["reports_filed"]] == [
+        (bea["player_id"], "rude")
+    ]
+    assert [(r["match_id"], r["reason"]) for r in data["abandonments"]] == [(live, "clock")]
+    assert data["truncated"] == []
+    text = response.text
+    assert "ABOUT-ANA" not in text and "BEA-LINE" not in text  # nothing about Ana by others
+    theirs = client.get("/api/players/me/export", headers=me(bea)).json()
+    assert theirs["blocks"] == [] and [f["player_id"] for f in theirs["following"]] == [
+        ana["player_id"]
+    ]  # Bea's export does not say Ana blocked her
+    assert "rude" not in client.get("/api/players/me/export", headers=me(bea)).text
+
+
+def test_the_export_needs_a_known_player_and_is_rate_limited(url: str, fake: FakeClock) -> None:
+    with serve(url, fake) as c:
+        for headers in ({}, {"X-Player-Token": "nobody-" + "x" * 30}):
+            response = c.get("/api/players/me/export", headers=headers)
+            assert response.status_code == 401 and response.json()["code"] == "unknown_player"
+    settings = make_settings(url, rate_limits="on", rate_limit_replay="2/minute")
+    with TestClient(create_app(settings, clock=fake)) as limited:
+        ana = guest(limited, "Ana")
+        codes = [limited.get("/api/players/me/export", headers=me(ana)).status_code for _ in "abc"]
+        assert codes == [200, 200, 429]
