@@ -99,7 +99,8 @@ SCOPES = ("lobby", "pairing", "rated")
 
 def as_browser(page: Page, who: dict[str, str]) -> None:
     kept = {"id": who["player_id"], "name": who["name"], "token": who["player_token"]}
-    page.context.add_init_script(f"localStorage.setItem('wg.player', {json.dumps(json.dumps(kept))})")
+    stored = json.dumps(json.dumps(kept))
+    page.context.add_init_script(f"localStorage.setItem('wg.player', {stored})")
 
 
 def snap(page: Page, name: str) -> None:
