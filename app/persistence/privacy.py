@@ -1,17 +1,28 @@
-"""The reads of a player's data export (issue 43, Privacy): what the player made or holds — its
+"""A player's data (issue 43, Privacy). The export's reads: what the player made or holds — its
 player row, its seats, the chat lines it wrote, the follows and blocks it made, the reports it
-filed — each newest first and at most `limit` rows. Reports about the player, and other people's
-rows about it, are never read here."""
+filed — each newest first and at most `limit` rows; reports about the player, and other people's
+rows about it, are never read here. What goes when a player deletes itself, and the pruning of
+reports, moderation records, sanctions and abandonment records once kept long enough."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
 
 from .models import ChatMessage, Match, Player, Seat
-from .people_tables import Block, Follow, Report
+from .people_tables import (
+    Abandonment,
+    Block,
+    DirectChallenge,
+    Follow,
+    ModerationAction,
+    Notification,
+    Report,
+    Sanction,
+)
 
 
 def player(db: Session, player_id: str) -> Player | None:
@@ -112,3 +123,34 @@ def reports_filed(db: Session, player_id: str, limit: int) -> list[dict[str, Any
         }
         for r in db.scalars(query)
     ]
+
+
+def forget_people(db: Session, player_id: str) -> None:
+    """A player deleting itself: its follows and blocks (both ways), bell lines and direct
+    challenges go with it. Reports, moderation records, sanctions and abandonment records stay
+    for their retention time (README, Privacy), then `prune` removes them."""
+    for table, columns in (
+        (Follow, (Follow.follower, Follow.followee)),
+        (Block, (Block.blocker, Block.blocked)),
+        (Notification, (Notification.player,)),
+        (DirectChallenge, (DirectChallenge.challenger, DirectChallenge.target)),
+    ):
+        db.execute(delete(table).where(or_(*(c == player_id for c in columns))))
+
+
+def prune(db: Session, cutoff: datetime) -> dict[str, int]:
+    """Remove what its retention time is over for: reports closed, moderation actions taken,
+    sanctions ended and abandonment records written before `cutoff`. How many of each."""
+    statements = {
+        "reports": delete(Report).where(
+            Report.status == "closed", Report.resolved_at.is_not(None), Report.resolved_at < cutoff
+        ),
+        "moderation_actions": delete(ModerationAction).where(ModerationAction.created_at < cutoff),
+        "sanctions": delete(Sanction).where(Sanction.until < cutoff),
+        "abandonments": delete(Abandonment).where(Abandonment.created_at < cutoff),
+    }
+    done = {}
+    for name, statement in statements.items():
+        result = db.execute(statement.execution_options(synchronize_session=False))
+        done[name] = int(getattr(result, "rowcount", 0) or 0)
+    return done

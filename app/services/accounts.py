@@ -16,6 +16,7 @@ from ..names import checked_name
 from ..passwords import Passwords, bad_credentials, checked_password, checked_username
 from ..persistence import accounts as store
 from ..persistence import players as player_rows
+from ..persistence import privacy
 from ..push.changes import MatchChanged
 from .core import Core
 from .players import player_of, unknown_player
@@ -249,4 +250,5 @@ class Accounts:
         with self.core.db.write() as db:
             when: datetime = self.core.stamp()
             store.wipe_player(db, player_id, when)
+            privacy.forget_people(db, player_id)  # issue 43: follows, blocks, bell, challenges
             return store.matches_of(db, player_id)

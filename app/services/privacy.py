@@ -2,11 +2,13 @@
 shows them (what, until when, why) instead of buttons that fail; and the export of their data
 (profile, ratings, games, the chat lines they wrote, the follows and blocks they made, the
 reports they filed, their abandonment records and sanctions) as one JSON document. Nothing in
-it is about the player from someone else: no report about them, no one's block of them."""
+it is about the player from someone else: no report about them, no one's block of them. And
+the retention: records kept `RETENTION` are pruned by an hourly sweep."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
@@ -22,6 +24,9 @@ from .reliability import figures
 EXPORT_FORMAT: Final = 1
 EXPORT_LIMIT: Final = 10_000  # rows of each list at most (a list cut short is named in "truncated")
 SHOWN_SCOPES: Final = ("lobby", "pairing", "rated", "tournaments", "chat")
+# How long reports (once closed), moderation actions, sanctions (once ended) and abandonment
+# records are kept: README, Privacy and retention says why.
+RETENTION: Final = timedelta(days=365)
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,14 @@ class Privacy:
             me = _me(db, token)
             rows = sanctions.in_force(db, me.id, SHOWN_SCOPES, now)
             return [InForce(r.scope, r.until.isoformat(), r.reason, r.source) for r in rows]
+
+    async def prune(self) -> dict[str, int]:
+        """Remove the records whose retention time is over (an hourly sweep)."""
+        return await run_in_threadpool(self._prune)
+
+    def _prune(self) -> dict[str, int]:
+        with self.core.db.write() as db:
+            return store.prune(db, self.core.stamp() - RETENTION)
 
     async def export(self, token: str | None) -> dict[str, Any]:
         return await run_in_threadpool(self._export, token)
