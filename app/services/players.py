@@ -23,6 +23,7 @@ from ..persistence.records import PlayerRow, SeatInfo, SeatRow, seat_info
 from ..push.changes import MatchChanged
 from .access import current, seat_for
 from .core import Core
+from .farming import remember_origin
 from .reliability import figures
 
 RECENT = 20  # matches a profile lists
@@ -95,14 +96,17 @@ class Players:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def create(self, name: str) -> NewPlayer:
-        return await run_in_threadpool(self._create, checked_name(name))
+    async def create(self, name: str, address: str | None = None) -> NewPlayer:
+        """A new player; `address` (the client's, as rate limits count it) is kept as a keyed
+        hash, for the rating-farming check (services.farming)."""
+        return await run_in_threadpool(self._create, checked_name(name), address)
 
-    def _create(self, name: str) -> NewPlayer:
+    def _create(self, name: str, address: str | None = None) -> NewPlayer:
         player_id, token = new_player_id(), new_token()
         with self.core.db.write() as db:
             now = self.core.stamp()
             player_rows.add_player(db, player_id, name, now)
+            remember_origin(db, self.core.settings, player_id, address)
             player_rows.add_session(db, new_player_id(), player_id, token_hash(token), now)
         return NewPlayer(player_id, name, token)
 
