@@ -19,7 +19,7 @@ from app.persistence.models import ChatMessage
 from app.persistence.people_tables import Block, Follow, Report
 from app.services.reliability import ban_length
 
-from .accounts_helpers import rows, sign_up
+from .accounts_helpers import rated_match, rows, sign_up
 from .conftest import make_settings
 from .test_clocks import FakeClock
 from .test_lifecycle import age, post, serve, sweep
@@ -189,8 +189,13 @@ def test_a_ban_refuses_rated_play_but_not_an_unrated_friend_match(
     client: TestClient, fake: FakeClock
 ) -> None:
     ana, bea = sign_up(client, "ana_rel"), sign_up(client, "bea_rel")
+    earlier, tokens = rated_match(client, ana, bea)
+    assert post(client, earlier, "resign", tokens["nixon"]).status_code == 200
     time_out(client, fake, ana, bea)
     time_out(client, fake, ana, bea)
+    refused_banned(post(client, earlier, "rematch", tokens["editor"]), "rated")
+    assert post(client, earlier, "rematch", tokens["nixon"]).status_code == 200
+    refused_banned(post(client, earlier, "rematch/accept", tokens["editor"]), "rated")
     rated = {"role": "editor", "opponent": "human", "rated": True}
     refused_banned(client.post("/api/matches", json=rated, headers=me(ana)), "rated")
     offered = client.post("/api/matches", json=rated, headers=me(bea))
