@@ -201,3 +201,21 @@ def test_the_low_reliability_filter_hides_challenges_and_is_remembered(
     expect(page.locator(f'.challenge[data-match-id="{low}"]')).to_have_count(0)
     page.get_by_label(fill(EN["hide_low"], min=80)).uncheck()
     expect(page.locator(f'.challenge[data-match-id="{low}"]')).to_be_visible()
+
+
+def test_the_account_page_downloads_the_players_data(
+    open_page: Callable[..., Page], server: str, tmp_path: Path
+) -> None:
+    eve = player(server, "Eve")
+    page = open_page()
+    as_browser(page, eve)
+    page.goto("/account")
+    with page.expect_download() as info:
+        page.get_by_role("button", name=EN["export_button"]).click()
+    download = info.value
+    assert download.suggested_filename == f"watergate-{eve['player_id']}.json"
+    saved = tmp_path / "export.json"
+    download.save_as(saved)
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["profile"]["player_id"] == eve["player_id"] and data["profile"]["name"] == "Eve"
+    assert violations(page) == [], "the account page with the export"
