@@ -24,7 +24,8 @@ from .announce import PresenceNotices
 from .changes import MatchChanges
 from .core import Core, utc
 from .leaving import abandoning, resigning, seat_left, timing_out
-from .matches import SeatTaken, new_row, rated_scope, refuse_banned
+from .matches import SeatTaken, new_row
+from .reliability import rated_scope, refuse_banned
 from .seating import IN_REMATCH, Seating, take_seat
 
 ABANDON_AFTER = timedelta(days=30)

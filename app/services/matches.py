@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -30,7 +29,7 @@ from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
 from .ratings import check_may_sit
-from .sanctions import refuse_if_sanctioned
+from .reliability import rated_scope, refuse_banned
 from .seating import BY_LINK, FROM_LOBBY, Seating, take_seat
 
 log = logging.getLogger("watergate.matches")
@@ -90,17 +89,6 @@ def plan_table(
     kinds = {s: "human" if s == mine else asked.get(s, opponent) for s in seats}
     bots = {s: levels.get(s, level) for s in seats if kinds[s] == "bot"}
     return Table(seats, kinds, bots, dict(handicaps))
-
-
-def refuse_banned(db: Session, player: str | None, now: datetime, *scopes: str) -> None:
-    """403 banned when the player is banned from any of `scopes` (issue 43): the lobby for
-    a public challenge or joining one, rated play for a rated seat."""
-    if player is not None and scopes:
-        refuse_if_sanctioned(db, player, scopes, now)
-
-
-def rated_scope(options: Mapping[str, Any]) -> tuple[str, ...]:
-    return ("rated",) if options.get("rated") is True else ()
 
 
 def player_required() -> ApiError:

@@ -3,11 +3,12 @@ live game, or abandons a match others still play, gets an abandonment record, wr
 transaction that hands their seat over or ends the match. The second record within 24 hours
 bans them from the lobby, quick pairing and rated play for 10 minutes, each further one within
 the day for twice as long, never longer than 3 days. The reliability figure is the finished
-share (0-100) of a player's last 50 ended games: those they did not abandon."""
+share (0-100) of a player's last 50 ended games: those they did not abandon. The refusals of
+the calls a ban covers are asked here too (`refuse_banned`), by the lobby, matches and rematches."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any, Final
 
@@ -17,6 +18,7 @@ from ..clocks import rule_from_options
 from ..persistence import abandonments as store
 from ..persistence.records import MatchInfo
 from ..persistence.sql import Sql
+from .sanctions import refuse_if_sanctioned
 
 WINDOW: Final = timedelta(hours=24)  # records this close together bring a ban
 FIRST_BAN: Final = timedelta(minutes=10)  # the second record's ban; each further one doubles it
@@ -67,6 +69,17 @@ def record_leaving(sql: Sql, info: MatchInfo, seat: str, reason: str, when: date
         for scope in BAN_SCOPES:
             store.add_sanction(sql, mine.player_id, scope, when + length, ban_reason(count), when)
     return True
+
+
+def refuse_banned(db: Session, player: str | None, now: datetime, *scopes: str) -> None:
+    """403 banned when the player is banned from any of `scopes` (issue 43): the lobby for
+    a public challenge or joining one, rated play for a rated seat."""
+    if player is not None and scopes:
+        refuse_if_sanctioned(db, player, scopes, now)
+
+
+def rated_scope(options: Mapping[str, Any]) -> tuple[str, ...]:
+    return ("rated",) if options.get("rated") is True else ()
 
 
 def percent(counted: tuple[int, int] | None) -> int | None:
