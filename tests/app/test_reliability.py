@@ -22,7 +22,7 @@ from app.services.reliability import ban_length
 from .accounts_helpers import rated_match, rows, sign_up
 from .conftest import make_settings
 from .test_clocks import FakeClock
-from .test_lifecycle import age, post, serve, sweep
+from .test_lifecycle import age, post, serve, sweep, view
 
 QUICK = {"game": "watergate", "clock": "none", "rated": False, "role": "random"}
 PUBLIC = {"role": "editor", "opponent": "human", "visibility": "public", "clock": "none"}
@@ -316,3 +316,23 @@ def test_the_export_needs_a_known_player_and_is_rate_limited(url: str, fake: Fak
         ana = guest(limited, "Ana")
         codes = [limited.get("/api/players/me/export", headers=me(ana)).status_code for _ in "abc"]
         assert codes == [200, 200, 429]
+
+
+def test_a_table_seat_out_of_time_is_recorded_and_the_others_play_on(
+    client: TestClient, fake: FakeClock, url: str
+) -> None:
+    people = [guest(client, n) for n in ("Ana", "Bea", "Cid")]
+    body = {"game": "nations", "role": "p1", "players": 3, "clock": "realtime-15"}
+    made = client.post("/api/matches", json=body, headers=me(people[0])).json()
+    tokens, owner = {"p1": made["seat_token"]}, {"p1": people[0]}
+    for person, (seat, link) in zip(people[1:], made["invites"].items(), strict=True):
+        code = link.rsplit("/invite/", 1)[1]
+        tokens[seat] = client.post(f"/api/invites/{code}/claim", headers=me(person)).json()[
+            "seat_token"
+        ]
+        owner[seat] = person
+    late = view(client, made["match_id"], tokens["p1"])["state"]["decision"]["seat"]
+    fake.advance(LIVE_OUT)
+    assert made["match_id"] in sweep(client)
+    assert records(url, owner[late]) == [(made["match_id"], "clock")]
+    assert all(records(url, owner[s]) == [] for s in owner if s != late)
