@@ -88,7 +88,7 @@ class Lifecycle:
                 raise seat_left()
             banned_from = rated_scope(info.options)  # a rated rematch is rated play
             refuse_banned(db, info.seat(seat).player_id, self.core.stamp(), *banned_from)
-            repo.add_rematch(db, match_id, seat)
+            repo.add_rematch(db, match_id, seat, self.core.stamp())
             alone = info.people == (seat,)
         self.core.cache.drop_info(match_id)
         return self._accept(match_id, seat, by_bot=True) if alone else None
