@@ -3,7 +3,8 @@ sees its notice — what it closes, until when in their own time zone and langua
 instead of the buttons it closes; quick pairing from that browser answers `403 banned` with the
 ban's end; another player's low reliability shows on their challenge, and the filter that hides
 such challenges is remembered across a reload. Screenshots of the notice (desktop and phone, in
-English and German) go to docs/screens/people/.
+English and German) go to tests/e2e/output/; `PEOPLE_SCREENS=docs/screens/people` refreshes the
+committed ones instead (a plain test run leaves the work tree clean).
 
 The ban is written into the server's database as the record path writes it (two abandonment
 records in a day and their three sanctions; tests/app/test_reliability.py drives that path
@@ -26,7 +27,7 @@ import pytest
 
 from app.services.reliability import ban_reason
 
-from .conftest import LOCALES, ROOT, fill, serving
+from .conftest import LOCALES, OUTPUT, ROOT, fill, serving
 from .test_axe import violations
 
 try:
@@ -36,7 +37,7 @@ except ImportError:  # pragma: no cover - depends on the machine
         raise
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
-SCREENS = ROOT / "docs" / "screens" / "people"
+SCREENS = ROOT / os.environ.get("PEOPLE_SCREENS", str(OUTPUT))  # relative to the repository
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 EN, DE = LOCALES["en"]["reliability"], LOCALES["de"]["reliability"]
