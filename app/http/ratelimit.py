@@ -53,6 +53,7 @@ PATTERNS: Final = [
 ]
 LIMITED_METHODS: Final = frozenset(method for method, _ in ROUTES)
 REPLAYS: Final = "/api/replays/"  # every GET under it counts as "replay"
+MINE: Final = ("/api/players/me/export", "/api/players/me/sanctions")  # issue 43: "replay" too
 REDIS_PAUSE_S: Final = 5.0  # after a Redis error, count in memory this long before trying again
 REDIS_TIMEOUT_S: Final = 0.25  # a limit check must never hold a request for long
 
@@ -173,7 +174,9 @@ def bucket_of(scope: Scope) -> str | None:
     """Which limit a request counts against, if any."""
     if scope["type"] == "websocket":
         return "socket" if scope["path"].startswith("/ws/") else None
-    if scope["path"].startswith(REPLAYS) and scope.get("method") == "GET":
+    if scope.get("method") == "GET" and (
+        scope["path"].startswith(REPLAYS) or scope["path"] in MINE
+    ):
         return "replay"  # a public replay, export or check replays a whole match: not free
     if scope["type"] != "http" or scope["method"] not in LIMITED_METHODS:
         return None  # the common case (views, actions, pages, static files) costs one lookup

@@ -29,6 +29,7 @@ from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
 from .ratings import check_may_sit
+from .reliability import rated_scope, refuse_banned
 from .seating import BY_LINK, FROM_LOBBY, Seating, take_seat
 
 log = logging.getLogger("watergate.matches")
@@ -260,6 +261,10 @@ class Matches:
             check_may_sit(options, me)
             if public is not None and me is None:
                 raise player_required()
+            lobby = ("lobby",) if public is not None else ()
+            refuse_banned(
+                db, me.id if me else None, self.core.stamp(), *lobby, *rated_scope(options)
+            )
             if public is not None and me is not None:
                 self._may_open(db, me.id, address)
             repo.add_match(db, match)
@@ -323,6 +328,9 @@ class Matches:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             invite = repo.get_invite(db, checked_id(code, "invite"))
+            match = repo.match_row(db, invite.match_id) if invite is not None else None
+            if match is not None and me is not None:
+                refuse_banned(db, me.id, self.core.stamp(), *rated_scope(match.options))
         if invite is None:
             raise not_found("invite")
         return self._take(invite.match_id, Seating(invite.seat, me, BY_LINK, invite.code))
@@ -333,6 +341,8 @@ class Matches:
             match = repo.match_row(db, checked_id(match_id))
             if match is None:
                 raise not_found()
+            now = self.core.stamp()
+            refuse_banned(db, me.id if me else None, now, "lobby", *rated_scope(match.options))
             code = lobby_repo.invite_of(db, match.id, seat)
             invite = repo.get_invite(db, code) if code is not None else None
             if lobby_repo.challenge(db, match.id) is None or invite is None:
