@@ -33,8 +33,9 @@ SPACED: Final = re.compile(r"(?<![a-z])[a-z](?:[ ._*\-]+[a-z](?![a-z])){2,}")
 SEPARATORS: Final = re.compile(r"[ ._*\-]+")
 
 # the flood and repeat checks (per player or guest seat, counted by this process)
-FLOOD_LINES: Final = 15  # lines one writer may say at all their tables ...
-FLOOD_WINDOW_S: Final = 60.0  # ... within this many seconds
+FLOOD_LINES: Final = 40  # lines one writer may say at all their tables together ...
+FLOOD_CHARS: Final = 4000  # ... or characters ...
+FLOOD_WINDOW_S: Final = 60.0  # ... within this many seconds (a seat alone may say 30 lines)
 REPEATS: Final = 2  # the same text said this many times already ...
 REPEAT_WINDOW_S: Final = 120.0  # ... within this many seconds: a third is refused
 WRITERS_TRACKED: Final = 10_000
@@ -87,7 +88,7 @@ class FloodGuard:
     tables, in this process's memory (bounded, least recently heard dropped first)."""
 
     def __init__(self) -> None:
-        self._said: OrderedDict[str, deque[tuple[float, str]]] = OrderedDict()
+        self._said: OrderedDict[str, deque[tuple[float, str, int]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def check(self, writer: str, text: str, now: float) -> None:
@@ -99,10 +100,11 @@ class FloodGuard:
             self._said[writer] = said
             while len(self._said) > WRITERS_TRACKED:
                 self._said.popitem(last=False)
-            if len(said) == FLOOD_LINES and now - said[0][0] < FLOOD_WINDOW_S:
-                wait = max(1, int(FLOOD_WINDOW_S - (now - said[0][0]) + 0.999))
-                raise ApiError(429, "chat_flood", f"Too many lines; wait {wait} seconds.")
-            same = sum(1 for at, s in said if s == squeezed and now - at < REPEAT_WINDOW_S)
+            recent = [(at, n) for at, _, n in said if now - at < FLOOD_WINDOW_S]
+            if len(recent) >= FLOOD_LINES or sum(n for _, n in recent) + len(text) > FLOOD_CHARS:
+                wait = max(1, int(FLOOD_WINDOW_S - (now - recent[0][0]) + 0.999))
+                raise ApiError(429, "chat_flood", f"Too much at once; wait {wait} seconds.")
+            same = sum(1 for at, s, _ in said if s == squeezed and now - at < REPEAT_WINDOW_S)
             if squeezed and same >= REPEATS:
                 raise ApiError(429, "chat_repeated", "That was said already; say something new.")
-            said.append((now, squeezed))
+            said.append((now, squeezed, len(text)))
