@@ -5,7 +5,7 @@ writer in all chat, for 15 minutes and then longer."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Final
 
@@ -35,6 +35,17 @@ MUTES_REMEMBERED: Final = timedelta(days=30)  # earlier word-list mutes that len
 
 def invalid_report(message: str) -> ApiError:
     return ApiError(422, "invalid_report", message)
+
+
+@dataclass(frozen=True, slots=True)
+class NewReport:
+    """What a player reports: whom, why, a short text, and optionally where."""
+
+    player_id: str
+    reason: str
+    text: str | None = None
+    match_id: str | None = None
+    chat_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,34 +92,18 @@ class Reports:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def file(
-        self,
-        token: str | None,
-        player_id: str,
-        reason: str,
-        text: str | None,
-        match_id: str | None,
-        chat_id: int | None,
-    ) -> int:
+    async def file(self, token: str | None, report: NewReport) -> int:
         """File a report; reporting abuse also blocks the player for the reporter."""
-        if reason not in REASONS:
+        if report.reason not in REASONS:
             raise invalid_report(f"A report's reason is one of {', '.join(REASONS)}.")
-        text = (text or "").strip() or None
+        text = (report.text or "").strip() or None
         if text is not None and len(text) > TEXT_MAX:
             raise invalid_report(f"A report's text is at most {TEXT_MAX} characters.")
-        return await run_in_threadpool(
-            self._file, token, player_id, reason, text, match_id, chat_id
-        )
+        return await run_in_threadpool(self._file, token, replace(report, text=text))
 
-    def _file(
-        self,
-        token: str | None,
-        player_id: str,
-        reason: str,
-        text: str | None,
-        match_id: str | None,
-        chat_id: int | None,
-    ) -> int:
+    def _file(self, token: str | None, report: NewReport) -> int:
+        player_id, reason, text = report.player_id, report.reason, report.text
+        match_id, chat_id = report.match_id, report.chat_id
         now = self.core.stamp()
         with self.core.db.write() as db:
             me = player_of(db, token)
