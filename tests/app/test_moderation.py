@@ -66,13 +66,15 @@ def test_reports_are_checked_capped_and_abuse_blocks(
         "long text": (report(client, ana, player_id=bea_id, reason="other", text="x" * 501), 422),
         "oneself": (report(client, ana, player_id=ana["player_id"], reason="other"), 422),
         "nobody": (report(client, ana, player_id="nobody", reason="other"), 404),
-        "no token": (client.post("/api/reports", json={"player_id": bea_id, "reason": "name"}), 401),
+        "no token": (client.post("/api/reports", json={"player_id": bea_id}), 422),
         "bad match": (report(client, ana, player_id=bea_id, reason="other", match_id="x"), 404),
         "bad line": (report(client, ana, player_id=bea_id, reason="other", chat_id=99), 422),
     }  # fmt: skip
     for what, (answer, status) in refused.items():
         assert answer.status_code == status, (what, answer.text)
         assert answer.json()["code"], what
+    anonymous = client.post("/api/reports", json={"player_id": bea_id, "reason": "name"})
+    assert (anonymous.status_code, anonymous.json()["code"]) == (401, "unknown_player")
     monkeypatch.setattr(reports_service, "REPORTS_A_DAY", 3)
     assert report(client, ana, player_id=bea_id, reason="other").status_code == 201
     over = report(client, ana, player_id=bea_id, reason="other")
