@@ -70,8 +70,11 @@ def action_json(row: ModerationAction) -> dict[str, Any]:
 
 
 def _report_json(db: Session, row: Report, with_context: bool) -> dict[str, Any]:
+    reporter = db.get(Player, row.reporter) if row.reporter is not None else None
     found: dict[str, Any] = {
-        "report_id": row.id, "reporter": row.reporter, "reason": row.reason, "text": row.text,
+        "report_id": row.id, "reporter": row.reporter,
+        "reporter_name": reporter.name if reporter is not None else None,
+        "reason": row.reason, "text": row.text,
         "match_id": row.match_id, "chat_id": row.chat_id, "status": row.status,
         "outcome": row.outcome, "at": _iso(row.created_at),
     }  # fmt: skip

@@ -22,9 +22,9 @@ function chatLines(lines) {
 }
 
 function report(r) {
-  const who = r.reporter ? r.reporter : t("moderation.queue.by_site");
+  const who = r.reporter ? r.reporter_name || r.reporter : t("moderation.queue.by_site");
   return el("li", {},
-    el("span", { textContent: `#${r.report_id} · ${t(`report.reasons.${r.reason}`)} · ${who} · ${when(r.at)}` }),
+    el("span", { textContent: `#${r.report_id} · ${t(`report.reasons.${r.reason}`)} · ${t("moderation.queue.reported_by")} ${who} · ${when(r.at)}` }),
     ...(r.text ? [el("blockquote", { textContent: r.text })] : []),
     ...(r.chat ? [el("p", { className: "muted small", textContent: t("moderation.queue.context") }), chatLines(r.chat)] : []));
 }
@@ -34,6 +34,7 @@ function historyList(h) {
     ...h.sanctions.map((s) => `${t("moderation.queue.sanctions")}: ${s.scope} → ${when(s.until)} (${s.reason})`),
     ...h.actions.map((a) => `${when(a.at)} · ${a.action}${a.scope ? ` ${a.scope}` : ""}${a.until ? ` → ${when(a.until)}` : ""} · ${a.by} · ${a.reason}`),
   ];
+  if (!rows.length) rows.push(t("moderation.queue.no_history"));
   return el("ul", { className: "mod-history" }, ...rows.map((text) => el("li", { textContent: text })));
 }
 
