@@ -56,8 +56,10 @@ function mount() {
   const open = el("button", { className: "btn btn-quiet", type: "button", id: "report-open", textContent: `⚑ ${t("report.title")}` });
   slot.append(open);
   let box = null;
-  open.addEventListener("click", () => {
-    const name = $("profile-name")?.textContent || "";
+  open.addEventListener("click", async () => {
+    // the page may not have shown the name yet (opened at #report): ask for it then
+    const name = $("profile")?.getAttribute("aria-busy") === "false" ? $("profile-name").textContent
+      : await api(`/api/players/${encodeURIComponent(target)}`).then((p) => p.name, () => "");
     box ??= dialog(me, target, name, where);
     if (!box.isConnected) slot.append(box);
     box.showModal();

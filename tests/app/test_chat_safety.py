@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.names import InvalidName, checked_name
+from app.push.changes import Chatted, decode, encode
 from app.services import chat_safety
 from app.services.chat_safety import FloodGuard, marked
 from app.services.reports import mute_for
@@ -193,3 +194,10 @@ def test_the_same_text_again_and_again_is_refused(client: TestClient, fake: Fake
             fake.advance(3)
         say(ed, "GG!")
         assert next_chat(ed)["code"] == "chat_repeated"
+
+
+def test_a_chat_message_keeps_its_writer_mark_and_apart_seats_across_redis() -> None:
+    line = Chatted("m1", "editor", "Ana", "psst", START, None, 7, "p-ana", True, ("nixon",))
+    assert decode(encode(line, "here")).change == line
+    older = encode(Chatted("m1", "editor", "Ana", "hi", START, None, 8), "there")
+    assert decode(older).change == Chatted("m1", "editor", "Ana", "hi", START, None, 8)

@@ -2,8 +2,8 @@
 flag (the report dialog on Bea's page), the report reaches the moderators' queue in the admin
 console with the chat around the line, the admin mutes Bea from the queue, Bea's account page
 shows the mute (what, until when, why) and her chat is refused `muted`; the mute is lifted and
-both go. axe finds nothing serious on the queue or the notice. Screenshots of the queue and the
-notice land in docs/screens/people/moderation-*.png (desktop 1280x800 and phone 390x844)."""
+both go. axe finds nothing serious on the dialog, the queue or the notice. Screenshots of them
+land in docs/screens/people/moderation-*.png (desktop 1280x800 and phone 390x844)."""
 
 from __future__ import annotations
 
@@ -93,8 +93,11 @@ def test_a_report_reaches_the_queue_and_a_mute_is_applied_and_lifted(
         expect(page).to_have_url(re.compile(rf"/players/{bea['player_id']}\?match="))
         dialog = page.locator("#report-dialog")
         expect(dialog).to_be_visible()
+        expect(dialog.locator("h2")).to_have_text("Report Bea")
         dialog.locator("input[value=abuse]").check()
         page.locator("#report-text").fill("Insults in chat")
+        assert violations(page) == []
+        screens(page, "report-dialog")
         page.locator("#report-send").click()
         expect(page.locator("#report-status")).to_have_text(re.compile("Thank you"))
 
