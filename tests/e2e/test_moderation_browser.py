@@ -143,3 +143,44 @@ def test_a_report_reaches_the_queue_and_a_mute_is_applied_and_lifted(
         mine.reload()
         expect(mine.locator("#moderation-notices .mod-notice")).to_have_count(0)
         assert chat(server, match_id, bea_seat, "sorry")["text"] == "sorry"
+
+
+def test_a_marked_line_is_seen_only_by_its_writer(
+    server: str, open_page: Callable[..., Page]
+) -> None:
+    """Two browsers at one table: Bea's marked line shows in her chat only, marked as hers alone;
+    Ana's chat never shows it, and shows Bea's next clean line."""
+    with httpx.Client(base_url=server, timeout=30) as api:
+        ana = api.post("/api/players", json={"name": "Ana"}).json()
+        bea = api.post("/api/players", json={"name": "Bea"}).json()
+        made = api.post(
+            "/api/matches", json={"role": "editor"}, headers={"X-Player-Token": ana["player_token"]}
+        ).json()
+        code = made["invite_url"].rsplit("/invite/", 1)[1]
+        claimed = api.post(
+            f"/api/invites/{code}/claim", headers={"X-Player-Token": bea["player_token"]}
+        ).json()
+    match_id = made["match_id"]
+    pages = {}
+    for who, player, role, token in (
+        ("ana", ana, "editor", made["seat_token"]),
+        ("bea", bea, "nixon", claimed["seat_token"]),
+    ):
+        page = open_page()
+        as_browser_player(page, player)
+        seat = json.dumps({"role": role, "token": token})
+        page.add_init_script(f"localStorage.setItem('wg.seat.{match_id}', {json.dumps(seat)});")
+        page.goto(f"/match/{match_id}")
+        expect(page.locator("#chat-input")).to_be_visible()
+        pages[who] = page
+    bea_page, ana_page = pages["bea"], pages["ana"]
+    bea_page.locator("#chat-input").fill("you stupid b1tch")
+    bea_page.locator("#chat-form button[type=submit]").click()
+    expect(bea_page.locator("#chat-lines .chat-text")).to_have_text(
+        ["you stupid b1tch (only you see this)"]
+    )
+    bea_page.locator("#chat-input").fill("good game anyway")
+    bea_page.locator("#chat-form button[type=submit]").click()
+    expect(ana_page.locator("#chat-lines .chat-text")).to_have_text(["good game anyway"])
+    ana_page.reload()  # and not in the history either
+    expect(ana_page.locator("#chat-lines .chat-text")).to_have_text(["good game anyway"])
