@@ -67,7 +67,19 @@ function actionForm(item) {
     try {
       await api("/api/mod/actions", { method: "POST", body, headers });
       done.textContent = t("moderation.queue.done");
-      await load();
+      await // the admin grants or takes back an account's moderator flag (PUT/DELETE /api/mod/moderators/…)
+$("moderator-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const id = $("moderator-id").value.trim();
+  const method = event.submitter?.value === "revoke" ? "DELETE" : "PUT";
+  try {
+    await api(`/api/mod/moderators/${encodeURIComponent(id)}`, { method });
+    $("moderator-status").textContent = t("moderation.queue.done");
+  } catch (err) {
+    $("moderator-status").textContent = err.message;
+  }
+});
+load();
     } catch (err) {
       done.textContent = err.message;
     }
@@ -101,7 +113,31 @@ for (const [button, value] of [["sort-most", "most"], ["sort-newest", "newest"]]
     sort = value;
     $("sort-most").setAttribute("aria-pressed", String(value === "most"));
     $("sort-newest").setAttribute("aria-pressed", String(value === "newest"));
-    load();
+    // the admin grants or takes back an account's moderator flag (PUT/DELETE /api/mod/moderators/…)
+$("moderator-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const id = $("moderator-id").value.trim();
+  const method = event.submitter?.value === "revoke" ? "DELETE" : "PUT";
+  try {
+    await api(`/api/mod/moderators/${encodeURIComponent(id)}`, { method });
+    $("moderator-status").textContent = t("moderation.queue.done");
+  } catch (err) {
+    $("moderator-status").textContent = err.message;
+  }
+});
+load();
   });
 }
+// the admin grants or takes back an account's moderator flag (PUT/DELETE /api/mod/moderators/…)
+$("moderator-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const id = $("moderator-id").value.trim();
+  const method = event.submitter?.value === "revoke" ? "DELETE" : "PUT";
+  try {
+    await api(`/api/mod/moderators/${encodeURIComponent(id)}`, { method });
+    $("moderator-status").textContent = t("moderation.queue.done");
+  } catch (err) {
+    $("moderator-status").textContent = err.message;
+  }
+});
 load();

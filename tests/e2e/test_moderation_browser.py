@@ -144,6 +144,16 @@ def test_a_report_reaches_the_queue_and_a_mute_is_applied_and_lifted(
         expect(mine.locator("#moderation-notices .mod-notice")).to_have_count(0)
         assert chat(server, match_id, bea_seat, "sorry")["text"] == "sorry"
 
+        # the admin makes an account a moderator from the console
+        mod = api.post("/api/accounts", json={"username": "modmo", "password": "x" * 12}).json()
+        admin.locator("#moderator-id").fill(mod["player_id"])
+        admin.locator("#moderator-grant").click()
+        expect(admin.locator("#moderator-status")).to_have_text("Done.")
+        mine_mod = api.get(
+            "/api/players/me/moderation", headers={"X-Player-Token": mod["player_token"]}
+        )
+        assert mine_mod.json()["moderator"] is True
+
 
 def test_a_marked_line_is_seen_only_by_its_writer(
     server: str, open_page: Callable[..., Page]
