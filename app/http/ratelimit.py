@@ -47,6 +47,16 @@ ROUTES: Final = {
     ("POST", "/api/accounts/login"): "login",
     ("POST", "/api/accounts/password"): "login",
     ("DELETE", "/api/players/me"): "login",  # an account's deletion checks its password
+    # issue 43: reports and moderation (a report's per-day cap is counted apart, per reporter)
+    ("POST", "/api/reports"): "moderation",
+    ("GET", "/api/reports/mine"): "moderation",
+    ("GET", "/api/mod/reports"): "moderation",
+    ("POST", "/api/mod/actions"): "moderation",
+    ("GET", "/api/mod/players/{player_id}"): "moderation",
+    ("PUT", "/api/mod/moderators/{player_id}"): "moderation",
+    ("DELETE", "/api/mod/moderators/{player_id}"): "moderation",
+    ("GET", "/api/players/me/moderation"): "moderation",
+    ("POST", "/api/players/me/moderation/{action_id}/ack"): "moderation",
 }
 PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
@@ -87,6 +97,7 @@ class Limiter:
             "login_user_global": parse_many(settings.rate_limit_login_user_global),
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
+            "moderation": parse_many(settings.rate_limit_moderation),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)

@@ -31,10 +31,12 @@ from .lessons import Lessons
 from .lifecycle import Lifecycle
 from .lobby import Lobby
 from .matches import Matches
+from .moderation import Moderation
 from .monitor import Monitor
 from .play import Play
 from .players import Players
 from .replays import Replays
+from .reports import Reports
 from .standings import Standings
 from .turns import TurnNotices
 from .views import Views
@@ -70,6 +72,8 @@ class AppContext:
     analyses: Analyses
     lessons: Lessons
     devices: Devices
+    reports: Reports
+    moderation: Moderation
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -112,7 +116,8 @@ class AppContext:
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
-            TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core),
+            TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
+            Moderation(core),
         )  # fmt: skip
         core.listeners.append(ctx.turns.on_change)
         core.listeners.append(ctx.analyses.on_change)
