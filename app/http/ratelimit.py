@@ -57,6 +57,12 @@ ROUTES: Final = {
     ("DELETE", "/api/mod/moderators/{player_id}"): "moderation",
     ("GET", "/api/players/me/moderation"): "moderation",
     ("POST", "/api/players/me/moderation/{action_id}/ack"): "moderation",
+    # issue 45: API tokens and the bot API
+    ("POST", "/api/account/tokens"): "account",
+    ("POST", "/api/bot/account/upgrade"): "bot",
+    ("GET", "/api/bot/matches/{match_id}/stream"): "bot",
+    ("POST", "/api/bot/matches/{match_id}/actions"): "bot",
+    ("POST", "/api/bot/matches/{match_id}/resign"): "bot",
 }
 PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
@@ -98,6 +104,7 @@ class Limiter:
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
             "moderation": parse_many(settings.rate_limit_moderation),
+            "bot": parse_many(settings.rate_limit_bot),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)

@@ -23,6 +23,8 @@ from ..push.render import Renderer
 from .accounts import Accounts
 from .admin import Admin
 from .analysis import Analyses
+from .api_tokens import ApiTokens
+from .bot_play import BotPlay
 from .bots import BotRunner
 from .chat import Chat
 from .core import Core
@@ -74,6 +76,8 @@ class AppContext:
     devices: Devices
     reports: Reports
     moderation: Moderation
+    api_tokens: ApiTokens
+    bot_play: BotPlay
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -112,12 +116,13 @@ class AppContext:
         )
         lobby_room.render = lobby.rendered
         fanout.lobby_changed.append(lobby_room.wake)
+        lifecycle = Lifecycle(core)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
-            Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
+            lifecycle, Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
             TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
-            Moderation(core),
+            Moderation(core), ApiTokens(core), BotPlay(core, play, lifecycle),
         )  # fmt: skip
         core.listeners.append(ctx.turns.on_change)
         core.listeners.append(ctx.analyses.on_change)
