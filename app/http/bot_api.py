@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
+import anyio
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -100,7 +101,10 @@ async def stream(match_id: str, request: Request, ctx: CtxDep, token: TokenDep) 
             async for line in sink.lines():
                 yield line
         finally:
-            await ctx.bot_play.ended(conn)
+            # the client may have gone: this runs inside the response's cancelled scope, where an
+            # unshielded await would be cancelled too and leave the seat's connection in the hub
+            with anyio.CancelScope(shield=True):
+                await ctx.bot_play.ended(conn)
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 

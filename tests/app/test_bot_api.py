@@ -7,6 +7,7 @@ stream. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -175,3 +176,23 @@ def test_a_bot_acts_only_in_its_own_seats_and_a_person_not_through_the_bot_api(
         f"/api/bot/matches/{made['match_id']}/actions", json=body, headers=bearer(person)
     )
     assert_error(mine, 403, "not_a_bot")
+
+
+def test_a_stream_the_bot_leaves_is_let_go_and_the_seat_goes_offline(db_client: TestClient) -> None:
+    """A dropped stream must not stay in the hub: the seat would count as online for ever, and
+    its sockets' cap would fill with the dead."""
+    _, robo, api, made = person_and_bot(db_client, ("ana_drop", "robo_drop"), "human")
+    match_id = made["match_id"]
+    claimed = db_client.post(f"/api/invites/{invite_code(made)}/claim", headers=as_player(robo))
+    assert claimed.status_code == 200
+    hub = db_client.app.state.ctx.hub  # type: ignore[attr-defined]
+    url = f"/api/bot/matches/{match_id}/stream"
+    for _ in range(6):  # more than a seat's socket cap (4): each one let go before the next
+        with db_client.stream("GET", url, headers=bearer(api)) as stream:
+            assert stream.status_code == 200
+            assert next(lines(stream))["role"] == "nixon"
+            assert hub.local_seats(match_id) == {"nixon"}
+        deadline = time.monotonic() + 5
+        while hub.local_seats(match_id) and time.monotonic() < deadline:
+            time.sleep(0.02)  # the response's cleanup runs on the server's loop
+        assert hub.local_seats(match_id) == set()
