@@ -5,14 +5,16 @@ seats — the seat's pushes as a stream of JSON lines, actions, resignation."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 
 import anyio
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..names import REFUSED_CATEGORIES
 from .api import ERRORS, json_text
 from .deps import CtxDep, PlayerTokenDep, TokenDep
 from .schemas import SubmitAction
@@ -27,6 +29,15 @@ class NewToken(BaseModel):
 
     scopes: Annotated[list[Scope], Field(min_length=1, max_length=3)]
     label: str = Field(default="", max_length=40)
+
+    @field_validator("label")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        """Shown on the account page: no control, format or unassigned characters (a NUL
+        byte is refused by PostgreSQL, a bidi override would scramble the list)."""
+        if any(unicodedata.category(c) in REFUSED_CATEGORIES for c in value):
+            raise ValueError("a label is plain text")
+        return value
 
 
 class MadeTokenOut(BaseModel):

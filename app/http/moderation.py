@@ -45,7 +45,8 @@ class ActionBody(BaseModel):
     player_id: str = Field(min_length=1, max_length=32)
     action: Literal["dismiss", "warn", "mute", "ban", "lift", "reset_name", "close"]
     reason: str = Field(min_length=1, max_length=500)
-    scope: str | None = Field(default=None, max_length=16)
+    # what a mute, ban or lift covers (the service says which an action needs): only these words
+    scope: Literal["chat", "lobby", "pairing", "rated", "tournaments", "all"] | None = None
     minutes: int | None = Field(default=None, ge=1, le=60 * 24 * 366)
     report_ids: list[RowId] = Field(default_factory=list, max_length=100)
 

@@ -59,6 +59,8 @@ ROUTES: Final = {
     ("POST", "/api/players/me/moderation/{action_id}/ack"): "moderation",
     # issue 45: API tokens and the bot API
     ("POST", "/api/account/tokens"): "account",
+    ("GET", "/api/account/tokens"): "bot",
+    ("DELETE", "/api/account/tokens/{token_id}"): "bot",
     ("POST", "/api/bot/account/upgrade"): "bot",
     ("GET", "/api/bot/matches/{match_id}/stream"): "bot",
     ("POST", "/api/bot/matches/{match_id}/actions"): "bot",

@@ -9,16 +9,22 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from sqlalchemy import delete, func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .people_tables import Block
 
 
 def block(db: Session, blocker: str, blocked: str, now: datetime) -> bool:
-    """Record the block; False when it was already there."""
+    """Record the block; False when it was already there (also when another transaction made
+    it a moment ago: two abuse reports of one double-click)."""
     if db.get(Block, (blocker, blocked)) is not None:
         return False
-    db.add(Block(blocker=blocker, blocked=blocked, created_at=now))
+    try:
+        with db.begin_nested():  # a savepoint: the caller's transaction survives a duplicate
+            db.add(Block(blocker=blocker, blocked=blocked, created_at=now))
+    except IntegrityError:
+        return False
     return True
 
 

@@ -43,9 +43,21 @@ def filed_since(db: Session, reporter: str, since: datetime) -> int:
 def marks_since(db: Session, player: str, since: datetime) -> int:
     """How many of the player's chat lines the word list marked since then."""
     query = select(func.count()).where(
-        Report.player == player, Report.reporter.is_(None), Report.created_at >= since
+        Report.player == player,
+        Report.reporter.is_(None),  # filed by the site, not a person
+        Report.chat_id.is_not(None),  # for a chat line (not, say, a rating-farming report)
+        Report.reason == "abuse",
+        Report.created_at >= since,
     )
     return int(db.scalar(query) or 0)
+
+
+def hold_player(db: Session, player: str) -> None:
+    """Lock the player's row for the rest of the transaction (PostgreSQL; SQLite has one writer
+    at a time anyway): counting their marks, reports or abandonments and acting on the count
+    must not interleave with another transaction doing the same, or a count is seen twice and
+    a mute imposed twice, or never."""
+    db.execute(select(Player.id).where(Player.id == player).with_for_update())
 
 
 def word_list_mutes_since(db: Session, player: str, since: datetime) -> int:

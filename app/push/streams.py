@@ -17,7 +17,10 @@ from typing import Any, Final
 from starlette.websockets import WebSocketState
 
 KEEPALIVE_S: Final = 5.0  # a blank line at least this often when nothing happens
-QUEUED: Final = 64  # lines written but not yet read by the client; the writer waits beyond
+# lines written but not yet read by the client: one, so the connection's sender waits for the
+# reader and, meanwhile, keeps only the newest view (a reader that falls behind skips views, as
+# a slow socket does, instead of reading a backlog of old ones)
+QUEUED: Final = 1
 
 
 class StreamSocket:

@@ -17,6 +17,7 @@ from ..outages import OUTAGES
 from ..persistence import repository as repo
 from ..persistence.cache import Entry, catch_up, fresh_entry, read_info, row_info
 from ..persistence.records import DEFAULT_LEVEL, MatchInfo, MatchRow, rematch_seat
+from ..persistence.sanctions import in_force
 from ..push.changes import MatchChanged
 from ..push.hub import Connection
 from .access import seat_for
@@ -156,6 +157,12 @@ class Lifecycle:
             kinds = {to[s.name]: s.kind for s in old.seats}
             players = {to[s.name]: s.player_id if s.left is None else None for s in old.seats}
             options = rematch_options(old.options, to, old)
+            if options.get("rated") is True and any(
+                in_force(db, p, ("rated",), self.core.stamp()) for p in players.values() if p
+            ):
+                # someone was banned from rated play after the offer: the rematch is played,
+                # unrated, as every rated seat refuses a banned player (issue 43)
+                options = {**options, "rated": False, "unrated_by": "sanction"}
             new = new_row(self.core, match.game, options, kinds)
             repo.add_match(db, new)
             repo.add_seats(db, new.id, kinds, {}, players)

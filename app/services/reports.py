@@ -19,6 +19,7 @@ from ..persistence import blocks, notifications, sanctions
 from ..persistence import players as player_rows
 from ..persistence import reports as store
 from ..persistence.models import Match
+from ..persistence.seat_keys import held_seat
 from ..push.changes import Notified
 from .core import Core
 from .players import player_of, unknown_player
@@ -79,6 +80,7 @@ def line_marked(db: Session, player: str, match_id: str, chat_id: int, now: date
     """A chat line the word list marked: file its report (no reporter); on every third mark in
     a day, mute the writer in all chat (recorded as the site's action, and told to the writer).
     The id of the writer's `moderation` notification, when a mute began."""
+    store.hold_player(db, player)
     store.file(db, None, player, "abuse", None, match_id, chat_id, now)
     marks = store.marks_since(db, player, now - MARK_WINDOW)
     if marks % MARKS_TO_MUTE:
@@ -128,11 +130,15 @@ class Reports:
                 raise ApiError(404, "not_found", "No such match.")
             if chat_id is not None:
                 line = store.chat_line(db, chat_id)
-                if line is None or line.player != player_id or line.hidden:
+                # a line of a table the reporter sat at: naming any line id would otherwise tell
+                # whose it is, and bring a stranger's table before the moderators
+                seen = line is not None and held_seat(db, line.match_id, me.id) is not None
+                if line is None or not seen or line.player != player_id or line.hidden:
                     raise invalid_report("That chat line is not one of the player's.")
                 if match_id is not None and line.match_id != match_id:
                     raise invalid_report("That chat line is not in that match.")
                 match_id = line.match_id
+            store.hold_player(db, me.id)  # one count of the day's reports at a time
             if store.filed_since(db, me.id, now - timedelta(days=1)) >= REPORTS_A_DAY:
                 raise ApiError(
                     429, "too_many_reports", f"{REPORTS_A_DAY} reports a day; thank you."

@@ -196,3 +196,15 @@ def test_a_stream_the_bot_leaves_is_let_go_and_the_seat_goes_offline(db_client: 
         while hub.local_seats(match_id) and time.monotonic() < deadline:
             time.sleep(0.02)  # the response's cleanup runs on the server's loop
         assert hub.local_seats(match_id) == set()
+
+
+@pytest.mark.parametrize("label", ["a\u0000b", "evil\u202etxt", "\u200b"])
+def test_a_label_is_plain_text(db_client: TestClient, label: str) -> None:
+    """A NUL byte failed PostgreSQL's insert (a 500); a bidi override would scramble the list."""
+    ana = sign_up(db_client, "ana_label")
+    made = db_client.post(
+        "/api/account/tokens",
+        json={"scopes": ["match:read"], "label": label},
+        headers=as_player(ana),
+    )
+    assert made.status_code == 422, made.text

@@ -119,6 +119,9 @@ def test_the_queue_shows_the_most_reported_with_chat_context_and_history(
             fake.advance(3)
             if text.startswith("you"):
                 rude = line["id"]
+    # a stranger naming a line of a table they never sat at learns nothing of it (whose it is)
+    stranger = report(client, cid, player_id=bea["player_id"], reason="abuse", chat_id=rude)
+    assert (stranger.status_code, stranger.json()["code"]) == (422, "invalid_report")
     assert (
         report(client, ana, player_id=bea["player_id"], reason="abuse", chat_id=rude).status_code
         == 201

@@ -207,6 +207,25 @@ def test_a_ban_refuses_rated_play_but_not_an_unrated_friend_match(
     match(client, ana, bea, "none")  # unrated, by invite: fine
 
 
+def test_a_rated_rematch_offered_before_a_ban_is_played_unrated(
+    client: TestClient, fake: FakeClock
+) -> None:
+    """The offer was made before the ban and accepted after it: the rematch starts (the other
+    player did nothing wrong) but rates nobody, as every rated seat refuses a banned player."""
+    ana, bea = sign_up(client, "ana_offer"), sign_up(client, "bea_offer")
+    earlier, tokens = rated_match(client, ana, bea)
+    assert post(client, earlier, "resign", tokens["nixon"]).status_code == 200
+    assert post(client, earlier, "rematch", tokens["editor"]).status_code == 200  # ana offers
+    time_out(client, fake, ana, bea)
+    time_out(client, fake, ana, bea)  # ana is banned from rated play now
+    accepted = post(client, earlier, "rematch/accept", tokens["nixon"])
+    assert accepted.status_code == 200, accepted.text
+    new = accepted.json()
+    assert new["status"] == "started"
+    seen = view(client, new["match_id"], new["seat_token"])
+    assert seen["rated"] is False
+
+
 def test_an_abandoned_duel_puts_the_seat_that_was_to_decide_on_record(
     url: str, make_client: Any
 ) -> None:
