@@ -26,6 +26,7 @@ from .http import (
     lessons,
     lifecycle,
     lobby,
+    notifications,
     pages,
     players,
     push,
@@ -137,7 +138,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        accounts, account_pages, lobby, push, analysis, lessons,
+        accounts, account_pages, lobby, push, analysis, lessons, notifications,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

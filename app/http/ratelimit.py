@@ -47,6 +47,10 @@ ROUTES: Final = {
     ("POST", "/api/accounts/login"): "login",
     ("POST", "/api/accounts/password"): "login",
     ("DELETE", "/api/players/me"): "login",  # an account's deletion checks its password
+    ("GET", "/api/notifications"): "notifications",  # every page's bell asks once
+    ("POST", "/api/notifications/read"): "notifications",
+    ("GET", "/api/notifications/push"): "notifications",
+    ("PUT", "/api/notifications/push"): "notifications",
 }
 PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
@@ -86,6 +90,7 @@ class Limiter:
             "login_user_global": parse_many(settings.rate_limit_login_user_global),
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
+            "notifications": parse_many(settings.rate_limit_notifications),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)
