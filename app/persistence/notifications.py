@@ -70,13 +70,14 @@ def line(db: Session, player: str, notification_id: int) -> Line | None:
 
 
 def page(db: Session, player: str, unread: bool, before: int | None, limit: int) -> list[Line]:
-    """The player's lines, newest first: those with ids below `before`, at most `limit`."""
+    """The player's lines, newest first: those with ids below `before`, at most `limit` (one
+    more than a page, so the caller knows whether another follows)."""
     query = select(Notification).where(Notification.player == player)
     if unread:
         query = query.where(Notification.read_at.is_(None))
     if before is not None:
         query = query.where(Notification.id < before)
-    query = query.order_by(Notification.id.desc()).limit(min(limit, PAGE_MAX))
+    query = query.order_by(Notification.id.desc()).limit(min(limit, PAGE_MAX + 1))
     return [_line(row) for row in db.execute(query).scalars()]
 
 

@@ -1,5 +1,6 @@
-"""Bell lines the site writes itself (issue 43): `your_turn` when a correspondence match (a
-turn clock of days) waits on a player who is not at the table, one unread line per match
+"""Bell lines the site writes itself (issue 43): `your_turn` when a correspondence match (one
+without a live clock: a turn clock of days, or none) between people waits on a player who is
+not at the table, one unread line per match
 however many moves come meanwhile, and `rematch` for the players a rematch is offered to.
 Challenges, report outcomes and moderation are written by their own services."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from datetime import datetime
 from typing import Final
 
@@ -22,12 +24,15 @@ from .core import Core
 
 log = logging.getLogger("watergate.notices")
 LOOKS: Final = 200  # matches being looked at at once; beyond, a look is skipped (logged)
+TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered: each turn looked at once
 
 
 def correspondence(info: MatchInfo) -> bool:
-    """Played by turns over days: a player is not expected to sit at the table."""
+    """People playing without a live clock: nobody is expected to sit at the table (against
+    the computer one plays live)."""
     rule = rule_from_options(info.options)
-    return rule is not None and rule.kind == "turn"
+    people = any(s.player_id for s in info.seats) and not info.has_bot()
+    return people and (rule is None or rule.kind == "turn")
 
 
 def rematch_lines(db: Session, info: MatchInfo, seat: str, now: datetime) -> list[Notified]:
@@ -52,6 +57,7 @@ class TurnLines:
         self.core = core
         self._looks: set[asyncio.Task[None]] = set()
         self._skipped = 0
+        self._turns: OrderedDict[str, str] = OrderedDict()  # match -> the seat last deciding
 
     def on_change(self, change: Change) -> None:
         if not isinstance(change, Moved | MatchChanged):
@@ -64,18 +70,25 @@ class TurnLines:
             if self._skipped == 1 or self._skipped % 1000 == 0:
                 log.warning("your_turn lines: too many looks at once, %d skipped", self._skipped)
             return
-        task = asyncio.create_task(self._look(change.match_id), name="your_turn")
+        version = change.version if isinstance(change, Moved) else 0
+        task = asyncio.create_task(self._look(change.match_id, version), name="your_turn")
         self._looks.add(task)
         task.add_done_callback(self._looks.discard)
 
-    async def _look(self, match_id: str) -> None:
+    async def _look(self, match_id: str, version: int) -> None:
+        """After a move the match is read from memory (the process that accepted it holds
+        it), as the turn notices do: a move costs no database read here."""
         try:
-            found = await run_in_threadpool(current, self.core, match_id)
+            found = self.core.cache.get(match_id)
+            if found is None or not version or found[1].version < version:
+                found = await run_in_threadpool(current, self.core, match_id)
             if found is None:
                 return
             info, entry = found
             seat = decider(entry) if info.status == "active" else None
-            if seat is None or not correspondence(info) or info.kind(seat) != "human":
+            if not self._new_turn(match_id, seat) or seat is None:
+                return
+            if not correspondence(info) or info.kind(seat) != "human":
                 return
             player = info.seat(seat).player_id
             if player is None or seat in await self.core.renderer.presence.online(match_id):
@@ -93,6 +106,15 @@ class TurnLines:
             raise
         except Exception as err:  # the database away: the turn notice is lost, nothing else
             log.warning("a your_turn line was not written (%s)", type(err).__name__)
+
+    def _new_turn(self, match_id: str, seat: str | None) -> bool:
+        """Whether `seat` has just begun to decide (several decisions in a row are one turn)."""
+        before = self._turns.pop(match_id, None)
+        if seat is not None:
+            self._turns[match_id] = seat
+            while len(self._turns) > TURNS_KEPT:
+                self._turns.popitem(last=False)
+        return seat is not None and seat != before
 
     def _add(self, player: str, info: MatchInfo, name: str) -> int | None:
         with self.core.db.write() as db:
