@@ -18,7 +18,7 @@ import pytest
 from .conftest import LOCALES
 
 try:
-    from playwright.sync_api import Page, expect
+    from playwright.sync_api import Page, ViewportSize, expect
 except ImportError:  # pragma: no cover - depends on the machine
     if os.environ.get("CI") == "true":
         raise
@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 BELL = LOCALES["en"]["bell"]
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens" / "people"
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def player(http: httpx.Client, name: str) -> dict[str, str]:
