@@ -53,14 +53,12 @@ def test_a_notification_stored_on_one_process_reaches_a_bell_on_another(
     a.wait_ready()
     b.wait_ready()
     for server in (a, b):
-        eventually("ready", lambda s=server: readiness(s.http) == 200)
+        http = server.http
+        eventually("ready", lambda: readiness(http) == 200)
     ana, bea = player(a.http, "Ana"), player(a.http, "Bea")
+    live = {"role": "editor", "clock": "realtime-15"}  # a live clock: no your_turn lines
     made = a.http.post(
-        "/api/matches",
-        json={
-            "role": "editor",
-            "clock": "realtime-15",
-        },  # live: no your_turn lines, headers={"X-Player-Token": ana["player_token"]}
+        "/api/matches", json=live, headers={"X-Player-Token": ana["player_token"]}
     ).json()
     code = made["invite_url"].rstrip("/").rsplit("/", 1)[-1]
     claimed = a.http.post(
