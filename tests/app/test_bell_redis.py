@@ -52,9 +52,8 @@ def test_a_notification_stored_on_one_process_reaches_a_bell_on_another(
     b: Server = spawn(postgres_url, ready=False, redis_url=redis_url)
     a.wait_ready()
     b.wait_ready()
-    for server in (a, b):
-        http = server.http
-        eventually("ready", lambda: readiness(http) == 200)
+    eventually("A ready", lambda: readiness(a.http) == 200)
+    eventually("B ready", lambda: readiness(b.http) == 200)
     ana, bea = player(a.http, "Ana"), player(a.http, "Bea")
     live = {"role": "editor", "clock": "realtime-15"}  # a live clock: no your_turn lines
     made = a.http.post(
