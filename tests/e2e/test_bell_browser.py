@@ -111,3 +111,25 @@ def test_a_browser_without_a_player_shows_no_bell(
     page = open_page()
     page.goto("/leaderboard")
     expect(page.locator("#bell")).to_be_hidden()
+
+
+def test_the_account_page_chooses_bell_only_or_bell_and_web_push_per_kind(
+    server: str, open_page: Callable[..., Page]
+) -> None:
+    with httpx.Client(base_url=server, timeout=10) as http:
+        ana = player(http, "Ana")
+        head = {"X-Player-Token": ana["player_token"]}
+        page = open_page(prefs=as_browser(ana))
+        page.goto("/account")
+        settings = page.locator("#bell-settings")
+        expect(settings).to_be_visible()
+        row = page.locator(".bell-kind", has_text=BELL["settings"]["kinds"]["your_turn"])
+        expect(row.get_by_label(BELL["settings"]["bell_push"])).to_be_checked()  # by default
+        row.get_by_label(BELL["settings"]["bell_only"]).check()
+        expect(page.locator("#bell-saved")).to_have_text(BELL["settings"]["saved"])
+        chosen = http.get("/api/notifications/push", headers=head).json()["push"]
+        assert "your_turn" not in chosen and "challenge" in chosen
+        if os.environ.get("BELL_SHOTS") != "0":
+            settings.screenshot(path=str(SCREENS / "bell-settings-desktop.png"))
+            page.set_viewport_size(PHONE)
+            settings.screenshot(path=str(SCREENS / "bell-settings-phone.png"))
