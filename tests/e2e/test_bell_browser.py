@@ -1,7 +1,8 @@
 """The bell in the browser (issue 43): a player's bell in the header shows the unread count and
 updates live when a notification is stored for them elsewhere (a rematch offered by the other
 player, from another "browser"), opens a dropdown of links, and follows lines marked read on
-another tab. Left off the match tables (their JS + CSS budget). Screenshots of the bell open,
+another tab; axe finds nothing serious with it open, nor on the account page's choice per
+kind. Left off the match tables (their JS + CSS budget). Screenshots of the bell open,
 desktop and phone, go to docs/screens/people/ (BELL_SHOTS=0 skips them)."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import httpx
 import pytest
 
 from .conftest import LOCALES
+from .test_axe import violations
 
 try:
     from playwright.sync_api import Page, ViewportSize, expect
@@ -86,6 +88,7 @@ def test_the_bell_updates_live_and_opens_a_list_of_links(
         line = page.locator("#bell-list li.unread a").first
         expect(line).to_contain_text(BELL["kinds"]["rematch"].replace("{name}", "Bea"))
         expect(line).to_have_attribute("href", f"/match/{match_id}")
+        assert violations(page) == []  # axe: nothing serious with the bell open
         if os.environ.get("BELL_SHOTS") != "0":
             SCREENS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENS / "bell-open-desktop.png"), animations="disabled")
@@ -127,6 +130,7 @@ def test_the_account_page_chooses_bell_only_or_bell_and_web_push_per_kind(
         expect(row.get_by_label(BELL["settings"]["bell_push"])).to_be_checked()  # by default
         row.get_by_label(BELL["settings"]["bell_only"]).check()
         expect(page.locator("#bell-saved")).to_have_text(BELL["settings"]["saved"])
+        assert violations(page) == []
         chosen = http.get("/api/notifications/push", headers=head).json()["push"]
         assert "your_turn" not in chosen and "challenge" in chosen
         if os.environ.get("BELL_SHOTS") != "0":
