@@ -125,5 +125,10 @@ def set_push_kinds(db: Session, player: str, kinds: list[str]) -> None:
     db.execute(update(Player).where(Player.id == player).values(push_kinds=kinds))
 
 
+def forget(db: Session, player: str) -> None:
+    """A player deleting itself: its bell goes with it."""
+    db.execute(delete(Notification).where(Notification.player == player))
+
+
 def _line(row: Notification) -> Line:
     return Line(row.id, row.kind, dict(row.data or {}), row.created_at, row.read_at is not None)

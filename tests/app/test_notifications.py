@@ -287,3 +287,14 @@ def test_a_correspondence_turn_is_one_unread_line_per_match(client: TestClient) 
     assert again is None  # still unread: no second line for the same match
     read(client, who, {"all": True})
     assert ctx.turn_lines._add(who["player_id"], info, "x") is not None
+
+
+def test_a_player_deleting_itself_takes_its_bell_along(client: TestClient) -> None:
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    notify(client, ana, "rematch", name="Bea")
+    notify(client, bea, "rematch", name="Ana")
+    gone = client.request("DELETE", "/api/players/me", json={}, headers=as_player(ana))
+    assert gone.status_code == 200, gone.text
+    with ctx_of(client).db.reader() as db:
+        assert repo.unread_count(db, ana["player_id"]) == 0
+        assert repo.unread_count(db, bea["player_id"]) == 1
