@@ -100,14 +100,14 @@ def mark_read(db: Session, player: str, ids: list[int] | None, now: datetime) ->
     return int(done.rowcount or 0)
 
 
-def unread_about(db: Session, player: str, kind: str, match_id: str) -> bool:
-    """Whether the player has an unread line of `kind` about the match (one `your_turn` per
-    match at a time, however many moves)."""
+def unread_about(db: Session, player: str, kind: str, match_id: str) -> list[int]:
+    """The player's unread lines of `kind` about the match (one `your_turn` per match at a
+    time, however many moves)."""
     query = select(Notification.id, Notification.data).where(
         Notification.player == player, Notification.kind == kind,
         Notification.read_at.is_(None),
     )  # fmt: skip
-    return any((data or {}).get("match_id") == match_id for _, data in db.execute(query))
+    return [i for i, data in db.execute(query) if (data or {}).get("match_id") == match_id]
 
 
 def chosen(kinds: list[str] | None) -> list[str]:

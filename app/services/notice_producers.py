@@ -23,6 +23,7 @@ from .access import current
 from .core import Core
 
 log = logging.getLogger("watergate.notices")
+COUNT_CHANGED: Final = 0  # Notified(player, 0): the unread count changed, no new line
 LOOKS: Final = 200  # matches being looked at at once; beyond, a look is skipped (logged)
 TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered: each turn looked at once
 
@@ -86,9 +87,17 @@ class TurnLines:
                 return
             info, entry = found
             seat = decider(entry) if info.status == "active" else None
-            if not self._new_turn(match_id, seat) or seat is None:
+            before = self._turns.get(match_id)
+            if not self._new_turn(match_id, seat) and not (seat is None and before):
                 return
-            if not correspondence(info) or info.kind(seat) != "human":
+            if not correspondence(info):
+                return
+            # the turn is over for whoever had it (or the match is): their line is done
+            ended = before if before not in (None, seat) else None
+            done = info.seat(ended).player_id if ended in info.seat_names else None
+            if done is not None and await run_in_threadpool(self._settle, done, match_id):
+                await self.core.publish(Notified(done, COUNT_CHANGED))
+            if seat is None or info.kind(seat) != "human":
                 return
             player = info.seat(seat).player_id
             if player is None or seat in await self.core.renderer.presence.online(match_id):
@@ -115,6 +124,15 @@ class TurnLines:
             while len(self._turns) > TURNS_KEPT:
                 self._turns.popitem(last=False)
         return seat is not None and seat != before
+
+    def _settle(self, player: str, match_id: str) -> bool:
+        """Mark the player's `your_turn` line about the match read (they have played it)."""
+        with self.core.db.reader() as db:
+            found = repo.unread_about(db, player, "your_turn", match_id)
+        if not found:
+            return False  # the common case costs a read, not a write
+        with self.core.db.write() as db:
+            return repo.mark_read(db, player, found, self.core.stamp()) > 0
 
     def _add(self, player: str, info: MatchInfo, name: str) -> int | None:
         with self.core.db.write() as db:

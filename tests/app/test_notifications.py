@@ -20,8 +20,10 @@ from app.persistence import notifications as repo
 from app.persistence.models import utcnow
 from app.persistence.people_tables import Notification
 from app.services.context import AppContext
+from engine.watergate.bots import RandomBot
 
 from .test_players import Player, as_player, claim, create, new_player
+from .test_turn_notices import decider, play_until
 from .test_ws import receive
 
 AUTH = "auth"
@@ -298,3 +300,30 @@ def test_a_player_deleting_itself_takes_its_bell_along(client: TestClient) -> No
     with ctx_of(client).db.reader() as db:
         assert repo.unread_count(db, ana["player_id"]) == 0
         assert repo.unread_count(db, bea["player_id"]) == 1
+
+
+def test_a_your_turn_line_is_done_once_its_player_has_moved(client: TestClient) -> None:
+    """The line of a turn that is over (its player moved, from any device) is marked read, so
+    the bell does not keep counting a turn that was played; the next seat gets its own."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    made = create(client, ana, clock="turn-3")
+    bea_seat = claim(client, made, bea).json()["seat_token"]
+    tokens = {"editor": made["seat_token"], "nixon": bea_seat}
+    who = {"editor": ana, "nixon": bea}
+    first, _ = decider(client, made["match_id"], tokens)
+    second = "nixon" if first == "editor" else "editor"
+    with (
+        client.websocket_connect("/ws/notifications") as on_first,
+        client.websocket_connect("/ws/notifications") as on_second,
+    ):
+        assert authed(on_first, who[first])["type"] == "unread"
+        authed(on_second, who[second])
+        while listed(client, who[first])["unread"] == 0:  # the start's line, once written
+            receive(on_first)
+        play_until(client, made["match_id"], tokens, second, RandomBot(3))
+        while (frame := receive(on_second))["type"] != "notification":
+            pass
+        assert frame["notification"]["kind"] == "your_turn"
+        while receive(on_first) != {"type": "unread", "unread": 0}:
+            pass  # the first seat's line is done: it moved
+    assert [i["read"] for i in listed(client, who[first])["items"]] == [True]
