@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +34,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorBody, "description": "invalid_request, invalid_kind"},
     429: {"model": ErrorBody, "description": "rate_limited, with Retry-After"},
 }
+ID_MAX = 2**31 - 1  # a line's id is a 32-bit integer: a larger one names none
 AUTH_HINT = '{"type": "auth", "player_token": "<player token>"}'
 
 
@@ -57,7 +58,9 @@ class ReadBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    ids: list[int] | None = Field(default=None, max_length=READ_IDS_MAX)
+    ids: list[Annotated[int, Field(ge=1, le=ID_MAX)]] | None = Field(
+        default=None, max_length=READ_IDS_MAX
+    )
     all: bool = False
 
 
@@ -78,7 +81,7 @@ async def notifications(
     ctx: CtxDep,
     player: PlayerTokenDep,
     unread: bool = False,
-    before: int | None = Query(default=None, ge=1),
+    before: int | None = Query(default=None, ge=1, le=ID_MAX),
     limit: int = Query(default=20, ge=1, le=50),
 ) -> NotificationsOut:
     """The player's notifications, newest first (`unread=1`: only unread ones), `limit` a page

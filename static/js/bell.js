@@ -33,11 +33,11 @@ function item(n) {
   time.dateTime = n.at;
   time.textContent = new Date(n.at).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
   a.append(time);
-  a.addEventListener("click", async (event) => {
+  a.addEventListener("click", () => {
     if (n.read) return;
-    event.preventDefault();
-    await api("/api/notifications/read", { method: "POST", body: { ids: [n.id] }, headers: asPlayer(me) }).catch(() => {});
-    window.location.assign(a.href);
+    // kept alive while the link's page loads (or opens in another tab)
+    const headers = { "Content-Type": "application/json", ...asPlayer(me) };
+    fetch("/api/notifications/read", { method: "POST", headers, body: JSON.stringify({ ids: [n.id] }), keepalive: true }).catch(() => {});
   });
   li.append(a);
   return li;

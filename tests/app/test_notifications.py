@@ -98,6 +98,8 @@ def test_the_list_is_paged_by_before(client: TestClient) -> None:
     assert pages == [ids[::-1][:10], ids[::-1][10:20], ids[::-1][20:]]
     too_many = client.get("/api/notifications?limit=99", headers=as_player(ana))
     assert (too_many.status_code, too_many.json()["code"]) == (422, "invalid_request")
+    huge = client.get(f"/api/notifications?before={2**64}", headers=as_player(ana))
+    assert (huge.status_code, huge.json()["code"]) == (422, "invalid_request")
 
 
 def test_unread_only_and_marking_read_by_ids_or_all(client: TestClient) -> None:
@@ -113,7 +115,10 @@ def test_unread_only_and_marking_read_by_ids_or_all(client: TestClient) -> None:
     assert [i["read"] for i in listed(client, ana)["items"]] == [True, True, True]
 
 
-BAD_READS = [{}, {"ids": [1], "all": True}, {"ids": "1"}, {"all": True, "x": 1}, {"ids": [0] * 201}]
+BAD_READS = [
+    {}, {"ids": [1], "all": True}, {"ids": "1"}, {"all": True, "x": 1}, {"ids": [0] * 201},
+    {"ids": [2**64]}, {"ids": [-1]}, {"ids": [1.5]},
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("body", BAD_READS)
