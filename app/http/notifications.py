@@ -45,6 +45,7 @@ class NotificationOut(BaseModel):
     read: bool
     data: dict[str, Any]  # the producer's: name, match_id, game, reason, …
     url: str  # where the line leads (a path on this site)
+    name: str | None  # the other person the line is about, if any
 
 
 class NotificationsOut(BaseModel):

@@ -22,7 +22,8 @@ MAX_PER_PLAYER: Final = 200  # lines one player's bell keeps
 READ_KEPT_DAYS: Final = 30  # a read line older than this goes with the next one added
 PAGE_MAX: Final = 50  # lines one page of the list holds at most
 KINDS: Final[tuple[str, ...]] = (
-    "challenge", "challenge_declined", "challenge_accepted", "your_turn", "rematch",
+    "challenge", "challenge_declined", "challenge_accepted", "challenge_canceled", "your_turn",
+    "rematch",
     "report_outcome", "moderation", "tournament_start", "tournament_paired",
 )  # fmt: skip
 

@@ -5,8 +5,9 @@ their own transaction and publish `Notified(player, id)` after the commit (`noti
 both, for a caller without a transaction of its own).
 
 A line's `data` is the producer's: by convention `name` (the other person), `match_id` and
-`game` (the match it is about), `url` (a local path to open), `reason`. The bell words each
-kind from the locales; the server adds `url`, where clicking the line leads."""
+`game` (the match it is about), `url` (a local path to open), `reason` (or the person as
+`from` / `by`: {"player_id", "name"}). The bell words each kind from the locales; the server
+adds `url`, where clicking the line leads, and `name`, the person it is about."""
 
 from __future__ import annotations
 
@@ -89,11 +90,20 @@ def url_of(kind: str, data: dict[str, Any]) -> str:
     return "/"
 
 
+def who(data: dict[str, Any]) -> str | None:
+    """The other person a line is about: `name`, or the `name` of its `from` or `by`."""
+    for found in (data, data.get("from"), data.get("by")):
+        name = found.get("name") if isinstance(found, dict) else None
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
 def wire(line: Line) -> dict[str, Any]:
     """A line as the API and the socket send it."""
     return {
         "id": line.id, "kind": line.kind, "at": line.at.isoformat(), "read": line.read,
-        "data": line.data, "url": url_of(line.kind, line.data),
+        "data": line.data, "url": url_of(line.kind, line.data), "name": who(line.data),
     }  # fmt: skip
 
 
@@ -215,7 +225,7 @@ class Notices:
         for sub in subs:
             words = _words(sub.lang)
             kind = words["kinds"].get(line.kind, words["kinds"]["other"])
-            name = str(line.data.get("name") or words["someone"])
+            name = who(line.data) or words["someone"]
             notice = BellNotice(
                 str(line.data.get("match_id") or ""), words["push_title"],
                 kind.replace("{name}", name), url_of(line.kind, line.data), line.id, line.kind,

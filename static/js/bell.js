@@ -20,8 +20,7 @@ function count(unread) {
 }
 
 function item(n) {
-  const data = n.data || {};
-  const name = data.name || data.from_name || data.player_name || t("bell.someone");
+  const name = n.name || t("bell.someone");
   const known = t(`bell.kinds.${n.kind}`, { name });
   const li = document.createElement("li");
   li.className = n.read ? "" : "unread";

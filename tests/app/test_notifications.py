@@ -83,6 +83,24 @@ def test_the_bell_lists_a_players_lines_newest_first_with_the_unread_count(
     assert newest["url"] == "/nations/match/abc123"  # where clicking it leads
     assert found["items"][1]["url"] == "/people"
     assert listed(client, bea)["unread"] == 1  # each player sees only their own
+    assert newest["name"] == "Bea"
+
+
+def test_a_line_names_the_person_it_is_about_however_its_producer_put_it(
+    client: TestClient,
+) -> None:
+    ana = new_player(client)
+    notify(client, ana, "challenge", **{"from": {"player_id": "p1", "name": "Cy"}})
+    notify(client, ana, "challenge_declined", by={"player_id": "p2", "name": "Di"}, match_id="m")
+    notify(client, ana, "moderation")
+    notify(client, ana, "tournament_paired", url="//evil.example/x")
+    items = listed(client, ana)["items"]
+    assert [(i["name"], i["url"]) for i in items] == [
+        (None, "/"),  # another site's address is never a line's link
+        (None, "/account"),
+        ("Di", "/people"),
+        ("Cy", "/people"),
+    ]
 
 
 def test_the_list_is_paged_by_before(client: TestClient) -> None:
