@@ -15,7 +15,7 @@ import asyncio
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, WebSocket
+from fastapi import APIRouter, Query, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import ApiError
@@ -23,6 +23,7 @@ from ..outages import ANSWERED, as_api_error
 from ..push.bell import BellSocket
 from ..services.context import AppContext
 from ..services.notices import READ_IDS_MAX
+from . import ratelimit
 from .deps import CtxDep, PlayerTokenDep
 from .schemas import ErrorBody
 from .sockets import Meter, messages
@@ -79,6 +80,7 @@ class PushKinds(BaseModel):
 
 @router.get("/api/notifications", response_model=NotificationsOut, responses=ERRORS)
 async def notifications(
+    request: Request,
     ctx: CtxDep,
     player: PlayerTokenDep,
     unread: bool = False,
@@ -87,6 +89,7 @@ async def notifications(
 ) -> NotificationsOut:
     """The player's notifications, newest first (`unread=1`: only unread ones), `limit` a page
     (at most 50), older than `before` (an id) for the next page; and the unread count."""
+    await ratelimit.check(request, "notifications")
     found = await ctx.notices.listed(player, unread, before, limit)
     return NotificationsOut.model_validate(
         {"unread": found.unread, "items": found.items, "next_before": found.next_before}
@@ -103,8 +106,9 @@ async def mark_read(body: ReadBody, ctx: CtxDep, player: PlayerTokenDep) -> Unre
 
 
 @router.get("/api/notifications/push", response_model=PushKinds, responses=ERRORS)
-async def push_kinds(ctx: CtxDep, player: PlayerTokenDep) -> PushKinds:
+async def push_kinds(request: Request, ctx: CtxDep, player: PlayerTokenDep) -> PushKinds:
     """The kinds the player also gets by Web Push (by default every kind)."""
+    await ratelimit.check(request, "notifications")
     return PushKinds(push=await ctx.notices.push_kinds(player))
 
 

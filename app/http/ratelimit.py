@@ -47,9 +47,9 @@ ROUTES: Final = {
     ("POST", "/api/accounts/login"): "login",
     ("POST", "/api/accounts/password"): "login",
     ("DELETE", "/api/players/me"): "login",  # an account's deletion checks its password
-    ("GET", "/api/notifications"): "notifications",  # every page's bell asks once
+    # the bell's GETs count in their routes (app/http/notifications.py): a GET here would make
+    # every GET of the app (views, static files) look through these routes
     ("POST", "/api/notifications/read"): "notifications",
-    ("GET", "/api/notifications/push"): "notifications",
     ("PUT", "/api/notifications/push"): "notifications",
 }
 PATTERNS: Final = [

@@ -350,3 +350,21 @@ def test_a_your_turn_line_is_done_once_its_player_has_moved(client: TestClient) 
         while receive(on_first) != {"type": "unread", "unread": 0}:
             pass  # the first seat's line is done: it moved
     assert [i["read"] for i in listed(client, who[first])["items"]] == [True]
+
+
+def test_the_bell_s_calls_are_rate_limited(
+    sqlite_url: str, make_client: Callable[..., TestClient]
+) -> None:
+    limited = make_client(sqlite_url, rate_limits="on", rate_limit_notifications="3/minute")
+    ana = new_player(limited)
+    head = as_player(ana)
+    assert limited.get("/api/notifications", headers=head).status_code == 200
+    assert limited.get("/api/notifications/push", headers=head).status_code == 200
+    assert (
+        limited.post("/api/notifications/read", json={"all": True}, headers=head).status_code == 200
+    )
+    over = limited.get("/api/notifications", headers=head)
+    assert (over.status_code, over.json()["code"]) == (429, "rate_limited")
+    assert int(over.headers["Retry-After"]) >= 1
+    put = limited.put("/api/notifications/push", json={"push": []}, headers=head)
+    assert put.status_code == 429
