@@ -31,6 +31,7 @@ LOGIN_USER_LIMIT = "10/minute;50/hour"
 LOGIN_USER_GLOBAL_LIMIT = "30/hour;100/day"
 CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to everyone)
 NOTIFICATIONS_LIMIT = "120/minute;1200/hour"  # the bell: listing and marking read (each page)
+MODERATION_LIMIT = "60/minute;600/hour"  # reports and moderation (issue 43)
 REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
 # hosts the server will POST a turn notice to, so a subscription cannot aim it at anything else
@@ -74,6 +75,7 @@ class Settings(BaseSettings):
     rate_limit_challenge: str = CHALLENGE_LIMIT
     rate_limit_replay: str = REPLAY_LIMIT
     rate_limit_notifications: str = NOTIFICATIONS_LIMIT
+    rate_limit_moderation: str = MODERATION_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
     # random) plays every match with that bot instead (tests, benchmarks)
@@ -188,6 +190,7 @@ class Settings(BaseSettings):
         "rate_limit_login_user_global",
         "rate_limit_challenge",
         "rate_limit_notifications",
+        "rate_limit_moderation",
     )
     @classmethod
     def _limits_notation(cls, value: str) -> str:

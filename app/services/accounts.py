@@ -16,8 +16,10 @@ from ..names import checked_name
 from ..passwords import Passwords, bad_credentials, checked_password, checked_username
 from ..persistence import accounts as store
 from ..persistence import players as player_rows
+from ..persistence import privacy
 from ..push.changes import MatchChanged
 from .core import Core
+from .farming import remember_origin
 from .players import player_of, unknown_player
 
 
@@ -74,6 +76,7 @@ class Accounts:
         password: str,
         name: str | None,
         device: str | None = None,
+        address: str | None = None,
     ) -> SignedIn:
         """An account for the caller's player (X-Player-Token), or for a new player named
         `name` (the username by default). The hash is made before the transaction: it is
@@ -81,11 +84,18 @@ class Accounts:
         shown, key = checked_username(username)
         digest = await self.passwords.hash(checked_password(password))
         new_name = checked_name(name if name is not None else shown) if token is None else None
-        args = (token, shown, key, digest, new_name, device_of(device))
+        args = (token, shown, key, digest, new_name, device_of(device), address)
         return await run_in_threadpool(self._sign_up, *args)
 
     def _sign_up(
-        self, token: str | None, username: str, key: str, digest: str, name: str | None, device: str
+        self,
+        token: str | None,
+        username: str,
+        key: str,
+        digest: str,
+        name: str | None,
+        device: str,
+        address: str | None = None,
     ) -> SignedIn:
         try:
             with self.core.db.write() as db:
@@ -97,6 +107,7 @@ class Accounts:
                     token, now = new_token(), self.core.stamp()
                     player_id = new_player_id()
                     player_rows.add_player(db, player_id, name, now)
+                    remember_origin(db, self.core.settings, player_id, address)  # #40, 22
                     player_rows.add_session(db, new_player_id(), player_id, token_hash(token), now)
                     player = player_rows.player_by_id(db, player_id)
                     assert player is not None
@@ -249,4 +260,5 @@ class Accounts:
         with self.core.db.write() as db:
             when: datetime = self.core.stamp()
             store.wipe_player(db, player_id, when)
+            privacy.forget_people(db, player_id)  # issue 43: follows, blocks, bell, challenges
             return store.matches_of(db, player_id)

@@ -32,12 +32,14 @@ from .lessons import Lessons
 from .lifecycle import Lifecycle
 from .lobby import Lobby
 from .matches import Matches
+from .moderation import Moderation
 from .monitor import Monitor
 from .notice_producers import TurnLines
 from .notices import Notices
 from .play import Play
 from .players import Players
 from .replays import Replays
+from .reports import Reports
 from .standings import Standings
 from .turns import TurnNotices
 from .views import Views
@@ -73,6 +75,8 @@ class AppContext:
     analyses: Analyses
     lessons: Lessons
     devices: Devices
+    reports: Reports
+    moderation: Moderation
     notices: Notices
     bell_room: BellRoom
     turn_lines: TurnLines
@@ -119,7 +123,8 @@ class AppContext:
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
-            turns, Analyses(core), Lessons(matches, play), Devices(core),
+            turns, Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
+            Moderation(core),
             Notices(core, turns),  # the bell: its Web Push uses the turn notices' sender
             BellRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
             TurnLines(core),

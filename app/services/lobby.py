@@ -22,6 +22,8 @@ from ..push.changes import LobbyChanged
 from .core import Core, utc
 from .matches import Matches, SeatTaken, player_required
 from .players import player_of
+from .reliability import figures
+from .sanctions import refuse_if_sanctioned
 
 QUICK_TRIES = 5  # compatible challenges tried in turn when others take them first
 
@@ -31,6 +33,7 @@ class Creator:
     player_id: str
     name: str
     rating: float | None
+    reliability: int | None = None  # issue 43: finished share of the last 50 games, 0-100
 
 
 @dataclass(frozen=True)
@@ -63,12 +66,14 @@ def rating_of(db: Session, player_id: str, game: str) -> float | None:
     return round(found[0].rating) if found else None
 
 
-def listed(db: Session, row: ChallengeRow, open_seats: list[str]) -> Listed:
+def listed(
+    db: Session, row: ChallengeRow, open_seats: list[str], reliable: int | None = None
+) -> Listed:
     return Listed(
         row.match_id,
         row.game,
         row.open_role,
-        Creator(row.creator, row.creator_name, rating_of(db, row.creator, row.game)),
+        Creator(row.creator, row.creator_name, rating_of(db, row.creator, row.game), reliable),
         row.clock,
         row.rated,
         row.created_at.isoformat(),
@@ -105,7 +110,8 @@ class Lobby:
         with self.core.db.reader() as db:
             rows = lobby_repo.open_challenges(db)
             seats = lobby_repo.open_seats(db, [row.match_id for row in rows])
-            return [listed(db, row, seats[row.match_id]) for row in rows]
+            reliable = figures(db, {row.creator for row in rows})
+            return [listed(db, row, seats[row.match_id], reliable[row.creator]) for row in rows]
 
     async def quick(
         self,
@@ -157,6 +163,9 @@ class Lobby:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             assert me is not None
+            now = self.core.stamp()
+            refuse_if_sanctioned(db, me.id, ("pairing",), now)  # a ban says "pairing" here
+            refuse_if_sanctioned(db, me.id, ("lobby", *(("rated",) if rated else ())), now)
             rows = lobby_repo.compatible(db, game, clock, rated, roles, me.id, players)
         return [row.match_id for row in rows]
 
