@@ -30,6 +30,7 @@ LOGIN_USER_LIMIT = "10/minute;50/hour"
 # (known devices) are not counted here and are never refused by it
 LOGIN_USER_GLOBAL_LIMIT = "30/hour;100/day"
 CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to everyone)
+NOTIFICATIONS_LIMIT = "120/minute;1200/hour"  # the bell: listing and marking read (each page)
 MODERATION_LIMIT = "60/minute;600/hour"  # reports and moderation (issue 43)
 BOT_LIMIT = "120/minute;3000/hour"  # the bot API's calls per client (issue 45), streams included
 REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
@@ -74,6 +75,7 @@ class Settings(BaseSettings):
     rate_limit_login_user_global: str = LOGIN_USER_GLOBAL_LIMIT
     rate_limit_challenge: str = CHALLENGE_LIMIT
     rate_limit_replay: str = REPLAY_LIMIT
+    rate_limit_notifications: str = NOTIFICATIONS_LIMIT
     rate_limit_moderation: str = MODERATION_LIMIT
     rate_limit_bot: str = BOT_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
@@ -189,6 +191,7 @@ class Settings(BaseSettings):
         "rate_limit_login_user",
         "rate_limit_login_user_global",
         "rate_limit_challenge",
+        "rate_limit_notifications",
         "rate_limit_moderation",
         "rate_limit_bot",
     )

@@ -28,6 +28,7 @@ from .http import (
     lifecycle,
     lobby,
     moderation,
+    notifications,
     pages,
     players,
     privacy,
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
         accounts, account_pages, lobby, push, analysis, lessons, privacy, moderation, bot_api,
+        notifications,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

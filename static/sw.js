@@ -1,12 +1,14 @@
-// The service worker of turn notices: a push (encrypted by the server, decrypted by the browser)
-// becomes a notification; clicking it focuses the table's tab, or opens it.
+// The service worker of turn notices and of the bell's Web Push notices (issue 43): a push
+// (encrypted by the server, decrypted by the browser) becomes a notification; clicking it
+// focuses the tab of its page (a table, the people page, ...), or opens it.
 self.addEventListener("push", (event) => {
   let notice = {};
   try { notice = event.data ? event.data.json() : {}; } catch { notice = {}; }
-  if (notice.type !== "turn") return;
+  if (notice.type !== "turn" && notice.type !== "notification") return;
   event.waitUntil(self.registration.showNotification(notice.title || "Watergate", {
     body: notice.body || "",
-    tag: `turn-${notice.match_id}`,  // one notice per match: a newer turn replaces the older
+    // one notice per match: a newer turn replaces the older; each bell line its own (issue 43)
+    tag: notice.type === "turn" ? `turn-${notice.match_id}` : `bell-${notice.id}`,
     icon: "/static/img/favicon.svg",
     data: { url: notice.url || "/" },
   }));

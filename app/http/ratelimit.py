@@ -47,6 +47,9 @@ ROUTES: Final = {
     ("POST", "/api/accounts/login"): "login",
     ("POST", "/api/accounts/password"): "login",
     ("DELETE", "/api/players/me"): "login",  # an account's deletion checks its password
+    # the bell (its GETs count in their routes: app/http/notifications.py)
+    ("POST", "/api/notifications/read"): "notifications",
+    ("PUT", "/api/notifications/push"): "notifications",
     # issue 43: reports and moderation (a report's per-day cap is counted apart, per reporter)
     ("POST", "/api/reports"): "moderation",
     ("GET", "/api/reports/mine"): "moderation",
@@ -105,6 +108,7 @@ class Limiter:
             "login_user_global": parse_many(settings.rate_limit_login_user_global),
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
+            "notifications": parse_many(settings.rate_limit_notifications),
             "moderation": parse_many(settings.rate_limit_moderation),
             "bot": parse_many(settings.rate_limit_bot),
         }

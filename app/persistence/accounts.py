@@ -10,6 +10,7 @@ from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from . import notifications
 from .models import Match
 
 TABLES = Match.metadata.tables
@@ -175,6 +176,7 @@ def wipe_player(db: Session, player_id: str, when: datetime) -> None:
     conn = db.connection()
     for table in (SESSIONS, RATINGS, HISTORY, DEVICES):
         conn.execute(delete(table).where(table.c.player_id == player_id))
+    notifications.forget(db, player_id)  # its bell (issue 43)
     conn.execute(
         update(PLAYERS)
         .where(PLAYERS.c.id == player_id)

@@ -15,6 +15,7 @@ from ..metrics import Metrics
 from ..persistence.cache import MatchCache
 from ..persistence.db import Database
 from ..persistence.moves import Moves
+from ..push.bell import BellRoom
 from ..push.fanout import Fanout
 from ..push.hub import Caps, Hub
 from ..push.lobby import LobbyRoom
@@ -35,6 +36,8 @@ from .lobby import Lobby
 from .matches import Matches
 from .moderation import Moderation
 from .monitor import Monitor
+from .notice_producers import TurnLines
+from .notices import Notices
 from .play import Play
 from .players import Players
 from .replays import Replays
@@ -78,6 +81,9 @@ class AppContext:
     moderation: Moderation
     api_tokens: ApiTokens
     bot_play: BotPlay
+    notices: Notices
+    bell_room: BellRoom
+    turn_lines: TurnLines
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -117,13 +123,21 @@ class AppContext:
         lobby_room.render = lobby.rendered
         fanout.lobby_changed.append(lobby_room.wake)
         lifecycle = Lifecycle(core)
+        turns = TurnNotices(core)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             lifecycle, Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
-            TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
+            turns, Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
             Moderation(core), ApiTokens(core), BotPlay(core, play, lifecycle),
+            Notices(core, turns),  # the bell: its Web Push uses the turn notices' sender
+            BellRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
+            TurnLines(core),
         )  # fmt: skip
+        ctx.bell_room.render = ctx.notices.frames
+        fanout.notified.append(ctx.bell_room.notified)
+        core.listeners.append(ctx.notices.on_change)
+        core.listeners.append(ctx.turn_lines.on_change)
         core.listeners.append(ctx.turns.on_change)
         core.listeners.append(ctx.analyses.on_change)
         ctx.analyses.start()
@@ -145,6 +159,8 @@ class AppContext:
         self.accounts.close()
         await self.bots.close()
         await self.turns.close()
+        await self.turn_lines.close()
+        await self.bell_room.close()
         await self.lifecycle.notices.close()
         await self.hub.close()
         await self.lobby_room.close()

@@ -18,7 +18,7 @@ from ..persistence import repository as repo
 from ..persistence.cache import Entry, catch_up, fresh_entry, read_info, row_info
 from ..persistence.records import DEFAULT_LEVEL, MatchInfo, MatchRow, rematch_seat
 from ..persistence.sanctions import in_force
-from ..push.changes import MatchChanged
+from ..push.changes import MatchChanged, Notified
 from ..push.hub import Connection
 from .access import seat_for
 from .announce import PresenceNotices
@@ -26,6 +26,7 @@ from .changes import MatchChanges
 from .core import Core, utc
 from .leaving import abandoning, resigning, seat_left, timing_out
 from .matches import SeatTaken, new_row
+from .notice_producers import rematch_lines
 from .reliability import rated_scope, refuse_banned
 from .seating import IN_REMATCH, Seating, take_seat
 
@@ -73,13 +74,13 @@ class Lifecycle:
         """Offer a rematch (a duel's roles swapped, a table's seats kept); when no other person
         sits at the table, it starts at once."""
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
-        new = await run_in_threadpool(self._offer, match_id, seat)
-        await self.core.publish(MatchChanged(match_id))
+        new, lines = await run_in_threadpool(self._offer, match_id, seat)
+        await self.core.publish(MatchChanged(match_id), *lines)
         if new is not None:
             await self.core.publish(MatchChanged(new.match_id))  # wakes the computer seat
         return new
 
-    def _offer(self, match_id: str, seat: str) -> SeatTaken | None:
+    def _offer(self, match_id: str, seat: str) -> tuple[SeatTaken | None, list[Notified]]:
         with self.db.write() as db:
             match = repo.get_match(db, checked_id(match_id), lock=True)
             if match is None:
@@ -95,8 +96,9 @@ class Lifecycle:
             refuse_banned(db, info.seat(seat).player_id, self.core.stamp(), *banned_from)
             repo.add_rematch(db, match_id, seat, self.core.stamp())
             alone = info.people == (seat,)
+            lines = [] if alone else rematch_lines(db, info, seat, self.core.stamp())
         self.core.cache.drop_info(match_id)
-        return self._accept(match_id, seat, by_bot=True) if alone else None
+        return (self._accept(match_id, seat, by_bot=True) if alone else None), lines
 
     async def accept_rematch(self, token: str | None, match_id: str) -> SeatTaken | None:
         """Accept the offer: my new seat once everyone has accepted (a duel's only other seat

@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -31,6 +32,7 @@ from ..clocks import decider
 from ..errors import ApiError
 from ..games import site
 from ..names import LOCALES_DIR
+from ..persistence import notifications
 from ..persistence import push as push_repo
 from ..persistence.push import Subscription
 from ..persistence.records import PlayerRow
@@ -252,7 +254,19 @@ class TurnNotices:
 
     def _subscriptions(self, player: str) -> list[Subscription]:
         with self.core.db.reader() as db:
+            if "your_turn" not in notifications.push_kinds(db, player):
+                return []  # the player chose the bell only for turns (issue 43)
             return push_repo.subscriptions_of(db, player)
+
+    def spawn(self, sub: Subscription, notice: Notice) -> None:
+        """Send `notice` to one browser, as a turn notice is (the bell's notices use it)."""
+        self._spawn(sub, notice)
+
+    def later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` (finding what to send) as a delivery: cancelled at close like one."""
+        task = asyncio.create_task(work, name="notice")
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
 
     def _spawn(self, sub: Subscription, notice: Notice) -> None:
         """A delivery of its own, so that the next turn is looked at meanwhile."""

@@ -287,10 +287,28 @@ def test_with_no_budget_a_socket_is_never_metered(make: Make) -> None:
             assert receive(ws) == {"type": "pong"}
 
 
+def test_a_bell_socket_over_its_budget_is_closed_4429(make: Make) -> None:
+    """The bell's socket (issue 43), once its player said who they are (a socket that does not
+    is closed at its first message, metered by the socket connects' rate limit)."""
+    client = make(ws_messages_per_second=1, ws_message_burst=4)
+    token = client.post("/api/players", json={"name": "Ana"}).json()["player_token"]
+    with client.websocket_connect("/ws/notifications") as ws:
+        ws.send_text(json.dumps({"type": "auth", "player_token": token}))
+        assert receive(ws) == {"type": "unread", "unread": 0}
+        for _ in range(4):
+            ws.send_text(PING)
+            assert receive(ws) == {"type": "pong"}
+        ws.send_text(PING)
+        flooded(ws)
+    assert limited_count(client) == 1
+
+
 def test_every_socket_kind_is_metered_here(make: Make) -> None:
     """The sockets these tests flood are every socket the app serves: a new kind (a tournament's
     or a bot's stream) reads its messages through app.http.sockets.Meter and is added above."""
     client = make()
     routes = flat_routes(client.app.routes)  # type: ignore[attr-defined]
     served = {r.path for r in routes if isinstance(r, WebSocketRoute)}
-    assert served == {"/ws/matches/{match_id}", "/ws/watch/{match_id}", "/ws/lobby"}
+    assert served == {
+        "/ws/matches/{match_id}", "/ws/watch/{match_id}", "/ws/lobby", "/ws/notifications",
+    }  # fmt: skip
