@@ -27,6 +27,7 @@ from .http import (
     lifecycle,
     lobby,
     pages,
+    people,
     players,
     push,
     replays,
@@ -66,6 +67,7 @@ async def lobby_sweep_once(ctx: AppContext) -> list[str]:
     """Note which challenge creators this process sees connected (a lobby socket, or a socket on
     their own table), and take the challenges of creators away too long out of the lobby."""
     tables = {c.match_id for c in ctx.hub.connections() if c.viewer is not None}
+    await ctx.challenges.expire()  # direct challenges past their time, and their matches
     return await ctx.lobby.sweep(ctx.lobby_room.players(), tables)
 
 
@@ -137,7 +139,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        accounts, account_pages, lobby, push, analysis, lessons,
+        accounts, account_pages, lobby, push, analysis, lessons, people,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

@@ -47,6 +47,20 @@ ROUTES: Final = {
     ("POST", "/api/accounts/login"): "login",
     ("POST", "/api/accounts/password"): "login",
     ("DELETE", "/api/players/me"): "login",  # an account's deletion checks its password
+    # people (contract v1.2): a direct challenge makes a match; the rest is "social"
+    ("POST", "/api/challenges"): "create",
+    ("POST", "/api/challenges/{challenge_id}/accept"): "join",
+    ("POST", "/api/challenges/{challenge_id}/decline"): "social",
+    ("POST", "/api/challenges/{challenge_id}/cancel"): "social",
+    ("GET", "/api/challenges"): "social",
+    ("PUT", "/api/players/me/follows/{player_id}"): "social",
+    ("DELETE", "/api/players/me/follows/{player_id}"): "social",
+    ("GET", "/api/players/me/follows"): "social",
+    ("PUT", "/api/players/me/blocks/{player_id}"): "social",
+    ("DELETE", "/api/players/me/blocks/{player_id}"): "social",
+    ("GET", "/api/players/me/blocks"): "social",
+    ("GET", "/api/players/me/settings"): "social",
+    ("PATCH", "/api/players/me/settings"): "social",
 }
 PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
@@ -86,6 +100,7 @@ class Limiter:
             "login_user_global": parse_many(settings.rate_limit_login_user_global),
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
+            "social": parse_many(settings.rate_limit_social),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)

@@ -84,6 +84,7 @@ class LobbyRoom:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._failures = 0
+        self._telling: set[asyncio.Task[None]] = set()
 
     def add(self, conn: LobbySocket) -> None:
         """Serve the socket (ApiError 429 over the cap, before it starts)."""
@@ -113,6 +114,21 @@ class LobbyRoom:
         """The list changed: render it again for everyone."""
         self._text = None
         self._wake.set()
+
+    def notified(self, player_id: str, notification_id: int) -> None:
+        """A notification was stored for a player (a challenge to them, an answer to theirs):
+        their lobby sockets here are told, and fetch their challenges again. Only the id
+        travels: what it says is read by its player alone."""
+        text = f'{{"type":"notified","id":{int(notification_id)}}}'
+        for conn in self.conns:
+            if conn.player_id == player_id:
+                task = asyncio.get_running_loop().create_task(self._tell(conn, text))
+                self._telling.add(task)
+                task.add_done_callback(self._telling.discard)
+
+    async def _tell(self, conn: LobbySocket, text: str) -> None:
+        with contextlib.suppress(Exception):  # a socket gone meanwhile
+            await conn.send_text(text)
 
     def players(self) -> set[str]:
         """Players with a lobby socket on this process."""

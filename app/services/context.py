@@ -24,6 +24,7 @@ from .accounts import Accounts
 from .admin import Admin
 from .analysis import Analyses
 from .bots import BotRunner
+from .challenges import Challenges
 from .chat import Chat
 from .core import Core
 from .devices import Devices
@@ -35,6 +36,7 @@ from .monitor import Monitor
 from .play import Play
 from .players import Players
 from .replays import Replays
+from .social import Social
 from .standings import Standings
 from .turns import TurnNotices
 from .views import Views
@@ -70,6 +72,8 @@ class AppContext:
     analyses: Analyses
     lessons: Lessons
     devices: Devices
+    social: Social
+    challenges: Challenges
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -113,7 +117,9 @@ class AppContext:
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
             TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core),
+            Social(core, presence, lobby_room), Challenges(core, matches),
         )  # fmt: skip
+        fanout.notified.append(lobby_room.notified)  # a challenge reaches the lobby at once
         core.listeners.append(ctx.turns.on_change)
         core.listeners.append(ctx.analyses.on_change)
         ctx.analyses.start()

@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import ApiError, checked_id, not_found
 from ..games import seats_of
 from ..jsontext import dumps
+from ..persistence import blocks
 from ..persistence import lobby as lobby_repo
 from ..persistence import ratings as ratings_repo
 from ..persistence.lobby import ChallengeRow
@@ -136,7 +137,8 @@ class Lobby:
             try:
                 return Paired(await self.matches.join(match_id, player, wanted), created=False)
             except ApiError as err:
-                if err.status not in (404, 409):  # taken first by someone else: the next one
+                # taken first by someone else, or a player kept apart from the caller sat down
+                if err.status not in (404, 409) and err.code != "blocked":
                     raise
         # the caller takes the seat they wanted; the others are left open to the next comers
         made = await self.matches.create(
@@ -158,7 +160,9 @@ class Lobby:
             me = player_of(db, player)
             assert me is not None
             rows = lobby_repo.compatible(db, game, clock, rated, roles, me.id, players)
-        return [row.match_id for row in rows]
+            apart = blocks.kept_apart(db, me.id, {row.creator for row in rows})
+        # a block keeps two players from being paired, whichever of them made it
+        return [row.match_id for row in rows if row.creator not in apart]
 
     async def cancel(self, player: str | None, match_id: str) -> None:
         """The creator takes their challenge out of the lobby; the match stays, private (its
