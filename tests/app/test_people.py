@@ -137,7 +137,9 @@ def test_challenge_settings(client: TestClient) -> None:
         assert client.get("/api/players/me/settings", headers=as_player(ana)).json() == {
             "challenges": setting
         }
-    wrong = client.patch("/api/players/me/settings", json={"challenges": "x"}, headers=as_player(ana))
+    wrong = client.patch(
+        "/api/players/me/settings", json={"challenges": "x"}, headers=as_player(ana)
+    )
     assert wrong.status_code == 422
     assert_error(client.patch("/api/players/me/settings", json={"challenges": "nobody"}), 401)
 
