@@ -152,6 +152,7 @@ def test_challenges_expire(client: TestClient, fake: FakeClock) -> None:
     fake.advance(challenges.LIVE_EXPIRY.total_seconds() + 1)
     assert lists(client, bo)["incoming"] == []  # past its time: no longer offered
     assert_error(act(client, bo, live, "accept"), 409, "challenge_expired")
+    assert client.portal is not None
     client.portal.call(lobby_sweep_once, client.app.state.ctx)  # type: ignore[attr-defined]
     assert lists(client, ana)["outgoing"][0]["status"] == "expired"
     assert view(client, live["match_id"], live["seat_token"])["status"] == "finished"
