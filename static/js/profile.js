@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { BOOT, roleCap, t } from "./i18n.js";
 import { el, personName, ratingNode } from "./people.js";
+import { mountRelation } from "./relation.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -56,6 +57,7 @@ async function show() {
     return;
   }
   $("profile-name").textContent = found.name;
+  mountRelation(found);  // follow, challenge, block
   document.title = `${found.name} · ${document.title}`;
   const rating = found.rating?.[GAME];
   if (rating) {
