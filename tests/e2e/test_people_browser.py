@@ -1,0 +1,129 @@
+"""Follow and direct challenges in two browsers (issue 43): Ana follows Bea from Bea's page and
+challenges her; Bea, on her people page, sees the challenge arrive without a reload and declines
+it ("too fast"); Ana sees why, at once; Ana challenges again, Bea accepts, and both land at the
+same table, which has started. Screenshots of the people page and of a received challenge
+(desktop and phone, and one in pt-BR) go to tests/e2e/output/social-*.png (copied to
+docs/screens/people/ for the closing note)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .conftest import LOCALES, OUTPUT
+from .test_axe import violations
+
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:  # pragma: no cover - depends on the machine
+    if os.environ.get("CI") == "true":
+        raise
+    pytest.skip("Playwright for Python is not installed", allow_module_level=True)
+
+SOCIAL = LOCALES["en"]["social"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+MATCH_URL = re.compile(r"/match/([^/?#]+)$")
+
+
+def become(page: Page, name: str) -> dict[str, Any]:
+    """This browser's player, made through the API and kept as the pages keep it."""
+    page.goto("/")
+    made: dict[str, Any] = page.evaluate(
+        """async (name) => {
+            const r = await fetch("/api/players", {method: "POST", headers: {"Content-Type":
+                "application/json"}, body: JSON.stringify({name})});
+            const p = await r.json();
+            localStorage.setItem("wg.player", JSON.stringify({id: p.player_id, name: p.name,
+                token: p.player_token}));
+            return p;
+        }""",
+        name,
+    )
+    return made
+
+
+def snap(page: Page, name: str) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(OUTPUT / f"{name}-desktop.png"), full_page=True, animations="disabled")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(OUTPUT / f"{name}-phone.png"), full_page=True, animations="disabled")
+    page.set_viewport_size(DESKTOP)
+
+
+def status_of(page: Page, match_id: str) -> str:
+    """The match's status as this browser's seat reads it."""
+    found: str = page.evaluate(
+        """async (id) => {
+            const seat = JSON.parse(localStorage.getItem(`wg.seat.${id}`));
+            const r = await fetch(`/api/matches/${id}`, {headers: {Authorization:
+                `Bearer ${seat.token}`}});
+            return (await r.json()).status;
+        }""",
+        match_id,
+    )
+    return found
+
+
+def send_challenge(ana: Page, clock: str) -> None:
+    ana.locator("#challenge-button").click()
+    dialog = ana.locator("#challenge-dialog")
+    expect(dialog).to_be_visible()
+    dialog.locator("select[name=clock]").select_option(clock)
+    dialog.locator("#challenge-send").click()
+    expect(dialog).to_be_hidden()
+
+
+def test_follow_challenge_decline_challenge_again_accept(open_page: Callable[..., Page]) -> None:
+    bea = open_page()
+    bea_player = become(bea, "Bea")
+    ana = open_page()
+    become(ana, "Ana")
+
+    ana.goto(f"/players/{bea_player['player_id']}")
+    expect(ana.locator("#profile-name")).to_have_text("Bea")
+    ana.locator("#follow-button").click()
+    expect(ana.locator("#follow-button")).to_have_text(SOCIAL["unfollow"])
+
+    bea.goto("/people")
+    follower = bea.locator("#followers .person")
+    expect(follower.locator(".who")).to_have_text("Ana")
+    expect(bea.locator("#no-incoming")).to_be_visible()
+
+    send_challenge(ana, "realtime-15")
+    mine = ana.locator("#outgoing .challenge")
+    expect(mine).to_contain_text(SOCIAL["status"]["open"])
+
+    incoming = bea.locator("#incoming .challenge")  # pushed: no reload
+    expect(incoming).to_contain_text(SOCIAL["from"].format(name="Ana"))
+    snap(bea, "social-challenge-received")
+    assert violations(bea) == [], "the people page with a challenge"
+    incoming.locator("select.reason").select_option("too_fast")
+    incoming.get_by_role("button", name=SOCIAL["decline"]).click()
+    expect(bea.locator("#incoming .challenge")).to_have_count(0)
+    reason = SOCIAL["declined_because"].format(reason=SOCIAL["reasons"]["too_fast"])
+    expect(mine).to_contain_text(reason)  # told at once
+
+    bea.locator("#followers").get_by_role("button", name=SOCIAL["follow_back"]).click()
+    expect(bea.locator("#following .person .badge")).to_have_text(SOCIAL["friend"])
+
+    send_challenge(ana, "none")
+    expect(bea.locator("#incoming .challenge")).to_have_count(1)
+    snap(bea, "social-people")
+    bea.goto("/people?lang=pt-BR")
+    expect(bea.locator("#incoming .challenge")).to_contain_text("Ana desafia você")
+    snap(bea, "social-people-pt-BR")
+    assert violations(bea) == [], "the people page in pt-BR"
+    bea.locator("#incoming .challenge .btn-primary").click()
+
+    expect(bea).to_have_url(MATCH_URL)
+    expect(ana).to_have_url(MATCH_URL)  # taken there the moment Bea accepted
+    match_id = MATCH_URL.search(bea.url).group(1)  # type: ignore[union-attr]
+    assert MATCH_URL.search(ana.url).group(1) == match_id  # type: ignore[union-attr]
+    assert status_of(bea, match_id) == "active"
+    assert status_of(ana, match_id) == "active"
