@@ -165,7 +165,9 @@ export function mountChallenges(root, { only = null, onChange = null } = {}) {
     list("#incoming", ins, incoming);
     list("#outgoing", outs, outgoing);
     const none = root.querySelector("#no-incoming");
-    if (none) none.hidden = ins.length > 0;
+    if (none) none.hidden = ins.length > 0 || only !== null;  // a player's page: theirs only
+    root.querySelector("#incoming-title").hidden = !ins.length && only !== null;
+    root.querySelector("#outgoing-title").hidden = !outs.length;
     root.hidden = only !== null && !ins.length && !outs.length;
     onChange?.(ins, outs);
   }

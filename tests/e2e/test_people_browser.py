@@ -70,11 +70,14 @@ def status_of(page: Page, match_id: str) -> str:
     return found
 
 
-def send_challenge(ana: Page, clock: str) -> None:
+def send_challenge(ana: Page, clock: str, shot: str | None = None) -> None:
     ana.locator("#challenge-button").click()
     dialog = ana.locator("#challenge-dialog")
     expect(dialog).to_be_visible()
     dialog.locator("select[name=clock]").select_option(clock)
+    if shot is not None:
+        snap(ana, shot)
+        assert violations(ana) == [], "the challenge dialog"
     dialog.locator("#challenge-send").click()
     expect(dialog).to_be_hidden()
 
@@ -108,11 +111,12 @@ def test_follow_challenge_decline_challenge_again_accept(open_page: Callable[...
     expect(bea.locator("#incoming .challenge")).to_have_count(0)
     reason = SOCIAL["declined_because"].format(reason=SOCIAL["reasons"]["too_fast"])
     expect(mine).to_contain_text(reason)  # told at once
+    snap(ana, "social-profile-declined")
 
     bea.locator("#followers").get_by_role("button", name=SOCIAL["follow_back"]).click()
     expect(bea.locator("#following .person .badge")).to_have_text(SOCIAL["friend"])
 
-    send_challenge(ana, "none")
+    send_challenge(ana, "none", shot="social-challenge-dialog")
     expect(bea.locator("#incoming .challenge")).to_have_count(1)
     snap(bea, "social-people")
     bea.goto("/people?lang=pt-BR")
