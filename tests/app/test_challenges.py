@@ -82,12 +82,19 @@ def notes(url: str, player: Player) -> list[tuple[str, dict[str, Any]]]:
 
 def test_a_challenge_is_received_at_once_and_accepted(client: TestClient, any_db_url: str) -> None:
     ana, bo = new_player(client, "Ana"), new_player(client, "Bo")
-    with client.websocket_connect("/ws/lobby") as lobby:
+    cy = new_player(client, "Cy")
+    with (
+        client.websocket_connect("/ws/lobby") as lobby,
+        client.websocket_connect("/ws/lobby") as other,
+    ):
         lobby.send_json({"type": "auth", "player_token": bo["player_token"]})
-        assert receive(lobby)["type"] == "lobby"
+        other.send_json({"type": "auth", "player_token": cy["player_token"]})
+        assert receive(lobby)["type"] == "lobby" and receive(other)["type"] == "lobby"
         made = challenge(client, ana, bo, clock="realtime-15")
         told = receive(lobby)
         assert told["type"] == "notified" and isinstance(told["id"], int)
+        other.send_json({"type": "ping"})
+        assert receive(other)["type"] == "pong"  # nobody else's socket is told
     assert set(made) == {"challenge_id", "match_id", "role", "seat_token", "invites"}
     assert made["role"] == "editor" and made["invites"] == {}  # the target's seat has no link
     assert view(client, made["match_id"], made["seat_token"])["status"] == "waiting"
@@ -102,8 +109,7 @@ def test_a_challenge_is_received_at_once_and_accepted(client: TestClient, any_db
     assert [c["status"] for c in lists(client, ana)["outgoing"]] == ["open"]
     # only the target accepts
     assert_error(act(client, ana, made, "accept"), 403, "not_your_challenge")
-    stranger = new_player(client, "Cy")
-    assert_error(act(client, stranger, made, "accept"), 404, "not_found")
+    assert_error(act(client, cy, made, "accept"), 404, "not_found")
     accepted = act(client, bo, made, "accept")
     assert accepted.status_code == 200, accepted.text
     seat = accepted.json()

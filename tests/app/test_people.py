@@ -20,6 +20,7 @@ from .accounts_helpers import sign_up
 from .conftest import make_settings
 from .test_api import assert_error
 from .test_clocks import START, FakeClock
+from .test_lifecycle import receive, seat_socket
 from .test_players import Player, as_player, new_player
 
 
@@ -187,3 +188,34 @@ def test_an_account_keeps_its_follows_on_another_device(client: TestClient) -> N
     )
     other_device = {"player_token": again.json()["player_token"]}
     assert ids(people(client, other_device)["following"]) == [bo["player_id"]]
+
+
+def test_status_online_in_the_lobby_and_playing_at_a_table(client: TestClient) -> None:
+    ana, bo = new_player(client, "Ana"), new_player(client, "Bo")
+    put(client, bo, "follows", ana)
+    assert people(client, bo)["following"][0]["online"] is False
+    with client.websocket_connect("/ws/lobby") as lobby:
+        lobby.send_json({"type": "auth", "player_token": ana["player_token"]})
+        assert receive(lobby)["type"] == "lobby"
+        lobby.send_json({"type": "ping"})
+        assert receive(lobby)["type"] == "pong"  # the auth was handled before this
+        seen = people(client, bo)["following"][0]
+        assert (seen["online"], seen["playing"]) == (True, False)
+    assert people(client, bo)["following"][0]["online"] is False
+    body = {"opponent": "bot", "role": "editor"}
+    made = client.post("/api/matches", json=body, headers=as_player(ana)).json()
+    with seat_socket(client, made["match_id"], made["seat_token"]) as seat:
+        assert receive(seat)["type"] == "view"
+        seen = people(client, bo)["following"][0]
+        assert (seen["online"], seen["playing"]) == (True, True)
+
+
+def test_people_calls_are_rate_limited(sqlite_url: str) -> None:
+    settings = make_settings(sqlite_url, rate_limits="on", rate_limit_social="3/minute")
+    with TestClient(create_app(settings)) as c:
+        ana, bo = new_player(c, "Ana"), new_player(c, "Bo")
+        for _ in range(3):
+            assert put(c, ana, "follows", bo).status_code == 204
+        limited = c.get("/api/players/me/follows", headers=as_player(ana))
+        assert_error(limited, 429, "rate_limited")
+        assert int(limited.headers["retry-after"]) >= 1
