@@ -131,3 +131,14 @@ def test_follow_challenge_decline_challenge_again_accept(open_page: Callable[...
     assert MATCH_URL.search(ana.url).group(1) == match_id  # type: ignore[union-attr]
     assert status_of(bea, match_id) == "active"
     assert status_of(ana, match_id) == "active"
+    # once it is over, Bea's page links Ana among its recent opponents: a way back to follow
+    ana.evaluate(
+        """async (id) => {
+            const seat = JSON.parse(localStorage.getItem(`wg.seat.${id}`));
+            await fetch(`/api/matches/${id}/resign`, {method: "POST", headers: {Authorization:
+                `Bearer ${seat.token}`}});
+        }""",
+        match_id,
+    )
+    bea.goto(f"/players/{bea_player['player_id']}?lang=en")
+    expect(bea.locator("#recent a[href^='/players/']")).to_have_text("Ana")
