@@ -120,6 +120,9 @@ def test_a_challenge_is_received_at_once_and_accepted(client: TestClient, any_db
     assert lists(client, bo)["incoming"] == []
     assert notes(any_db_url, ana)[-1][0] == "challenge_accepted"
     assert_error(act(client, bo, made, "accept"), 409, "challenge_closed")
+    assert_error(act(client, bo, made, "decline"), 409, "challenge_closed")
+    assert_error(act(client, ana, made, "cancel"), 409, "challenge_closed")
+    assert view(client, made["match_id"], seat["seat_token"])["status"] == "active"  # untouched
 
 
 def test_decline_with_a_reason_then_challenge_again(client: TestClient, any_db_url: str) -> None:
@@ -199,9 +202,12 @@ def test_a_block_refuses_challenges_both_ways_and_ends_open_ones(client: TestCli
     assert lists(client, bo)["incoming"] == []
     assert lists(client, ana)["outgoing"][0]["status"] == "canceled"
     assert view(client, made["match_id"], made["seat_token"])["status"] == "finished"
-    # the blocked one learns nothing but "refused", the same as a setting's answer
-    assert_error(send(client, ana, bo), 403, "challenge_refused")
+    # the blocked one learns nothing but "refused", word for word a setting's answer
+    by_block = assert_error(send(client, ana, bo), 403, "challenge_refused")
     assert_error(send(client, bo, ana), 403, "challenge_refused")
+    cy = new_player(client, "Cy")
+    client.patch("/api/players/me/settings", json={"challenges": "nobody"}, headers=as_player(cy))
+    assert assert_error(send(client, ana, cy), 403, "challenge_refused") == by_block
 
 
 def test_challenge_bad_input(client: TestClient) -> None:
