@@ -1,7 +1,7 @@
 """Follow and direct challenges in two browsers (issue 43): Ana follows Bea from Bea's page and
 challenges her; Bea, on her people page, sees the challenge arrive without a reload and declines
-it ("too fast"); Ana sees why, at once; Ana challenges again, Bea accepts, and both land at the
-same table, which has started. Screenshots of the people page and of a received challenge
+it ("too fast"); Ana sees why, at once; Ana challenges again, Bea (in the lobby) accepts, and
+both land at the same table, which has started. Screenshots of the people page and of a received challenge
 (desktop and phone, and one in pt-BR) go to tests/e2e/output/social-*.png (copied to
 docs/screens/people/ for the closing note)."""
 
@@ -123,7 +123,12 @@ def test_follow_challenge_decline_challenge_again_accept(open_page: Callable[...
     expect(bea.locator("#incoming .challenge")).to_contain_text("Ana desafia você")
     snap(bea, "social-people-pt-BR")
     assert violations(bea) == [], "the people page in pt-BR"
-    bea.locator("#incoming .challenge .btn-primary").click()
+    bea.goto("/lobby?lang=en")  # the lobby lists it too, above the open challenges
+    expect(bea.locator("#challenges-panel")).to_be_visible()
+    waiting = bea.locator("#incoming .challenge")
+    expect(waiting).to_contain_text(SOCIAL["from"].format(name="Ana"))
+    snap(bea, "social-lobby-challenge")
+    waiting.get_by_role("button", name=SOCIAL["accept"]).click()
 
     expect(bea).to_have_url(MATCH_URL)
     expect(ana).to_have_url(MATCH_URL)  # taken there the moment Bea accepted
