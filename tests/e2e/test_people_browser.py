@@ -147,3 +147,49 @@ def test_follow_challenge_decline_challenge_again_accept(open_page: Callable[...
     )
     bea.goto(f"/players/{bea_player['player_id']}?lang=en")
     expect(bea.locator("#recent a[href^='/players/']")).to_have_text("Ana")
+
+
+def test_a_nations_challenge_ends_with_links_to_the_other_players(
+    open_page: Callable[..., Page],
+) -> None:
+    """Nations challenges from the dialog: a table of three (its third seat the computer),
+    withdrawn, then a duel, accepted; once it ends, the end screen links the other person's page,
+    to follow or challenge again."""
+    bea = open_page()
+    bea_player = become(bea, "Bea")
+    ana = open_page()
+    ana_player = become(ana, "Ana")
+    ana.goto(f"/players/{bea_player['player_id']}")
+    ana.locator("#challenge-button").click()
+    dialog = ana.locator("#challenge-dialog")
+    dialog.locator("#dialog-game").get_by_text(LOCALES["en"]["games"]["nations"]).click()
+    dialog.locator("select[name=players]").select_option("3")
+    expect(dialog.locator("select[name=seat_p3]")).to_have_value("bot")
+    dialog.locator("#challenge-send").click()
+    sent = ana.locator("#outgoing .challenge")
+    expect(sent).to_contain_text(SOCIAL["players_n"].format(n=3))
+    sent.get_by_role("button", name=SOCIAL["cancel"]).click()  # withdrawn: a duel instead
+    expect(sent).to_contain_text(SOCIAL["status"]["canceled"])
+    ana.locator("#challenge-button").click()
+    dialog.locator("select[name=players]").select_option("2")
+    dialog.locator("#challenge-send").click()
+    expect(ana.locator("#outgoing .challenge.is-open")).to_have_count(1)
+
+    bea.goto("/people")
+    bea.locator("#incoming .challenge").get_by_role("button", name=SOCIAL["accept"]).click()
+    expect(bea).to_have_url(re.compile(r"/nations/match/"))
+    expect(ana).to_have_url(re.compile(r"/nations/match/"))
+    match_id = bea.url.rsplit("/", 1)[1]
+    ana.evaluate(
+        """async (id) => {
+            const seat = JSON.parse(localStorage.getItem(`wg.seat.${id}`));
+            await fetch(`/api/matches/${id}/resign`, {method: "POST", headers: {Authorization:
+                `Bearer ${seat.token}`}});
+        }""",
+        match_id,
+    )
+    link = bea.locator("#n-final .n-people a")
+    expect(link).to_have_text("Ana")
+    assert link.get_attribute("href") == f"/players/{ana_player['player_id']}"
+    link.scroll_into_view_if_needed()
+    bea.screenshot(path=str(OUTPUT / "social-nations-end.png"), animations="disabled")
