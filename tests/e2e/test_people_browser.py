@@ -1,9 +1,9 @@
 """Follow and direct challenges in two browsers (issue 43): Ana follows Bea from Bea's page and
 challenges her; Bea, on her people page, sees the challenge arrive without a reload and declines
 it ("too fast"); Ana sees why, at once; Ana challenges again, Bea (in the lobby) accepts, and
-both land at the same table, which has started. Screenshots of the people page and of a received challenge
-(desktop and phone, and one in pt-BR) go to tests/e2e/output/social-*.png (copied to
-docs/screens/people/ for the closing note)."""
+both land at the same table, which has started. Screenshots of the people page and of a
+received challenge (desktop and phone, and one in pt-BR) go to tests/e2e/output/social-*.png
+(copied to docs/screens/people/ for the closing note)."""
 
 from __future__ import annotations
 
