@@ -156,3 +156,19 @@ def open_between(db: Session, one: str, other: str) -> list[ChallengeRow]:
         ),
     )
     return [_row(r) for r in db.execute(query)]
+
+
+def close_all_of(db: Session, player: str, now: datetime) -> list[str]:
+    """A player deleting itself: its open challenges, either way, are canceled and their target
+    seats withdrawn; the waiting matches' ids (to be ended)."""
+    query = LISTED.where(
+        DirectChallenge.status == OPEN,
+        or_(DirectChallenge.challenger == player, DirectChallenge.target == player),
+    )
+    ended = []
+    for row in (_row(r) for r in db.execute(query)):
+        if answer(db, row.id, "canceled", now) and withdraw_seat(
+            db, row.match_id, row.target_seat, now
+        ):
+            ended.append(row.match_id)
+    return ended

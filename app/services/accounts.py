@@ -15,6 +15,7 @@ from ..errors import ApiError, checked_id, not_found
 from ..names import checked_name
 from ..passwords import Passwords, bad_credentials, checked_password, checked_username
 from ..persistence import accounts as store
+from ..persistence import challenges, follows
 from ..persistence import players as player_rows
 from ..push.changes import MatchChanged
 from .core import Core
@@ -249,4 +250,6 @@ class Accounts:
         with self.core.db.write() as db:
             when: datetime = self.core.stamp()
             store.wipe_player(db, player_id, when)
+            follows.forget(db, player_id)  # its follows, its blocks (issue 43)
+            challenges.close_all_of(db, player_id, when)  # its open direct challenges
             return store.matches_of(db, player_id)

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.persistence.db import Database
 from app.persistence.models import Player as PlayerModel
-from app.persistence.people_tables import Follow
+from app.persistence.people_tables import Block, Follow
 from app.services import social
 
 from .accounts_helpers import sign_up
@@ -219,3 +219,25 @@ def test_people_calls_are_rate_limited(sqlite_url: str) -> None:
         limited = c.get("/api/players/me/follows", headers=as_player(ana))
         assert_error(limited, 429, "rate_limited")
         assert int(limited.headers["retry-after"]) >= 1
+
+
+def test_a_deleted_player_leaves_no_follows_blocks_or_open_challenges(
+    client: TestClient, any_db_url: str
+) -> None:
+    ana, bo, cy = (new_player(client, n) for n in ("Ana", "Bo", "Cy"))
+    put(client, ana, "follows", bo)
+    put(client, bo, "follows", ana)
+    put(client, ana, "blocks", cy)
+    sent = client.post("/api/challenges", json={"to": bo["player_id"]}, headers=as_player(ana))
+    assert sent.status_code == 201
+    gone = client.request("DELETE", "/api/players/me", json={}, headers=as_player(ana))
+    assert gone.status_code == 200, gone.text
+    assert people(client, bo) == {"following": [], "followers": []}
+    assert client.get("/api/challenges", headers=as_player(bo)).json()["incoming"] == []
+    assert_error(put(client, bo, "follows", ana), 404, "not_found")
+    db = Database(any_db_url)
+    try:
+        with db.reader() as session:
+            assert session.query(Block).count() == 0 and session.query(Follow).count() == 0
+    finally:
+        db.dispose()
