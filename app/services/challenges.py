@@ -20,6 +20,7 @@ from ..auth import new_match_id
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import blocks, follows, notifications
 from ..persistence import challenges as rows
+from ..persistence import lobby as lobby_rows
 from ..persistence.cache import Entry
 from ..persistence.challenges import ChallengeRow
 from ..persistence.models import Player
@@ -130,6 +131,7 @@ class Challenges:
         nothing): the challenge and the target's notification."""
         if target_id == me.id:
             raise ApiError(422, "invalid_request", "You cannot challenge yourself.")
+        lobby_rows.hold_creator(db, me.id, None)  # two challenges at once count each other
         target = db.get(Player, target_id)
         if target is None or target.deleted_at is not None:
             raise not_found("player")
@@ -179,7 +181,8 @@ class Challenges:
         """The target takes its seat: the match starts once every person sits."""
         if not token:
             raise player_required()
-        row, code = await run_in_threadpool(self._acceptable, token, checked_id(challenge_id))
+        wanted = checked_id(challenge_id, "challenge")
+        row, code = await run_in_threadpool(self._acceptable, token, wanted)
         try:
             taken = await self.matches.claim(code, token)
         except ApiError as err:
@@ -255,7 +258,7 @@ class Challenges:
         if not token:
             raise player_required()
         row, tell, noted = await run_in_threadpool(
-            self._withdraw, token, checked_id(challenge_id), status, reason
+            self._withdraw, token, checked_id(challenge_id, "challenge"), status, reason
         )
         await self.end_matches([row.match_id])
         if noted is not None:
