@@ -20,6 +20,7 @@ from ..persistence import players as player_rows
 from ..push.changes import MatchChanged
 from .core import Core
 from .players import player_of, unknown_player
+from .unplayed import end_unplayed
 
 
 @dataclass(frozen=True)
@@ -233,11 +234,12 @@ class Accounts:
             password or "", account.password_hash
         ):
             raise bad_credentials()
-        tables = await run_in_threadpool(self._delete, player)
+        tables, unplayed = await run_in_threadpool(self._delete, player)
         for match_id in tables:
             self.core.cache.drop_info(match_id)
         for match_id in tables:
             await self.core.publish(MatchChanged(match_id))
+        await end_unplayed(self.core, unplayed)  # its direct challenges' waiting matches
 
     def _player_and_account(self, token: str | None) -> tuple[str, store.AccountRow | None]:
         with self.core.db.reader() as db:
@@ -246,10 +248,10 @@ class Accounts:
                 raise unknown_player()
             return player.id, store.account_of(db, player.id)
 
-    def _delete(self, player_id: str) -> list[str]:
+    def _delete(self, player_id: str) -> tuple[list[str], list[str]]:
         with self.core.db.write() as db:
             when: datetime = self.core.stamp()
             store.wipe_player(db, player_id, when)
             follows.forget(db, player_id)  # its follows, its blocks (issue 43)
-            challenges.close_all_of(db, player_id, when)  # its open direct challenges
-            return store.matches_of(db, player_id)
+            unplayed = challenges.close_all_of(db, player_id, when)  # its open direct challenges
+            return store.matches_of(db, player_id), unplayed

@@ -21,17 +21,15 @@ from ..errors import ApiError, checked_id, not_found
 from ..persistence import blocks, follows, notifications
 from ..persistence import challenges as rows
 from ..persistence import lobby as lobby_rows
-from ..persistence.cache import Entry
 from ..persistence.challenges import ChallengeRow
 from ..persistence.models import Player
-from ..persistence.moves import MoveTransaction
 from ..persistence.people_tables import DirectChallenge
-from ..persistence.records import Ending, MatchInfo, MatchRow, PlayerRow
-from ..push.changes import MatchChanged, Notified
-from .changes import Changed, MatchChanges
+from ..persistence.records import PlayerRow
+from ..push.changes import Notified
 from .core import Core
 from .matches import Matches, SeatTaken, player_required
 from .players import player_of
+from .unplayed import end_unplayed
 
 log = logging.getLogger("watergate.challenges")
 REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "game")
@@ -306,18 +304,4 @@ class Challenges:
 
     async def end_matches(self, match_ids: list[str]) -> None:
         """End the waiting matches of closed challenges, unplayed (nobody is ranked)."""
-        for match_id in match_ids:
-            try:
-                await run_in_threadpool(self._end_match, match_id)
-            except ApiError:
-                continue  # gone, or already under way (an accept won)
-            self.core.cache.drop_info(match_id)
-            await self.core.publish(MatchChanged(match_id))
-
-    def _end_match(self, match_id: str) -> None:
-        def end(tx: MoveTransaction, row: MatchRow, info: MatchInfo, entry: Entry) -> Changed:
-            if row.status != "waiting":
-                raise ApiError(409, "not_waiting", "The match is under way.")
-            return Changed(info, ending=Ending("finished", None, None, "host"))
-
-        MatchChanges(self.core).run(match_id, end, self.core.stamp(), missing=not_found)
+        await end_unplayed(self.core, match_ids)

@@ -18,7 +18,7 @@ from app.services import social
 
 from .accounts_helpers import sign_up
 from .conftest import make_settings
-from .test_api import assert_error
+from .test_api import assert_error, bearer
 from .test_clocks import START, FakeClock
 from .test_lifecycle import receive, seat_socket
 from .test_players import Player, as_player, new_player
@@ -230,10 +230,13 @@ def test_a_deleted_player_leaves_no_follows_blocks_or_open_challenges(
     put(client, ana, "blocks", cy)
     sent = client.post("/api/challenges", json={"to": bo["player_id"]}, headers=as_player(ana))
     assert sent.status_code == 201
+    made = sent.json()
     gone = client.request("DELETE", "/api/players/me", json={}, headers=as_player(ana))
     assert gone.status_code == 200, gone.text
     assert people(client, bo) == {"following": [], "followers": []}
     assert client.get("/api/challenges", headers=as_player(bo)).json()["incoming"] == []
+    table = client.get(f"/api/matches/{made['match_id']}", headers=bearer(made["seat_token"]))
+    assert table.json()["status"] == "finished"  # ended unplayed
     assert_error(put(client, bo, "follows", ana), 404, "not_found")
     db = Database(any_db_url)
     try:
