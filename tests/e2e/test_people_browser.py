@@ -70,6 +70,18 @@ def status_of(page: Page, match_id: str) -> str:
     return found
 
 
+def resign(page: Page, match_id: str) -> None:
+    """This browser's seat resigns (through the API, as the table's menu would)."""
+    page.evaluate(
+        """async (id) => {
+            const seat = JSON.parse(localStorage.getItem(`wg.seat.${id}`));
+            await fetch(`/api/matches/${id}/resign`, {method: "POST", headers: {Authorization:
+                `Bearer ${seat.token}`}});
+        }""",
+        match_id,
+    )
+
+
 def send_challenge(ana: Page, clock: str, shot: str | None = None) -> None:
     ana.locator("#challenge-button").click()
     dialog = ana.locator("#challenge-dialog")
@@ -137,14 +149,7 @@ def test_follow_challenge_decline_challenge_again_accept(open_page: Callable[...
     assert status_of(bea, match_id) == "active"
     assert status_of(ana, match_id) == "active"
     # once it is over, Bea's page links Ana among its recent opponents: a way back to follow
-    ana.evaluate(
-        """async (id) => {
-            const seat = JSON.parse(localStorage.getItem(`wg.seat.${id}`));
-            await fetch(`/api/matches/${id}/resign`, {method: "POST", headers: {Authorization:
-                `Bearer ${seat.token}`}});
-        }""",
-        match_id,
-    )
+    resign(ana, match_id)
     bea.goto(f"/players/{bea_player['player_id']}?lang=en")
     expect(bea.locator("#recent a[href^='/players/']")).to_have_text("Ana")
 
@@ -180,14 +185,7 @@ def test_a_nations_challenge_ends_with_links_to_the_other_players(
     expect(bea).to_have_url(re.compile(r"/nations/match/"))
     expect(ana).to_have_url(re.compile(r"/nations/match/"))
     match_id = bea.url.rsplit("/", 1)[1]
-    ana.evaluate(
-        """async (id) => {
-            const seat = JSON.parse(localStorage.getItem(`wg.seat.${id}`));
-            await fetch(`/api/matches/${id}/resign`, {method: "POST", headers: {Authorization:
-                `Bearer ${seat.token}`}});
-        }""",
-        match_id,
-    )
+    resign(ana, match_id)
     link = bea.locator("#n-final .n-people a")
     expect(link).to_have_text("Ana")
     assert link.get_attribute("href") == f"/players/{ana_player['player_id']}"
