@@ -5,7 +5,8 @@ The lobby socket needs no token; to keep their challenges listed while they look
 says who they are with a first (or any later) message, never in the URL:
     {"type": "auth", "player_token": "<player token>"}
 Server messages: {"type": "lobby", "challenges": [...]}, {"type": "error", "code", "message"},
-{"type": "pong"}."""
+{"type": "pong"}, and to a socket that said who it is, {"type": "notified", "id"} whenever a
+notification is stored for that player (a direct challenge, an answer to one: issue 43)."""
 
 from __future__ import annotations
 
