@@ -251,3 +251,38 @@ def test_a_nations_challenge_with_an_open_seat_and_the_computer(client: TestClie
     claimed = client.post(f"/api/invites/{code}/claim", headers=as_player(cy))
     assert claimed.status_code == 200
     assert view(client, made["match_id"], made["seat_token"])["status"] == "active"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": "nations", "players": 9},
+        {"seats": {"nixon": "bot"}, "role": "editor"},  # no seat left for the target
+        {"seats": {"p9": "bot"}, "game": "nations", "players": 3},
+        {"game": "nations", "players": 3, "role": "p1", "seats": {"p2": "bot", "p3": "bot"}},
+        {"to": "x" * 65},
+        {"rated": "yes"},
+        {"to": None},
+        {"extra": 1},
+        {"seats": {f"s{n}": "bot" for n in range(9)}},
+    ],
+)
+def test_bad_challenges_are_4xx_with_a_code(client: TestClient, body: dict[str, Any]) -> None:
+    ana, bo = new_player(client, "Ana"), new_player(client, "Bo")
+    sent = client.post(
+        "/api/challenges", json={"to": bo["player_id"], **body}, headers=as_player(ana)
+    )
+    assert 400 <= sent.status_code < 500 and sent.json()["code"], sent.text
+    assert lists(client, bo)["incoming"] == []  # nothing was stored
+    bad = [
+        ("POST", "/api/challenges/" + "x" * 70 + "/accept", None),
+        ("POST", "/api/challenges/abc/decline", {"reason": 5}),
+        ("POST", "/api/challenges/abc/decline", {"reason": "x" * 40}),
+        ("PUT", "/api/players/me/follows/%00", None),
+        ("PUT", "/api/players/me/blocks/é", None),
+        ("PATCH", "/api/players/me/settings", {"challenges": None}),
+        ("PATCH", "/api/players/me/settings", {}),
+    ]
+    for method, path, payload in bad:
+        answer = client.request(method, path, json=payload, headers=as_player(ana))
+        assert 400 <= answer.status_code < 500 and answer.json()["code"], (path, answer.text)
