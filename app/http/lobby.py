@@ -10,6 +10,7 @@ notification is stored for that player (a direct challenge, an answer to one: is
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import asdict
 from typing import Any
@@ -90,9 +91,15 @@ def wire(found: list[Listed]) -> LobbyOut:
 
 
 @router.get("/api/lobby", response_model=LobbyOut)
-async def lobby(ctx: CtxDep) -> LobbyOut:
-    """The open public challenges, oldest first (at most 100)."""
-    return wire(await ctx.lobby.challenges())
+async def lobby(ctx: CtxDep, player: PlayerTokenDep) -> LobbyOut:
+    """The open public challenges, oldest first (at most 100); with X-Player-Token, without
+    those of players kept apart from it by a block."""
+    found = await ctx.lobby.challenges()
+    if player:
+        with contextlib.suppress(ApiError):  # an unknown token: everyone's list
+            me = await ctx.lobby.player_id(player)
+            found = await ctx.lobby.visible_to(me, found)
+    return wire(found)
 
 
 @router.post("/api/lobby/{match_id}/join", response_model=Claimed, responses=LOBBY_ERRORS)
@@ -178,6 +185,7 @@ async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> str | No
         token = msg.get("player_token")
         try:
             conn.player_id = await ctx.lobby.player_id(token if isinstance(token, str) else None)
+            ctx.lobby_room.wake()  # its list as this player sees it (blocks hide challenges)
         except ANSWERED as err:
             answer = as_api_error(err)
             await conn.send_text(_error(answer))

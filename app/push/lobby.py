@@ -80,6 +80,8 @@ class LobbyRoom:
         self.conns: set[LobbySocket] = set()
         self.by_address: Counter[str] = Counter()
         self.render: Callable[[], Awaitable[str]] | None = None  # set once the service exists
+        # the list as each of the given players sees it, where it differs (blocks: issue 43)
+        self.tailor: Callable[[set[str], str], Awaitable[dict[str, str]]] | None = None
         self._text: str | None = None  # the newest list, while nothing changed since
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -152,10 +154,18 @@ class LobbyRoom:
                 delay = min(RETRY_MAX_S, RETRY_S * 2 ** (self._failures - 1))
                 asyncio.get_running_loop().call_later(delay, self._wake.set)
                 continue
+            try:
+                players = self.players()
+                tailored = await self.tailor(players, text) if self.tailor and players else {}
+            except Exception as err:  # as a failed render: tried again
+                self._failures += 1
+                log.warning("tailoring the lobby failed (%s); retrying", type(err).__name__)
+                asyncio.get_running_loop().call_later(RETRY_S, self._wake.set)
+                continue
             self._failures = 0
             self._text = text
             for conn in self.conns:
-                conn.offer(text)
+                conn.offer(tailored.get(conn.player_id or "", text))
 
     async def close(self) -> None:
         for conn in list(self.conns):

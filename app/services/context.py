@@ -111,6 +111,7 @@ class AppContext:
             LobbyRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
         )
         lobby_room.render = lobby.rendered
+        lobby_room.tailor = lobby.tailored  # blocks hide challenges (issue 43)
         fanout.lobby_changed.append(lobby_room.wake)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),

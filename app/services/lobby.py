@@ -4,6 +4,7 @@ has been away too long out of the lobby (a sweep every process runs)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from datetime import timedelta
@@ -101,6 +102,37 @@ class Lobby:
         """The lobby socket's message: {"type": "lobby", "challenges": [...]}."""
         found = await self.challenges()
         return dumps({"type": "lobby", "challenges": [asdict(c) for c in found]})
+
+    async def tailored(self, players: set[str], text: str) -> dict[str, str]:
+        """The lobby message for each of `players` (lobby sockets here) whose list differs from
+        `text`, everyone's: without the challenges of anyone kept apart from them by a block,
+        either way, so that nobody meets a blocker's challenge, nor learns of the block by
+        being refused it."""
+        found = json.loads(text)["challenges"]
+        creators = {c["creator"]["player_id"] for c in found}
+        apart = await run_in_threadpool(self._apart, players, creators)
+        hidden: dict[str, set[str]] = {}
+        for player, creator in apart:
+            hidden.setdefault(player, set()).add(creator)
+        return {
+            player: dumps(
+                {
+                    "type": "lobby",
+                    "challenges": [c for c in found if c["creator"]["player_id"] not in gone],
+                }
+            )
+            for player, gone in hidden.items()
+        }
+
+    async def visible_to(self, player: str, found: list[Listed]) -> list[Listed]:
+        """Of the listed challenges, those `player` may see (no block with their creator)."""
+        creators = {c.creator.player_id for c in found}
+        apart = {c for _, c in await run_in_threadpool(self._apart, {player}, creators)}
+        return [c for c in found if c.creator.player_id not in apart]
+
+    def _apart(self, players: set[str], creators: set[str]) -> set[tuple[str, str]]:
+        with self.core.db.reader() as db:
+            return blocks.apart_among(db, players, creators)
 
     def _challenges(self) -> list[Listed]:
         with self.core.db.reader() as db:

@@ -244,3 +244,32 @@ def test_a_deleted_player_leaves_no_follows_blocks_or_open_challenges(
             assert session.query(Block).count() == 0 and session.query(Follow).count() == 0
     finally:
         db.dispose()
+
+
+def test_the_lobby_hides_challenges_between_players_kept_apart(client: TestClient) -> None:
+    ana, bo, cy = (new_player(client, n) for n in ("Ana", "Bo", "Cy"))
+    put(client, ana, "blocks", bo)
+    mine = public(client, ana)
+
+    def listed(who: Player | None) -> list[str]:
+        headers = as_player(who) if who else {}
+        found = client.get("/api/lobby", headers=headers).json()["challenges"]
+        return [c["match_id"] for c in found]
+
+    assert listed(None) == [mine] and listed(cy) == [mine] and listed(ana) == [mine]
+    assert listed(bo) == []  # the blocked one never meets the blocker's challenge
+    with (
+        client.websocket_connect("/ws/lobby") as blocked,
+        client.websocket_connect("/ws/lobby") as other,
+    ):
+        blocked.send_json({"type": "auth", "player_token": bo["player_token"]})
+        other.send_json({"type": "auth", "player_token": cy["player_token"]})
+        for ws, wanted in ((blocked, []), (other, [mine])):
+            for _ in range(6):  # the list before the auth, then the list for this player
+                found = receive(ws)
+                if [c["match_id"] for c in found["challenges"]] == wanted:
+                    break
+            else:
+                pytest.fail(f"never pushed {wanted}")
+        theirs = public(client, cy)
+        assert [c["match_id"] for c in receive(blocked)["challenges"]] == [theirs]
