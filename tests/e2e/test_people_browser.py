@@ -191,3 +191,28 @@ def test_a_nations_challenge_ends_with_links_to_the_other_players(
     assert link.get_attribute("href") == f"/players/{ana_player['player_id']}"
     link.scroll_into_view_if_needed()
     bea.screenshot(path=str(OUTPUT / "social-nations-end.png"), animations="disabled")
+
+
+def test_block_from_a_profile_and_unblock_from_the_people_page(
+    open_page: Callable[..., Page],
+) -> None:
+    bea = open_page()
+    bea_player = become(bea, "Bea")
+    ana = open_page()
+    become(ana, "Ana")
+    ana.goto(f"/players/{bea_player['player_id']}")
+    ana.locator("#follow-button").click()
+    expect(ana.locator("#follow-button")).to_have_text(SOCIAL["unfollow"])
+    ana.once("dialog", lambda d: d.accept())  # "Block Bea? …"
+    ana.locator("#block-button").click()
+    expect(ana.locator("#block-button")).to_have_text(SOCIAL["unblock"])
+    expect(ana.locator("#follow-button")).to_be_hidden()
+    expect(ana.locator("#challenge-button")).to_be_hidden()
+
+    ana.goto("/people")
+    expect(ana.locator("#no-following")).to_be_visible()  # the block ended the follow
+    blocked = ana.locator("#blocked .person")
+    expect(blocked.locator(".who")).to_have_text("Bea")
+    assert violations(ana) == [], "the people page with a blocked player"
+    blocked.get_by_role("button", name=SOCIAL["unblock"]).click()
+    expect(ana.locator("#no-blocked")).to_be_visible()
