@@ -182,8 +182,7 @@ async def my_blocks(ctx: CtxDep, player: PlayerTokenDep) -> BlocksOut:
 async def block(player_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Response:
     """Block a player: no challenges, joins, pairing, follows or chat between us; follows and
     open challenges between us end. Matches under way go on."""
-    ended = await ctx.social.block(player, player_id[:65])
-    await ctx.challenges.end_matches(ended)
+    await ctx.social.block(player, player_id[:65])
     return Response(status_code=204)
 
 

@@ -23,6 +23,7 @@ from ..push.presence import Presence
 from .core import Core
 from .matches import blocked, player_required
 from .players import player_of
+from .unplayed import end_unplayed
 
 MAX_FOLLOWS = 400  # whom one player may follow
 MAX_FOLLOWERS_LISTED = 400  # followers the people page lists (the newest are not favoured)
@@ -101,7 +102,7 @@ class Social:
 
     async def block(self, token: str | None, player_id: str) -> list[str]:
         """Block the player: follows between the two end, and so do open challenges between
-        them (their waiting matches, whose ids are returned, are to be ended)."""
+        them, whose waiting matches end unplayed (their ids are returned)."""
         wanted = checked_id(player_id, "player")
 
         def work(db: Session, me: PlayerRow) -> list[str]:
@@ -120,6 +121,7 @@ class Social:
 
         found = await run_in_threadpool(self._as, token, work)
         assert isinstance(found, list)
+        await end_unplayed(self.core, found)
         return found
 
     async def unblock(self, token: str | None, player_id: str) -> None:
