@@ -26,9 +26,11 @@ from .http import (
     lessons,
     lifecycle,
     lobby,
+    moderation,
     pages,
     people,
     players,
+    privacy,
     push,
     replays,
     ws,
@@ -38,11 +40,13 @@ from .http.middleware import BodyLimit, install_errors
 from .http.paths import STATIC
 from .metrics import Metrics, probe_loop
 from .services.context import AppContext
+from .services.privacy import Privacy
 from .supervise import finish, supervise
 
 CHECKPOINT_SECONDS = 1.0
 SWEEP_GRACE = 5.0  # seconds shutdown waits for a sweep under way before it cancels it
 LOBBY_SWEEP_SECONDS = 30.0  # how often creators' presence is noted and stale challenges expire
+RETENTION_SWEEP_SECONDS = 3600.0  # how often records past their retention time are removed
 
 
 async def sweep_once(ctx: AppContext) -> list[str]:
@@ -82,6 +86,18 @@ async def _lobby_forever(ctx: AppContext, stop: asyncio.Event) -> None:
         await lobby_sweep_once(ctx)
 
 
+async def _retention_forever(ctx: AppContext, stop: asyncio.Event) -> None:
+    """Hourly, remove reports, moderation records, sanctions and abandonment records kept
+    their time (issue 43, README: Privacy and retention); supervised like the sweeps."""
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), RETENTION_SWEEP_SECONDS)
+            return
+        except TimeoutError:
+            pass
+        await Privacy(ctx.core).prune()
+
+
 async def _checkpoint_forever(ctx: AppContext, stop: asyncio.Event) -> None:
     """Keep SQLite's write-ahead log short, off the event loop (commits never checkpoint); a
     checkpoint under way when shutdown starts is waited for, like a sweep."""
@@ -109,6 +125,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         checkpointer = supervise("checkpointer", lambda: _checkpoint_forever(ctx, stop), stop=stop)
         lag = supervise("event-loop probe", lambda: probe_loop(metrics, stop), stop=stop)
         lobby_sweeper = supervise("lobby sweeper", lambda: _lobby_forever(ctx, stop), stop=stop)
+        retention = supervise("retention", lambda: _retention_forever(ctx, stop), stop=stop)
         try:
             yield
         finally:
@@ -117,6 +134,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await finish(checkpointer, SWEEP_GRACE)
             await finish(lag)
             await finish(lobby_sweeper, SWEEP_GRACE)
+            await finish(retention, SWEEP_GRACE)
             await ctx.close()
 
     # FastAPI's own /docs has an inline script no CSP nonce reaches (http/docs.py serves it with
@@ -139,7 +157,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        accounts, account_pages, lobby, push, analysis, lessons, people,
+        accounts, account_pages, lobby, push, analysis, lessons, privacy, moderation, people,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

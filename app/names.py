@@ -1,5 +1,6 @@
 """Players' names: what a name may be (1–24 visible characters, no markup, not a name the table
-itself shows such as "Computer" or "Guest" in any of its languages), checked and normalised once."""
+itself shows such as "Computer" or "Guest" in any of its languages, nor a word the chat's word lists
+mark: `422 invalid_name` with `"reason": "offensive"`), checked and normalised once."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from .errors import ApiError
+from .services.chat_safety import marked
 
 MAX_CHARS: Final = 24
 LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
@@ -115,4 +117,6 @@ def checked_name(raw: str) -> str:
         raise InvalidName("markup", "A name cannot contain < or >.")
     if skeleton(name) in reserved():
         raise InvalidName("reserved", "That name is reserved; please choose another.")
+    if marked(name):  # the chat's word lists (issue 43)
+        raise InvalidName("offensive", "That name is not allowed here; please choose another.")
     return name

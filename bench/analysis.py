@@ -1,52 +1,105 @@
-"""Post-game analysis cost: how long the analysis of one whole Watergate match takes, one core.
+"""Post-game analysis cost: how long the analysis of one whole match takes, one core.
 
     python -m bench.analysis --games 5 [--seed 1]
+    python -m bench.analysis --game nations --players 4 --games 5
+    python -m bench.analysis --game nations --players 4 --games 40 --fit
 
-Plays matches heuristic against random (real decisions for both seats), then analyses each as the
-server does (`app/services/analysis.analyse_match`, the fixed per-decision work of
-engine/watergate/bots/analysis.py) and prints `analysis_seconds_per_match` and
-`analysis_decisions_per_match`.
+Plays matches (Watergate: heuristic against random, real decisions for both seats; Nations: the
+normal level at every seat), then analyses each as the server does
+(`app/services/analysis.analyse_match`, the fixed per-decision work of the game's
+bots/analysis.py) and prints `analysis_seconds_per_match` and `analysis_decisions_per_match`.
+
+`--fit` (Nations) instead fits the scale by which the analysis turns an evaluation (a lead in
+victory points) into a chance to win: for every decision it records the evaluation of the action
+played and whether that seat went on to win, and prints the scale of least log-loss
+(`nations_analysis_scale`) beside that loss and the loss of the scale in use.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
+from typing import Any
 
 from app.services.analysis import analyse_match
 from engine.core.game import JSONObject
+from engine.core.rng import seed_state
+from engine.nations.bots import analysis as nations_analysis
+from engine.nations.bots.evaluate import evaluate_choice
+from engine.nations.observation import determinize, observation_for
+from engine.nations.state import player_of
 from engine.registry import get_game
 
-GAME = get_game("watergate")
+Played = list[tuple[int, str, JSONObject]]
 
 
-def played(seed: int) -> list[tuple[int, str, JSONObject]]:
-    state = GAME.start(seed).state
-    actions: list[tuple[int, str, JSONObject]] = []
-    bots = {"editor": GAME.make_bot("heuristic", seed, 0, None),
-            "nixon": GAME.make_bot("random", seed + 1, 0, None)}  # fmt: skip
-    while seats := GAME.to_move(state):
+def played(game: Any, seed: int, level: str) -> tuple[Played, list[tuple[float, str]]]:
+    """A match's actions, and (Nations) each decision's evaluation of the action played with
+    the seat that made it."""
+    state = game.start(seed).state
+    actions: Played = []
+    values: list[tuple[float, str]] = []
+    bots = {seat: game.make_bot(level, seed + k, 0, None) for k, seat in enumerate(game.seats)}
+    if game.id == "watergate":
+        bots["nixon"] = game.make_bot("random", seed + 1, 0, None)
+    while seats := game.to_move(state):
         seat = seats[0]
-        action = bots[seat].decide(
-            GAME.observation_for(state, seat), seat, GAME.legal_actions(state, seat)
-        )
-        actions.append((len(actions) + 1, seat, GAME.action_to_json(action)))
-        state = GAME.apply(state, seat, action).state
-    return actions
+        legal = game.legal_actions(state, seat)
+        action = bots[seat].decide(game.observation_for(state, seat), seat, legal)
+        if game.id == "nations" and len(legal) > 1:
+            sample, _ = determinize(observation_for(state), seed_state(seed + len(actions)))
+            after = game.apply(sample, seat, action).state
+            values.append((evaluate_choice(sample, after, player_of(seat)), seat))
+        actions.append((len(actions) + 1, seat, game.action_to_json(action)))
+        state = game.apply(state, seat, action).state
+    winner = game.outcome(state).winners[0]
+    return actions, [(v, "1" if seat == winner else "0") for v, seat in values]
+
+
+def log_loss(points: list[tuple[float, str]], scale: float, offset: float = 0.0) -> float:
+    total = 0.0
+    for value, won in points:
+        p = nations_analysis.chance(value, scale, offset)
+        p = min(max(p, 1e-6), 1 - 1e-6)
+        total -= math.log(p if won == "1" else 1 - p)
+    return total / len(points)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", default="watergate")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--fit", action="store_true")
     args = parser.parse_args()
-    spent, judged = 0.0, 0
+    game = get_game(args.game).with_players(args.players)
+    level = "heuristic" if args.game == "watergate" else "normal"
+    options = {"players": args.players} if args.players != 2 else {}
+    spent, judged, points = 0.0, 0, []
     for k in range(args.games):
         seed = args.seed + k
-        actions = played(seed)
+        actions, values = played(game, seed, level)
+        points += values
+        if args.fit:
+            continue
         started = time.perf_counter()
-        judged += len(analyse_match(GAME.id, seed, GAME.rules_version, actions))
+        judged += len(analyse_match(game.id, seed, game.rules_version, actions, options))
         spent += time.perf_counter() - started
+    if args.fit:
+        grid = [(s / 2, o / 10) for s in range(2, 81) for o in range(-30, 11)]
+        scale, offset = min(grid, key=lambda g: log_loss(points, *g))
+        share = sum(won == "1" for _, won in points) / len(points)
+        flat = -(share * math.log(share) + (1 - share) * math.log(1 - share))
+        in_use = nations_analysis.fitted(args.players)
+        print(f"nations_analysis_decisions {len(points)}")
+        print(f"nations_analysis_scale {scale}")
+        print(f"nations_analysis_offset {offset}")
+        print(f"nations_analysis_log_loss {log_loss(points, scale, offset):.4f}")
+        print(f"nations_analysis_log_loss_in_use {log_loss(points, *in_use):.4f}")
+        print(f"nations_analysis_log_loss_flat {flat:.4f}")
+        return
     print(f"analysis_seconds_per_match {spent / args.games:.2f}")
     print(f"analysis_decisions_per_match {judged / args.games:.1f}")
 

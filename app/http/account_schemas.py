@@ -85,6 +85,11 @@ class ProfileOut(BaseModel):
         default=None, description="Per game (matches.game); accounts only."
     )
     roles: dict[str, RoleOut] = Field(default_factory=dict)
+    reliability: int | None = Field(
+        default=None,
+        description="Issue 43: the finished share (0-100) of the player's last 50 ended games "
+        "(not let run out of time in a live game, nor abandoned); absent below 5 games.",
+    )
 
 
 class PointOut(BaseModel):

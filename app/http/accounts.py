@@ -91,7 +91,9 @@ async def sign_up(
     token carry over); without, a new player named `name` (or the username). This browser
     becomes a known device of the account."""
     device = request.cookies.get(DEVICE_COOKIE)
-    made = await ctx.accounts.sign_up(player, body.username, body.password, body.name, device)
+    made = await ctx.accounts.sign_up(
+        player, body.username, body.password, body.name, device, client_key(request.scope)
+    )
     return signed_in(made, request, response, ctx)
 
 

@@ -91,6 +91,14 @@ async def stats_page(request: Request) -> Response:
     return await _guard(request) or _page(request, "admin_stats.html", page="admin-stats")
 
 
+@router.get("/admin/reports", response_class=HTMLResponse)
+async def reports_page(request: Request) -> Response:
+    """The moderators' report queue (issue 43). Not behind the admin guard: a moderator's
+    account opens it too; the page holds no data, its script asks /api/mod/… as whoever it is
+    (the admin's session cookie, or the moderator's player token)."""
+    return _page(request, "admin_reports.html", page="admin-reports")
+
+
 @router.get("/admin/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(request: Request, match_id: str) -> Response:
     """One match: full state, actions, log and the step-through (on its game's table)."""

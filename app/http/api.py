@@ -54,6 +54,7 @@ async def create_match(
         seats=body.seats,
         levels=body.levels,
         handicaps=body.handicaps,
+        rules_version=body.rules_version,
     )
     base = link_base(request, ctx.settings) + "/invite/"
     invites = {seat: base + code for seat, code in made.invites.items()}

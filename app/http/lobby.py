@@ -44,6 +44,7 @@ class CreatorOut(BaseModel):
     player_id: str
     name: str
     rating: float | None
+    reliability: int | None = None  # issue 43: 0-100, null below 5 ended games
 
 
 class ChallengeOut(BaseModel):

@@ -88,7 +88,11 @@ def _page(
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
     """Start a match."""
-    return _page(request, "home.html", page="home")
+    editions = {
+        "editions": sorted(VERSIONS, key=int, reverse=True),
+        "current_edition": RULES_VERSION,
+    }
+    return _page(request, "home.html", page="home", shown=editions)
 
 
 @router.get("/lobby", response_class=HTMLResponse)

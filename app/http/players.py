@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
+from ..addresses import client_key
 from ..services.ratings import provisional
 from .account_schemas import ProfileOut, RatingOut, RoleOut
 from .accounts import played_out
@@ -21,9 +22,9 @@ BAD_NAME: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("", status_code=201, response_model=PlayerCreated, responses=BAD_NAME)
-async def create_player(body: NameBody, ctx: CtxDep) -> PlayerCreated:
+async def create_player(body: NameBody, request: Request, ctx: CtxDep) -> PlayerCreated:
     """A new anonymous player; keep its token (the browser keeps it in localStorage)."""
-    made = await ctx.players.create(body.name)
+    made = await ctx.players.create(body.name, client_key(request.scope))
     return PlayerCreated(player_id=made.player_id, name=made.name, player_token=made.player_token)
 
 
@@ -61,4 +62,5 @@ async def player_profile(player_id: str, ctx: CtxDep) -> ProfileOut:
         recent=[played_out(p) for p in found.recent],
         rating=ratings or None,
         roles={r.role: RoleOut(games=r.games, wins=r.wins) for r in found.roles},
+        reliability=found.reliability,
     )

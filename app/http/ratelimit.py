@@ -47,6 +47,16 @@ ROUTES: Final = {
     ("POST", "/api/accounts/login"): "login",
     ("POST", "/api/accounts/password"): "login",
     ("DELETE", "/api/players/me"): "login",  # an account's deletion checks its password
+    # issue 43: reports and moderation (a report's per-day cap is counted apart, per reporter)
+    ("POST", "/api/reports"): "moderation",
+    ("GET", "/api/reports/mine"): "moderation",
+    ("GET", "/api/mod/reports"): "moderation",
+    ("POST", "/api/mod/actions"): "moderation",
+    ("GET", "/api/mod/players/{player_id}"): "moderation",
+    ("PUT", "/api/mod/moderators/{player_id}"): "moderation",
+    ("DELETE", "/api/mod/moderators/{player_id}"): "moderation",
+    ("GET", "/api/players/me/moderation"): "moderation",
+    ("POST", "/api/players/me/moderation/{action_id}/ack"): "moderation",
     # people (contract v1.2): a direct challenge makes a match; the rest is "social"
     ("POST", "/api/challenges"): "create",
     ("POST", "/api/challenges/{challenge_id}/accept"): "join",
@@ -67,6 +77,7 @@ PATTERNS: Final = [
 ]
 LIMITED_METHODS: Final = frozenset(method for method, _ in ROUTES)
 REPLAYS: Final = "/api/replays/"  # every GET under it counts as "replay"
+MINE: Final = ("/api/players/me/export", "/api/players/me/sanctions")  # issue 43: "replay" too
 REDIS_PAUSE_S: Final = 5.0  # after a Redis error, count in memory this long before trying again
 REDIS_TIMEOUT_S: Final = 0.25  # a limit check must never hold a request for long
 
@@ -100,6 +111,7 @@ class Limiter:
             "login_user_global": parse_many(settings.rate_limit_login_user_global),
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
+            "moderation": parse_many(settings.rate_limit_moderation),
             "social": parse_many(settings.rate_limit_social),
         }
         self.memory_storage = MemoryStorage()
@@ -188,7 +200,9 @@ def bucket_of(scope: Scope) -> str | None:
     """Which limit a request counts against, if any."""
     if scope["type"] == "websocket":
         return "socket" if scope["path"].startswith("/ws/") else None
-    if scope["path"].startswith(REPLAYS) and scope.get("method") == "GET":
+    if scope.get("method") == "GET" and (
+        scope["path"].startswith(REPLAYS) or scope["path"] in MINE
+    ):
         return "replay"  # a public replay, export or check replays a whole match: not free
     if scope["type"] != "http" or scope["method"] not in LIMITED_METHODS:
         return None  # the common case (views, actions, pages, static files) costs one lookup

@@ -33,6 +33,10 @@ class CreateMatch(BaseModel):
     handicaps: dict[str, Literal["chieftain", "prince", "king", "emperor"]] = Field(
         default_factory=dict, max_length=8
     )
+    # contract v1.2, rules editions: an unrated match may be played under any published rules
+    # version of its game (422 invalid_rules_version for an unknown one, or a rated match asking
+    # for other than the current); none: the current
+    rules_version: str | None = Field(default=None, max_length=16)
 
     def clock_choice(self) -> tuple[str | None, int | None]:
         """("realtime", 15) etc., or (None, None) for a correspondence match without clocks."""

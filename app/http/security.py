@@ -124,7 +124,8 @@ class AdminOrigin:
 
 def _admin(scope: Scope) -> bool:
     path: str = scope["path"]
-    return path == "/admin" or path.startswith(("/admin/", "/api/admin/"))
+    # the moderators' API too: the admin's cookie opens it (issue 43)
+    return path == "/admin" or path.startswith(("/admin/", "/api/admin/", "/api/mod/"))
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

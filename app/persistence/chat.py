@@ -30,6 +30,8 @@ class ChatLine:
     at: float  # epoch seconds
     phrase: str | None = None  # a preset phrase's key: readers show their own translation
     id: int = 0  # the stored line's number: increasing, the same on every process
+    player: str | None = None  # who wrote it (None: a guest's seat): blocks hide lines by it
+    hidden: bool = False  # marked by a word list: shown only to its writer's seat
 
     def wire(self) -> dict[str, object]:
         said: dict[str, object] = {
@@ -37,13 +39,29 @@ class ChatLine:
         }  # fmt: skip
         if self.phrase is not None:
             said["phrase"] = self.phrase
+        if self.hidden:  # only ever in its writer's copy
+            said["hidden"] = True
         return said
+
+
+def shown_to(
+    lines: tuple[ChatLine, ...], seat: str | None, apart: frozenset[str] = frozenset()
+) -> tuple[ChatLine, ...]:
+    """The lines one reader of the match may see: a hidden line only by its writer's seat (never
+    by spectators), and none written by a player `apart` from the reader (a block either way)."""
+    return tuple(
+        line
+        for line in lines
+        if (not line.hidden or (seat is not None and line.role == seat))
+        and (line.player is None or line.player not in apart)
+    )
 
 
 def add_line(db: Session, match_id: str, line: ChatLine, when: datetime) -> int:
     """Store the line, and trim the match's oldest lines beyond LINES_KEPT; its id."""
     row = ChatMessage(match_id=match_id, role=line.role, name=line.name, text=line.text)
     row.phrase, row.created_at = line.phrase, when
+    row.player, row.hidden = line.player, line.hidden
     db.add(row)
     db.flush()
     oldest_kept = (
@@ -77,13 +95,16 @@ def last_lines(db: Session, match_id: str, limit: int = HISTORY) -> tuple[ChatLi
     """The match's last `limit` lines, oldest first."""
     query = (
         select(ChatMessage.role, ChatMessage.name, ChatMessage.text, ChatMessage.created_at)
-        .add_columns(ChatMessage.phrase, ChatMessage.id)
+        .add_columns(ChatMessage.phrase, ChatMessage.id, ChatMessage.player, ChatMessage.hidden)
         .where(ChatMessage.match_id == match_id)
         .order_by(ChatMessage.id.desc())
         .limit(limit)
     )
     rows = list(db.execute(query))
-    return tuple(ChatLine(r, n, t, c.timestamp(), p, i) for r, n, t, c, p, i in reversed(rows))
+    return tuple(
+        ChatLine(r, n, t, c.timestamp(), p, i, who, bool(h))
+        for r, n, t, c, p, i, who, h in reversed(rows)
+    )
 
 
 class ChatHistory:

@@ -13,7 +13,7 @@ from sqlalchemy import and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from .models import Match, Player, Seat
-from .people_tables import Block, Follow
+from .people_tables import Follow
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +110,3 @@ def active_seats(db: Session, players: Iterable[str], limit: int) -> list[tuple[
         .limit(limit)
     )
     return [(str(p), str(m), str(s)) for p, m, s in db.execute(query)]
-
-
-def forget(db: Session, player: str) -> None:
-    """A player deleting itself: its follows both ways and the blocks it made go (blocks of it
-    by others stay with their blockers)."""
-    db.execute(delete(Follow).where(or_(Follow.follower == player, Follow.followee == player)))
-    db.execute(delete(Block).where(Block.blocker == player))

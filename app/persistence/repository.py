@@ -323,10 +323,12 @@ def get_rematch(db: Session, old_match_id: str, *, lock: bool = False) -> Rematc
     return db.get(Rematch, old_match_id, with_for_update=lock)
 
 
-def add_rematch(db: Session, old_match_id: str, offered_by: str) -> None:
-    """The offer: its maker has accepted it by making it."""
+def add_rematch(db: Session, old_match_id: str, offered_by: str, now: datetime) -> None:
+    """The offer: its maker has accepted it by making it. `now` is the app's clock, the one its
+    lapse is read by (the column's default would be the wall clock)."""
+    answers = {offered_by: "accepted"}
     db.add(
-        Rematch(old_match_id=old_match_id, offered_by=offered_by, answers={offered_by: "accepted"})
+        Rematch(old_match_id=old_match_id, offered_by=offered_by, answers=answers, offered_at=now)
     )
 
 

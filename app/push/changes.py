@@ -63,6 +63,11 @@ class Chatted:
     at: float
     phrase: str | None = None
     line_id: int = 0  # the stored line's id (a process that read it already skips it)
+    # issue 43: who wrote it; marked by a word list (only its writer's seat gets it); the seats
+    # whose players are kept apart from the writer by a block (they do not get it)
+    player: str | None = None
+    hidden: bool = False
+    apart: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +107,11 @@ def encode(change: Change, origin: str, sent_at: float | None = None) -> str:
             body = {"kind": "deleted", "match_id": match_id}
         case LobbyChanged(match_id):
             body = {"kind": "lobby", "match_id": match_id}
-        case Chatted(match_id, role, name, text, at, phrase, line_id):
+        case Chatted(match_id, role, name, text, at, phrase, line_id, player, hidden, apart):
             body = {
                 "kind": "chat", "match_id": match_id, "role": role, "name": name, "text": text,
-                "at": at, "phrase": phrase, "line_id": line_id,
+                "at": at, "phrase": phrase, "line_id": line_id, "player": player,
+                "hidden": hidden, "apart": list(apart),
             }  # fmt: skip
         case Notified(player_id, notification_id):
             body = {"kind": "notified", "player_id": player_id, "id": notification_id}
@@ -145,6 +151,8 @@ def decode(text: str | bytes) -> Message:
         change = Chatted(
             match_id, str(data["role"]), str(data["name"]), str(data["text"]), float(data["at"]),
             None if phrase is None else str(phrase), int(data.get("line_id") or 0),
+            None if data.get("player") is None else str(data["player"]),
+            bool(data.get("hidden")), tuple(str(seat) for seat in data.get("apart") or ()),
         )  # fmt: skip
     else:
         raise ValueError(f"unknown change {kind!r}")

@@ -138,10 +138,16 @@ class Fanout:
             case LobbyChanged():
                 for wake in self.lobby_changed:
                     wake()
-            case Chatted(match_id, role, name, text, at, phrase, line_id):
-                line = ChatLine(role, name, text, at, phrase, line_id)
+            case Chatted(match_id, role, name, text, at, phrase, line_id, player, hidden, apart):
+                line = ChatLine(role, name, text, at, phrase, line_id, player, hidden)
                 self.chat.said(match_id, line)
-                self.hub.post(match_id, chat_frame(line))
+                # a marked line reaches only its writer's seat; a block keeps it from the
+                # seats apart from the writer (issue 43): never a spectator's or another's socket
+                self.hub.post(
+                    match_id,
+                    chat_frame(line),
+                    lambda seat: seat == role if hidden else seat not in apart,
+                )
             case Notified(player_id, notification_id):
                 for notified in self.notified:
                     notified(player_id, notification_id)

@@ -343,12 +343,14 @@ class Hub:
         if room is not None:
             room.wake(version, mover, arrived)
 
-    def post(self, match_id: str, text: str) -> None:
-        """A message for every socket of the match here, seats and spectators (a chat line)."""
+    def post(self, match_id: str, text: str, to: Callable[[Viewer], bool] | None = None) -> None:
+        """A message for every socket of the match here, seats and spectators (a chat line);
+        with `to`, only the sockets of the viewers it accepts."""
         room = self._rooms.get(match_id)
         if room is not None:
             for conn in room.conns:
-                conn.post(text)
+                if to is None or to(conn.viewer):
+                    conn.post(text)
 
     def gone(self, match_id: str) -> None:
         room = self._rooms.get(match_id)

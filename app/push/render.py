@@ -4,14 +4,17 @@ database once per process, in a worker thread."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.game import Viewer
 
 from ..clocks import Clock
 from ..persistence import cache as cached
+from ..persistence.blocks import kept_apart
 from ..persistence.cache import Entry, MatchCache
-from ..persistence.chat import ChatHistory, ChatLine, last_lines
+from ..persistence.chat import ChatHistory, ChatLine, last_lines, shown_to
 from ..persistence.db import Database
 from ..persistence.records import MatchInfo
 from .frames import Frame, frame, live_at
@@ -65,10 +68,32 @@ class Renderer:
         info, entry = found
         online, chat = await self.presence.online(match_id), await self.chat_of(match_id)
         live = live_at(info, entry, online, self.clock.now(), chat)
-        return {viewer: frame(info, entry, viewer, live, "view") for viewer in viewers}
+        frames: dict[Viewer, Frame] = {}
+        for viewer in viewers:
+            mine = replace(live, chat=await self.chat_for(info, viewer, chat))
+            frames[viewer] = frame(info, entry, viewer, mine, "view")
+        return frames
 
     async def view(self, info: MatchInfo, entry: Entry, viewer: Viewer) -> str:
         """An HTTP answer's view: the same text as a frame, without the message type."""
         online = await self.presence.online(info.match_id)
-        live = live_at(info, entry, online, self.clock.now(), await self.chat_of(info.match_id))
+        chat = await self.chat_for(info, viewer, await self.chat_of(info.match_id))
+        live = live_at(info, entry, online, self.clock.now(), chat)
         return frame(info, entry, viewer, live).text()
+
+    async def chat_for(
+        self, info: MatchInfo, viewer: Viewer, chat: tuple[ChatLine, ...]
+    ) -> tuple[ChatLine, ...]:
+        """The lines this viewer may read (issue 43): no line hidden from it by the word list,
+        none of a player kept apart from it by a block, either way. The blocks are read only when
+        another player's line is in the chat, and then at every render: a block counts at once."""
+        player = info.seat(viewer).player_id if viewer is not None else None
+        writers = {line.player for line in chat if line.player is not None} - {player}
+        if player is None or not writers:
+            return shown_to(chat, viewer)
+        apart = await run_in_threadpool(self._apart, player, writers)
+        return shown_to(chat, viewer, apart)
+
+    def _apart(self, player: str, writers: set[str]) -> frozenset[str]:
+        with self.db.reader() as db:
+            return frozenset(kept_apart(db, player, writers))

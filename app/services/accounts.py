@@ -15,10 +15,11 @@ from ..errors import ApiError, checked_id, not_found
 from ..names import checked_name
 from ..passwords import Passwords, bad_credentials, checked_password, checked_username
 from ..persistence import accounts as store
-from ..persistence import challenges, follows
+from ..persistence import challenges, privacy
 from ..persistence import players as player_rows
 from ..push.changes import MatchChanged
 from .core import Core
+from .farming import remember_origin
 from .players import player_of, unknown_player
 from .unplayed import end_unplayed
 
@@ -76,6 +77,7 @@ class Accounts:
         password: str,
         name: str | None,
         device: str | None = None,
+        address: str | None = None,
     ) -> SignedIn:
         """An account for the caller's player (X-Player-Token), or for a new player named
         `name` (the username by default). The hash is made before the transaction: it is
@@ -83,11 +85,18 @@ class Accounts:
         shown, key = checked_username(username)
         digest = await self.passwords.hash(checked_password(password))
         new_name = checked_name(name if name is not None else shown) if token is None else None
-        args = (token, shown, key, digest, new_name, device_of(device))
+        args = (token, shown, key, digest, new_name, device_of(device), address)
         return await run_in_threadpool(self._sign_up, *args)
 
     def _sign_up(
-        self, token: str | None, username: str, key: str, digest: str, name: str | None, device: str
+        self,
+        token: str | None,
+        username: str,
+        key: str,
+        digest: str,
+        name: str | None,
+        device: str,
+        address: str | None = None,
     ) -> SignedIn:
         try:
             with self.core.db.write() as db:
@@ -99,6 +108,7 @@ class Accounts:
                     token, now = new_token(), self.core.stamp()
                     player_id = new_player_id()
                     player_rows.add_player(db, player_id, name, now)
+                    remember_origin(db, self.core.settings, player_id, address)  # #40, 22
                     player_rows.add_session(db, new_player_id(), player_id, token_hash(token), now)
                     player = player_rows.player_by_id(db, player_id)
                     assert player is not None
@@ -252,6 +262,8 @@ class Accounts:
         with self.core.db.write() as db:
             when: datetime = self.core.stamp()
             store.wipe_player(db, player_id, when)
-            follows.forget(db, player_id)  # its follows, its blocks (issue 43)
-            unplayed = challenges.close_all_of(db, player_id, when)  # its open direct challenges
+            # issue 43: its open direct challenges closed (their waiting matches end unplayed),
+            # then its follows, blocks, bell lines and challenges go
+            unplayed = challenges.close_all_of(db, player_id, when)
+            privacy.forget_people(db, player_id)
             return store.matches_of(db, player_id), unplayed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
@@ -14,6 +14,7 @@ from engine.core.game import Analysable, Judged
 from engine.registry import get_game
 
 from ..errors import ApiError
+from ..games import configured
 from ..persistence.analyses import get_analysis, put_analysis, wire
 from ..push.changes import Change, MatchChanged, Moved
 from ..supervise import supervise
@@ -33,11 +34,16 @@ def analysable(game_id: str) -> bool:
 
 
 def analyse_match(
-    game_id: str, seed: int, rules_version: str, actions: Sequence[tuple[Any, ...]]
+    game_id: str,
+    seed: int,
+    rules_version: str,
+    actions: Sequence[tuple[Any, ...]],
+    options: Mapping[str, Any] | None = None,
 ) -> list[Judged]:
     """The whole match's judged decisions (run in a worker): the match is replayed from its seed
-    and each decision judged from its mover's observation only."""
-    game = get_game(game_id)
+    (by the game object its options configure: a table's seat count and difficulties) and each
+    decision judged from its mover's observation only."""
+    game = configured(game_id, options or {})
     if not isinstance(game, Analysable):  # (requests for such a game were refused already)
         raise ValueError(f"no analysis for {game_id}")
     return game.analyse(seed, rules_version, [(seq, role, a) for seq, role, a, *_ in actions])
@@ -124,7 +130,7 @@ class Analyses:
         match = await run_in_threadpool(self._unanalysed, match_id)
         if match is None:
             return
-        args = (match.game, match.seed, match.rules_version, list(match.actions))
+        args = (match.game, match.seed, match.rules_version, list(match.actions), match.options)
         loop = asyncio.get_running_loop()
         try:
             moves = await loop.run_in_executor(self._executor(), analyse_match, *args)

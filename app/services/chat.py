@@ -1,7 +1,10 @@
 """Use cases of the table chat: a seat says a line (or a preset quick phrase) on its socket;
 it is checked, limited per seat, stored with the match, and pushed to every socket of the match,
 seats and spectators alike. Never for a person alone with the computer (a table with two or more
-people chats, whoever else sits at it); spectators only read."""
+people chats, whoever else sits at it); spectators only read. Issue 43: a muted player is
+refused (`403 muted`); a flood or a repeated text is refused (`429 chat_flood`,
+`chat_repeated`); a line a word list marks reaches only its writer and is reported; a line never
+reaches a seat whose player is kept apart from its writer by a block."""
 
 from __future__ import annotations
 
@@ -14,12 +17,16 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import ApiError
 from ..names import REFUSED_CATEGORIES
+from ..persistence.blocks import kept_apart
 from ..persistence.chat import ChatLine, add_line, lines_since
 from ..persistence.records import GUEST_NAME, MatchInfo
-from ..push.changes import Chatted
+from ..push.changes import Chatted, Notified
 from .access import current
+from .chat_safety import FloodGuard, marked
 from .core import Core, utc
 from .leaving import seat_left
+from .reports import line_marked
+from .sanctions import refuse_if_sanctioned
 
 MAX_CHARS: Final = 500
 BURST: Final = 5  # lines a seat may say ...
@@ -71,6 +78,7 @@ class Chat:
         self._recent: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
         # each address's lines today: address -> (the day's number, lines)
         self._by_address: OrderedDict[str, tuple[int, int]] = OrderedDict()
+        self.flood = FloodGuard()  # per writer, across their tables (issue 43)
 
     async def say(
         self, match_id: str, seat: str | None, text: object, phrase: object, address: str = ""
@@ -87,10 +95,15 @@ class Chat:
         now = self.core.clock.now()
         self._limit(match_id, seat, now)
         self._count_address(address, now)
-        line = await run_in_threadpool(self._store, match_id, seat, said, phrase, now)
+        line, apart, told = await run_in_threadpool(self._store, match_id, seat, said, phrase, now)
         await self.core.publish(
-            Chatted(match_id, line.role, line.name, line.text, line.at, line.phrase, line.id)
-        )
+            Chatted(
+                match_id, line.role, line.name, line.text, line.at, line.phrase, line.id,
+                line.player, line.hidden, apart,
+            )
+        )  # fmt: skip
+        if told is not None and line.player is not None:  # a word-list mute began
+            await self.core.publish(Notified(line.player, told))
 
     def _limit(self, match_id: str, seat: str, now: float) -> None:
         """At most BURST lines in any WINDOW_S seconds per seat (counted by this process)."""
@@ -115,7 +128,11 @@ class Chat:
         if lines >= ADDRESS_LINES_A_DAY:
             raise chat_quota(ADDRESS_LINES_A_DAY)
 
-    def _store(self, match_id: str, seat: str, text: str, phrase: object, now: float) -> ChatLine:
+    def _store(
+        self, match_id: str, seat: str, text: str, phrase: object, now: float
+    ) -> tuple[ChatLine, tuple[str, ...], int | None]:
+        """Store the line; with the seats kept apart from its writer, and the id of the
+        writer's notification when this line brought a mute."""
         found = current(self.core, match_id)
         if found is None:
             raise ApiError(404, "not_found", "No such match.")
@@ -124,14 +141,29 @@ class Chat:
             raise seat_left()
         if len(info.people) < 2:  # a person alone with the computer
             raise ApiError(422, "no_chat", "There is no chat in a match against the computer.")
-        line = ChatLine(seat, _name(info, seat), text, now, phrase if phrase in PHRASES else None)
+        preset = phrase if phrase in PHRASES else None
         player = info.seat(seat).player_id
+        hidden = preset is None and marked(text)
+        line = ChatLine(seat, _name(info, seat), text, now, preset, 0, player, hidden)
         quota = PLAYER_LINES_A_DAY if player is not None else GUEST_SEAT_LINES_A_DAY
+        told: int | None = None
         with self.core.db.write() as db:
+            if player is not None:
+                refuse_if_sanctioned(db, player, ("chat",), utc(now))
+            self.flood.check(player or f"{match_id}/{seat}", text, now)
             if lines_since(db, match_id, seat, player, utc(now - DAY_S)) >= quota:
                 raise chat_quota(quota)
             line_id = add_line(db, match_id, line, utc(now))
-        return replace(line, id=line_id)
+            apart: tuple[str, ...] = ()
+            if player is not None:
+                others = {
+                    s.player_id: s.name for s in info.seats if s.player_id not in (None, player)
+                }
+                away = kept_apart(db, player, (p for p in others if p is not None))
+                apart = tuple(sorted(others[who] for who in away))
+            if hidden and player is not None:
+                told = line_marked(db, player, match_id, line_id, utc(now))
+        return replace(line, id=line_id), apart, told
 
 
 def _name(info: MatchInfo, seat: str) -> str:

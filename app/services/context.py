@@ -32,10 +32,12 @@ from .lessons import Lessons
 from .lifecycle import Lifecycle
 from .lobby import Lobby
 from .matches import Matches
+from .moderation import Moderation
 from .monitor import Monitor
 from .play import Play
 from .players import Players
 from .replays import Replays
+from .reports import Reports
 from .social import Social
 from .standings import Standings
 from .turns import TurnNotices
@@ -72,6 +74,8 @@ class AppContext:
     analyses: Analyses
     lessons: Lessons
     devices: Devices
+    reports: Reports
+    moderation: Moderation
     social: Social
     challenges: Challenges
 
@@ -117,8 +121,8 @@ class AppContext:
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
-            TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core),
-            Social(core, presence, lobby_room), Challenges(core, matches),
+            TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
+            Moderation(core), Social(core, presence, lobby_room), Challenges(core, matches),
         )  # fmt: skip
         fanout.notified.append(lobby_room.notified)  # a challenge reaches the lobby at once
         core.listeners.append(ctx.turns.on_change)

@@ -2,7 +2,8 @@
 one who leaves loses and the match ends (v1). At a table of three or more (contract v1.2) it goes
 on for the others: the computer takes the leaver's seat over at normal level and plays it to the
 end, and the leaver ranks last. Each is a change run in the match transaction (services.changes),
-which ends and rates the match when the change says so."""
+which ends and rates the match when the change says so; a live time-out or an abandonment is
+put on the leaver's record in the same transaction (services.reliability)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ..persistence.cache import Entry
 from ..persistence.moves import MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow
 from .changes import Change, Changed
+from .reliability import record_leaving
 
 LEAVE_REASONS = ("resigned", "timeout", "abandoned")
 
@@ -42,6 +44,7 @@ def leave(
     seat is a person's): a duel ends; a table goes on with the computer in the seat, and whose
     clock runs must be worked out again."""
     assert reason in LEAVE_REASONS
+    record_leaving(tx, info, seat, reason, when)  # a live time-out, an abandonment: on record
     if not info.table:
         return Changed(info, ending=duel_ending(info, seat, reason))
     if info.status != "active":  # a table that never started: nobody played, nobody is ranked
@@ -93,6 +96,8 @@ def abandoning(cutoff: datetime, when: datetime) -> Change:
         deciding = decider(entry) if row.status == "active" else None
         if info.table and deciding is not None and info.kind(deciding) == "human":
             return leave(tx, info, entry, deciding, "abandoned", when)
+        if deciding is not None and info.kind(deciding) == "human":  # the duel waited on it
+            record_leaving(tx, info, deciding, "abandoned", when)
         return Changed(info, ending=Ending("abandoned", None, None, "abandoned"))
 
     return change

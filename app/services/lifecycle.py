@@ -25,6 +25,7 @@ from .changes import MatchChanges
 from .core import Core, utc
 from .leaving import abandoning, resigning, seat_left, timing_out
 from .matches import SeatTaken, new_row
+from .reliability import rated_scope, refuse_banned
 from .seating import IN_REMATCH, Seating, take_seat
 
 ABANDON_AFTER = timedelta(days=30)
@@ -85,7 +86,9 @@ class Lifecycle:
             info = read_info(db, match)
             if info.kind(seat) != "human":
                 raise seat_left()
-            repo.add_rematch(db, match_id, seat)
+            banned_from = rated_scope(info.options)  # a rated rematch is rated play
+            refuse_banned(db, info.seat(seat).player_id, self.core.stamp(), *banned_from)
+            repo.add_rematch(db, match_id, seat, self.core.stamp())
             alone = info.people == (seat,)
         self.core.cache.drop_info(match_id)
         return self._accept(match_id, seat, by_bot=True) if alone else None
@@ -121,6 +124,9 @@ class Lifecycle:
                 raise ApiError(409, "rematch_declined", "Someone has declined this rematch.")
             if info.kind(seat) != "human":
                 raise seat_left()
+            if answer == "accepted":
+                banned_from = rated_scope(info.options)
+                refuse_banned(db, info.seat(seat).player_id, self.core.stamp(), *banned_from)
             answers = {rematch.offered_by: "accepted", **(rematch.answers or {})}
             if rematch.offered_by == seat and answer == "accepted":
                 raise ApiError(409, "own_offer", "The others have to accept your offer.")

@@ -24,6 +24,8 @@ from ..push.changes import LobbyChanged
 from .core import Core, utc
 from .matches import Matches, SeatTaken, player_required
 from .players import player_of
+from .reliability import figures
+from .sanctions import refuse_if_sanctioned
 
 QUICK_TRIES = 5  # compatible challenges tried in turn when others take them first
 
@@ -33,6 +35,7 @@ class Creator:
     player_id: str
     name: str
     rating: float | None
+    reliability: int | None = None  # issue 43: finished share of the last 50 games, 0-100
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,14 @@ def rating_of(db: Session, player_id: str, game: str) -> float | None:
     return round(found[0].rating) if found else None
 
 
-def listed(db: Session, row: ChallengeRow, open_seats: list[str]) -> Listed:
+def listed(
+    db: Session, row: ChallengeRow, open_seats: list[str], reliable: int | None = None
+) -> Listed:
     return Listed(
         row.match_id,
         row.game,
         row.open_role,
-        Creator(row.creator, row.creator_name, rating_of(db, row.creator, row.game)),
+        Creator(row.creator, row.creator_name, rating_of(db, row.creator, row.game), reliable),
         row.clock,
         row.rated,
         row.created_at.isoformat(),
@@ -138,7 +143,8 @@ class Lobby:
         with self.core.db.reader() as db:
             rows = lobby_repo.open_challenges(db)
             seats = lobby_repo.open_seats(db, [row.match_id for row in rows])
-            return [listed(db, row, seats[row.match_id]) for row in rows]
+            reliable = figures(db, {row.creator for row in rows})
+            return [listed(db, row, seats[row.match_id], reliable[row.creator]) for row in rows]
 
     async def quick(
         self,
@@ -191,6 +197,9 @@ class Lobby:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             assert me is not None
+            now = self.core.stamp()
+            refuse_if_sanctioned(db, me.id, ("pairing",), now)  # a ban says "pairing" here
+            refuse_if_sanctioned(db, me.id, ("lobby", *(("rated",) if rated else ())), now)
             rows = lobby_repo.compatible(db, game, clock, rated, roles, me.id, players)
             apart = blocks.kept_apart(db, me.id, {row.creator for row in rows})
         # a block keeps two players from being paired, whichever of them made it

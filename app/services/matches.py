@@ -30,6 +30,7 @@ from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
 from .ratings import check_may_sit
+from .reliability import rated_scope, refuse_banned
 from .seating import BY_LINK, FROM_LOBBY, Seating, take_seat
 
 log = logging.getLogger("watergate.matches")
@@ -99,6 +100,32 @@ def blocked() -> ApiError:
     return ApiError(403, "blocked", "You cannot play with this player.")
 
 
+def chosen_edition(
+    game_id: str, asked: str | None, rated: bool, lesson: Lesson | None
+) -> str | None:
+    """The rules version a new match asked for, if any: a published one of its game (the game
+    knows the generator of each), and for a rated match only the current one, so a rating is
+    always earned under today's rules. A lesson plays the rules it was written for."""
+    if asked is None or lesson is not None:
+        return None
+    game = get_game(game_id)
+    try:
+        if not asked:  # the engine reads "" as "the current version"; the wire means nothing
+            raise ValueError(asked)
+        game.deal_algorithm(asked)
+    except ValueError:
+        raise ApiError(
+            422, "invalid_rules_version", f"{game_id} has no rules version {asked!r}."
+        ) from None
+    if rated and asked != game.rules_version:
+        raise ApiError(
+            422,
+            "invalid_rules_version",
+            f"A rated match is played by the current rules (version {game.rules_version}).",
+        )
+    return asked
+
+
 def player_required() -> ApiError:
     return ApiError(401, "player_required", "This needs a player (X-Player-Token): a name.")
 
@@ -109,11 +136,13 @@ def new_row(
     options: dict[str, Any],
     kinds: dict[str, str],
     lesson: Lesson | None = None,
+    edition: str | None = None,
 ) -> Match:
     """A fresh match row: new id, seed (with its commitment) and spectator key; active at once
     when the only person is the creator, waiting for the others otherwise. A tutorial's deal is
     its lesson's (public anyway: the lesson is in the source), under the rules the lesson was
-    written for."""
+    written for; any other match is played by `edition` (checked by `chosen_edition`), else by
+    the current rules."""
     vs_bot = list(kinds.values()).count("human") <= 1
     game = get_game(game_id)
     match_id = new_match_id()
@@ -123,7 +152,7 @@ def new_row(
         game=game.id,
         seed=seed,
         commitment=commitment(match_id, seed),  # published from the first view, never changed
-        rules_version=game.rules_version if lesson is None else lesson.rules_version,
+        rules_version=lesson.rules_version if lesson else edition or game.rules_version,
         options=options,
         spectator_key=new_invite_code(),
         activated_at=core.stamp() if vs_bot else None,
@@ -154,6 +183,7 @@ class Matches:
         seats: Mapping[str, str] | None = None,
         levels: Mapping[str, str] | None = None,
         handicaps: Mapping[str, str] | None = None,
+        rules_version: str | None = None,
         also: AlsoWrite | None = None,
     ) -> SeatTaken:
         """Create a match of `game_id` and take a seat in it (as the player whose token is
@@ -163,7 +193,9 @@ class Matches:
         and its creator's address's caps (429 too_many_challenges). With `lesson`, a
         tutorial: its deal, its seat, against the computer (which plays the lesson's path).
         A table of N (contract v1.2): `players` seats, `seats` saying which others the computer
-        plays (at `levels`), Nations' `handicaps` per seat; every person's seat has its invite."""
+        plays (at `levels`), Nations' `handicaps` per seat; every person's seat has its invite.
+        `rules_version`: an earlier published edition, for an unrated match only."""
+        edition = chosen_edition(game_id, rules_version, rated, lesson)
         count = len(get_game(game_id).seats) if players is None else players
         names = seats_of(game_id, count)  # before any write: a bad count or role costs nothing
         # a random seat is one the computer does not play: a seat named bot, or given a level
@@ -184,8 +216,9 @@ class Matches:
         if rated and table.levels:
             raise ApiError(422, "rated_vs_computer", "Matches against the computer are unrated.")
         made = await run_in_threadpool(
-            self._create, game_id, mine, table, clock, player, level, rated, public, lesson,
-            address, also,
+            self._create,
+            game_id, mine, table, clock, player, level, rated, public, lesson, address, edition,
+            also,
         )  # fmt: skip
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         if made.listed:
@@ -208,6 +241,7 @@ class Matches:
         public: str | None,
         lesson: Lesson | None,
         address: str | None = None,
+        edition: str | None = None,
         also: AlsoWrite | None = None,
     ) -> SeatTaken:
         game = get_game(game_id)
@@ -233,12 +267,16 @@ class Matches:
             if not invited:
                 raise ApiError(422, "invalid_request", "Only a match against a person is public.")
             options["visibility"] = "public"
-        match = new_row(self.core, game.id, options, kinds, lesson)
+        match = new_row(self.core, game.id, options, kinds, lesson, edition)
         with self.core.db.write() as db:
             me = player_of(db, player)
             check_may_sit(options, me)
             if public is not None and me is None:
                 raise player_required()
+            lobby = ("lobby",) if public is not None else ()
+            refuse_banned(
+                db, me.id if me else None, self.core.stamp(), *lobby, *rated_scope(options)
+            )
             if public is not None and me is not None:
                 self._may_open(db, me.id, address)
             repo.add_match(db, match)
@@ -304,6 +342,9 @@ class Matches:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             invite = repo.get_invite(db, checked_id(code, "invite"))
+            match = repo.match_row(db, invite.match_id) if invite is not None else None
+            if match is not None and me is not None:
+                refuse_banned(db, me.id, self.core.stamp(), *rated_scope(match.options))
         if invite is None:
             raise not_found("invite")
         return self._take(invite.match_id, Seating(invite.seat, me, BY_LINK, invite.code))
@@ -314,6 +355,8 @@ class Matches:
             match = repo.match_row(db, checked_id(match_id))
             if match is None:
                 raise not_found()
+            now = self.core.stamp()
+            refuse_banned(db, me.id if me else None, now, "lobby", *rated_scope(match.options))
             code = lobby_repo.invite_of(db, match.id, seat)
             invite = repo.get_invite(db, code) if code is not None else None
             if lobby_repo.challenge(db, match.id) is None or invite is None:

@@ -23,6 +23,8 @@ from ..persistence.records import PlayerRow, SeatInfo, SeatRow, seat_info
 from ..push.changes import MatchChanged
 from .access import current, seat_for
 from .core import Core
+from .farming import remember_origin
+from .reliability import figures
 
 RECENT = 20  # matches a profile lists
 
@@ -63,6 +65,7 @@ class Profile:
     recent: tuple[Played, ...]
     ratings: tuple[RatingRow, ...] = ()  # per game, accounts only
     roles: tuple[RoleRecord, ...] = ()
+    reliability: int | None = None  # issue 43: finished share of the last 50 games, 0-100
 
 
 def played(recent: list[tuple[str, str, str, list[SeatRow]]]) -> tuple[Played, ...]:
@@ -93,14 +96,17 @@ class Players:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def create(self, name: str) -> NewPlayer:
-        return await run_in_threadpool(self._create, checked_name(name))
+    async def create(self, name: str, address: str | None = None) -> NewPlayer:
+        """A new player; `address` (the client's, as rate limits count it) is kept as a keyed
+        hash, for the rating-farming check (services.farming)."""
+        return await run_in_threadpool(self._create, checked_name(name), address)
 
-    def _create(self, name: str) -> NewPlayer:
+    def _create(self, name: str, address: str | None = None) -> NewPlayer:
         player_id, token = new_player_id(), new_token()
         with self.core.db.write() as db:
             now = self.core.stamp()
             player_rows.add_player(db, player_id, name, now)
+            remember_origin(db, self.core.settings, player_id, address)
             player_rows.add_session(db, new_player_id(), player_id, token_hash(token), now)
         return NewPlayer(player_id, name, token)
 
@@ -141,6 +147,7 @@ class Players:
                     RatingRow(player.id, DEFAULT_GAME, start.rating, start.rd, start.volatility, 0),
                 )
             roles = tuple(RoleRecord(*r) for r in accounts.record_by_seat(db, player.id))
+            reliable = figures(db, [player.id])[player.id]
         return Profile(
             player.id,
             player.name,
@@ -149,6 +156,7 @@ class Players:
             played(recent),
             ratings,
             roles,
+            reliable,
         )
 
     async def check_seat(self, player_token: str, seat_token: str | None, match_id: str) -> None:

@@ -17,7 +17,8 @@ from ..persistence.moves import MoveTransaction
 from ..persistence.records import MatchInfo, MatchRow, PlayerRow
 from .changes import Changed, MatchChanges
 from .core import Core
-from .ratings import check_may_sit
+from .farming import unrate_twins
+from .ratings import check_may_sit, is_rated
 
 
 @dataclass(frozen=True)
@@ -106,4 +107,7 @@ def _sit(
     ]
     if row.status == "waiting" and not waiting:  # the last person sat down: it starts
         seating.start(tx, row.id, when)
+        if is_rated(row.options):  # two accounts made together do not rate each other (#40, 22)
+            seated = {s.name: s.player_id for s in info.seats if s.kind == "human"}
+            unrate_twins(tx, row, {**seated, asked.seat: mine}, when)
     return asked.code is not None and seating.relist(tx, row.id, waiting)

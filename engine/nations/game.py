@@ -8,12 +8,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from typing import Final, cast
 
-from ..core.game import Bot, JSONObject, Outcome, Seat, Step, Viewer
+from ..core.game import Bot, JSONObject, Judged, Outcome, Seat, Step, Viewer
 from ..core.lessons import Lesson, lessons_from_json
 from ..core.rng import ALGORITHMS
 from . import flow, views
 from .actions import Action, action_to_json, parse_action
 from .bots import HeuristicBot, RandomBot, SearchBot
+from .bots.analysis import analyse
 from .bots.levels import LEVELS, level_bot
 from .catalog import DIFFICULTIES, Difficulty
 from .describe import describe as _describe
@@ -151,6 +152,18 @@ class NationsGame:
         if name in LEVELS:
             return cast(Bot[MatchState, Action], level_bot(name, seed, budget_ms, clock))
         raise KeyError(f"unknown Nations bot {name!r}")
+
+    def analyse(
+        self, seed: int, rules_version: str, actions: Sequence[tuple[int, Seat, object]]
+    ) -> list[Judged]:
+        """Post-game analysis (core.game.Analysable; bots/analysis.py), of a match of this
+        game object's seat count and levels."""
+        start = self.start(seed, rules_version).state
+        typed = [(seq, player_of(seat), self.parse_action(a)) for seq, seat, a in actions]
+        return [
+            Judged(seq, seat_of(player), j.before, j.after, self.action_to_json(j.best))
+            for seq, player, j in analyse(start, typed, seed)
+        ]
 
     @cached_property
     def _lessons(self) -> Mapping[str, Lesson]:

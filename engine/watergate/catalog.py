@@ -20,6 +20,7 @@ class Op(TypedDict, total=False):
     op: str
     token: str  # move: initiative | momentum | evidence
     steps: int
+    space: int  # move_to: the track space (1-5) on the side `toward` names (default: the mover's)
     count: int
     up_to: bool  # the card says "up to `count`": the player may stop early (R28)
     color: str

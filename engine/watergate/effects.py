@@ -22,7 +22,7 @@ from .actions import (
     offer,
 )
 from .board import check_editor_win
-from .catalog import Op, Role, other
+from .catalog import Op, Role, direction, other
 from .choosing import (
     Choice,
     OpDecision,
@@ -98,6 +98,26 @@ def _op_move(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
         s.decision = d
 
 
+def _op_move_to(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
+    """The rulebook's common instruction "if an instruction states a space of the research
+    track, move the token to that space": the token goes there from wherever it stands, towards
+    either side (a token already past the space comes back to it)."""
+    what = op["token"]
+    if what == "evidence":  # which token is the player's choice, as for a move of steps
+        _op_move(s, task, op, ev)
+        return
+    start = s.track_initiative if what == "initiative" else s.track_momentum
+    if start is not None:  # R14: a token already gained this round is not on the track
+        _move_to(s, task, op, what, -1, start)
+
+
+def _move_to(s: MatchState, task: OpTask, op: Op, what: str, handle: int, start: int) -> None:
+    target = op["space"] * direction(_toward(task, op))
+    if target != start:  # already there: the instruction has nothing to carry out (R14)
+        toward: Role = "editor" if target > start else "nixon"
+        s.stack.append(Move(what, handle, abs(target - start), toward, task.role))
+
+
 def _op_choose_again(
     kind: type[TargetD] | type[SpaceD] | type[PictureD] | type[CardD],
 ) -> OpHandler:
@@ -171,6 +191,7 @@ def _op_restrict(s: MatchState, task: OpTask, op: Op, ev: list[Event]) -> None:
 OPS: Final[dict[str, OpHandler]] = {
     "move": _op_move,
     "move_all": _op_move_all,
+    "move_to": _op_move_to,
     "return_to_bag": _op_choose_again(TargetD),
     "pin_from_bag": _op_pin_from_bag,
     "pin_picture": _op_pin_picture,
@@ -270,6 +291,8 @@ def _chosen(s: MatchState, task: OpTask, op: Op, chosen: int, ev: list[Event]) -
     name, role = op["op"], task.role
     if name == "move":
         s.stack.append(Move("evidence", chosen, op["steps"], _toward(task, op), role))
+    elif name == "move_to":
+        _move_to(s, task, op, "evidence", chosen, s.track[token_by_handle(s.track, chosen)].pos)
     elif name == "return_to_bag":
         token = s.track.pop(token_by_handle(s.track, chosen))
         s.bag += (token.id,)

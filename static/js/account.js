@@ -48,6 +48,7 @@ async function render() {
   $("signed-out").hidden = signedIn;
   $("signed-in").hidden = !signedIn;
   $("delete-form").hidden = !me;
+  $("export-panel").hidden = !me;
   $("delete-password-label").hidden = !signedIn;
   $("account-links").hidden = !me;
   if (me) $("profile-link").href = `/players/${encodeURIComponent(me.player_id)}`;
@@ -114,3 +115,21 @@ $("sign-out").addEventListener("click", async () => {
 });
 
 render();
+
+// issue 43: the player's data as a JSON file (the call needs the player's token, so not a link)
+$("export-data").addEventListener("click", async () => {
+  $("export-error").hidden = true;
+  try {
+    const response = await fetch("/api/players/me/export", { headers: asPlayer(loadPlayer()) });
+    if (!response.ok) throw new Error((await response.json().catch(() => ({}))).message || response.statusText);
+    const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "")?.[1] || "watergate-data.json";
+    const link = Object.assign(document.createElement("a"), { href: URL.createObjectURL(await response.blob()), download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  } catch (err) {
+    $("export-error").textContent = String(err.message || err);
+    $("export-error").hidden = false;
+  }
+});

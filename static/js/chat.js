@@ -1,12 +1,11 @@
-// The table chat panel: the match's last lines (from each view) and new ones as they come (chat
-// frames), a box to write in for the seats, preset quick phrases, and a mute toggle kept per
-// browser. Every line is shown as text, never as HTML. A preset phrase travels as its key, so
-// each reader sees it in their own language (its English text is there for other clients).
+// The table chat: the view's last lines and chat frames, a box, preset phrases (sent as keys:
+// each reader sees their language), a mute per browser. Lines are text, never HTML (so links
+// are never clickable); a hidden line (word list) is its writer's only; ⚑ reports a line.
 import { roleLabel, t } from "./i18n.js";
 
 const MUTE_KEY = "wg.chat.muted";
 const PHRASES = ["good_game", "good_luck", "thinking", "thanks"];
-const KEPT = 100;  // as many lines as a view carries
+const KEPT = 100;  // as a view carries
 
 function el(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -16,19 +15,19 @@ function el(tag, props = {}, ...children) {
 
 const same = (a, b) => (a.id && b.id ? a.id === b.id : a.role === b.role && a.at === b.at && a.text === b.text);
 
-/** A seat's word: Watergate's roles by name, any other game's seat ("p3") by its game's word. */
+/** A seat's word: a Watergate role, or another game's seat ("p3"). */
 const seatWord = (role) => (roleLabel(role) !== role ? roleLabel(role) : t(`nations.seats.${role}`));
 
-/** Text of a line: a known phrase in this reader's language, else the text as written. */
+/** A known phrase in this reader's language, else the text as written. */
 function shown(line) {
   if (line.phrase && PHRASES.includes(line.phrase)) return t(`chat.phrase_${line.phrase}`);
   return line.text;
 }
 
-/** Mount the panel in `root`; `send(message)` goes out on the table's socket (false: offline). */
+/** Mount in `root`; `send(message)` goes on the socket (false: offline). */
 export function mountChat(root, { spectator, send }) {
   if (!root) return { view() {}, frame() {} };
-  let lines = [];
+  let lines = [], v = {};
   let muted = localStorage.getItem(MUTE_KEY) === "1";
   const list = el("ol", { className: "chat-lines", id: "chat-lines" });
   list.setAttribute("aria-live", "polite");
@@ -64,10 +63,13 @@ export function mountChat(root, { spectator, send }) {
     list.hidden = muted;
     if (muted) { note.textContent = t("chat.muted"); return; }
     note.textContent = spectator ? t("chat.spectator") : lines.length ? "" : t("chat.none");
-    list.replaceChildren(...lines.map((line) => el("li", { className: `chat-line chat-${line.role}` },
-      el("strong", { className: "chat-name", textContent: `${line.name} (${seatWord(line.role)})` }),
-      " ",
-      el("span", { className: "chat-text", textContent: shown(line) }))));
+    list.replaceChildren(...lines.map((line) => {
+      const who = line.role !== v.role && v.players?.[line.role]?.player_id;
+      return el("li", { className: `chat-line chat-${line.role}${line.hidden ? " muted" : ""}` },
+        el("strong", { className: "chat-name", textContent: `${line.name} (${seatWord(line.role)})` }), " ",
+        el("span", { className: "chat-text", textContent: shown(line) + (line.hidden ? ` (${t("chat.hidden")})` : "") }),
+        ...(who && line.id ? [" ", el("a", { className: "chat-report", href: `/players/${who}?match=${v.match_id}&chat=${line.id}#report`, textContent: "⚑", title: t("report.title") })] : []));
+    }));
     list.scrollTop = list.scrollHeight;
   }
 
@@ -79,18 +81,18 @@ export function mountChat(root, { spectator, send }) {
   });
 
   return {
-    /** Each view: the chat as the server keeps it (and no chat at all against the computer). */
+    /** Each view: the chat as the server keeps it. */
     view(view) {
-      // a person alone with the computer has no chat; a table with two or more people does
-      const people = Object.values(view.players || {}).filter((p) => p.kind !== "bot").length;
-      const vsBot = people < 2;
+      // no chat for a person alone with the computer
+      const vsBot = Object.values(view.players || {}).filter((p) => p.kind !== "bot").length < 2;
       root.hidden = vsBot;
       if (vsBot || !Array.isArray(view.chat)) return;
+      v = view;
       const fresh = view.chat;
       const known = lines.length === fresh.length && lines.every((l, i) => same(l, fresh[i]));
       if (!known) { lines = fresh.slice(-KEPT); draw(); }
     },
-    /** A message of the socket other than a view: a chat line is added once. */
+    /** A chat frame: added once. */
     frame(msg) {
       if (msg.type !== "chat" || lines.some((l) => same(l, msg))) return;
       lines = [...lines, msg].slice(-KEPT);

@@ -40,8 +40,13 @@ $("save-name").addEventListener("click", async () => {
   } catch (err) { refused(err); }
 });
 
-// the computer's level matters only against the computer
-const showLevel = () => { $("level-choice").hidden = new FormData(form).get("opponent") !== "bot"; };
+// the computer's level matters only against the computer; an earlier rules edition only for an
+// unrated Watergate match (a rating is always earned under today's rules)
+const showLevel = () => {
+  const data = new FormData(form);
+  $("level-choice").hidden = data.get("opponent") !== "bot";
+  $("edition-choice").hidden = (data.get("game") || "watergate") !== "watergate" || data.get("rated") === "on";
+};
 form.addEventListener("change", showLevel);
 // "New match" from a finished table comes back here with its game chosen (?game=nations)
 const asked = new URLSearchParams(location.search).get("game");
@@ -59,6 +64,8 @@ form.addEventListener("submit", async (event) => {
   error.hidden = true;
   const base = { game: data.get("game") || "watergate", role: data.get("role"), opponent: data.get("opponent"), clock: data.get("clock") || "none", rated: data.get("rated") === "on" };
   if (base.opponent === "bot") base.level = data.get("level") || "normal";
+  const edition = $("rules-version");
+  if (!$("edition-choice").hidden && edition.value !== edition.dataset.current) base.rules_version = edition.value;
   const body = seatPlan(base);  // a Nations table of several seats, or with chosen difficulties
   try {
     const made = await withPlayer(nameInput.value, (headers) => api("/api/matches", { method: "POST", body, headers }));

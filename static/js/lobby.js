@@ -2,12 +2,15 @@
 // open challenges (WS /ws/lobby, reconnecting with backoff), each joined with one click. The
 // socket says which player this browser is in its first message, so that this player's own
 // challenges stay listed while they look on (and are shown as theirs, with a cancel button).
+// A player on a ban (issue 43) sees its notice instead of the buttons it closes; each entry shows
+// its creator's reliability, and a filter hides the low ones.
 import { api } from "./api.js";
 import { mountChallenges } from "./challenges.js";
 import { followGame } from "./gamechoice.js";
 import { roleName, t } from "./i18n.js";
 import { asPlayer, loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
 import { mountPush } from "./push.js";
+import { figureText, filtered, hideLow, LOW, running, setHideLow, showNotice } from "./reliability.js";
 import { saveSeat } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,6 +34,7 @@ function refused(err) {
     too_many_challenges: "lobby.too_many",
     too_many_challenges_from_address: "lobby.too_many_here",
   };
+  if (err.code === "banned") { standing(); return; }  // the notice says what, until when and why
   error.textContent = texts[err.code] ? t(texts[err.code]) : err.message;
   error.hidden = false;
 }
@@ -71,6 +75,29 @@ $("quick-pair").addEventListener("click", () => {
   sit((headers) => api("/api/lobby/quick", { method: "POST", body: choice(), headers }));
 });
 
+// ---- a ban in force: its notice, and no button that it would refuse ----------------------------
+let closed = new Set();  // the scopes banned now: lobby, pairing, rated
+let recheck = null;
+
+async function standing() {
+  const me = loadPlayer();
+  const found = me ? await running(asPlayer(me)) : [];
+  closed = new Set(found.map((s) => s.scope));
+  showNotice($("ban-notice"), found);
+  form.hidden = closed.has("lobby");  // nothing in it would be allowed: the notice says why
+  $("open-challenge").hidden = closed.has("lobby");
+  $("quick-pair").hidden = closed.has("lobby") || closed.has("pairing");
+  $("quick-hint").hidden = $("quick-pair").hidden;
+  $("rated").disabled = closed.has("rated");
+  if (closed.has("rated")) $("rated").checked = false;
+  show(shown);
+  clearTimeout(recheck);
+  if (found.length) {  // open again once the earliest of them ends
+    const ends = Math.min(...found.map((s) => new Date(s.until).getTime()));
+    recheck = setTimeout(standing, Math.min(2 ** 31 - 1, Math.max(1000, ends - Date.now() + 1000)));
+  }
+}
+
 function row(c) {
   const me = loadPlayer();
   const mine = me && c.creator.player_id === me.id;
@@ -89,6 +116,10 @@ function row(c) {
     t(`ui.clock_${c.clock}`),
     c.rated ? t("lobby.rated") : t("lobby.unrated"),
   ].filter(Boolean).join(" · ");
+  if (c.creator.reliability != null) {  // issue 43: the finished share of the creator's last games
+    const low = c.creator.reliability < LOW;
+    facts.append(" · ", Object.assign(document.createElement("span"), { className: low ? "figure low" : "figure", textContent: figureText(c.creator.reliability) }));
+  }
   let seat = null;  // several open seats: the joiner picks one
   if (!mine && open.length > 1) {
     seat = Object.assign(document.createElement("select"), { className: "seat-pick" });
@@ -106,14 +137,25 @@ function row(c) {
     const body = () => (seat ? { seat: seat.value } : undefined);
     button.addEventListener("click", () => sit((headers) => api(`/api/lobby/${c.match_id}/join`, { method: "POST", headers, body: body() })));
   }
-  item.append(who, facts, ...(seat ? [seat] : []), button);
+  const barred = !mine && (closed.has("lobby") || (c.rated && closed.has("rated")));
+  item.append(who, facts, ...(seat && !barred ? [seat] : []), ...(barred ? [] : [button]));
   return item;
 }
 
+let shown = [];
 function show(challenges) {
-  $("challenges").replaceChildren(...challenges.map(row));
+  shown = challenges;
+  const me = loadPlayer();
+  const kept = challenges.filter((c) => !filtered(c, me && c.creator.player_id === me.id));
+  $("challenges").replaceChildren(...kept.map(row));
   $("no-challenges").hidden = challenges.length > 0;
+  const hidden = challenges.length - kept.length;
+  $("hidden-count").hidden = hidden === 0;
+  $("hidden-count").textContent = hidden ? t("reliability.hidden", { count: hidden }) : "";
 }
+
+$("hide-low").checked = hideLow();
+$("hide-low").addEventListener("change", () => { setHideLow($("hide-low").checked); show(shown); });
 
 // direct challenges to and from this player, shown only when there are some; fetched again
 // whenever this socket says a notification came for the player
@@ -147,4 +189,5 @@ function open() {
   };
 }
 open();
+standing();
 mountPush($("push-toggle"), $("push-state"), () => namedPlayer(nameInput.value));

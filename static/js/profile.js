@@ -83,6 +83,8 @@ async function show() {
     [t("account.profile.games"), String(found.games)],
     [t("account.profile.wins"), String(found.wins)],
     ...Object.entries(found.roles).map(([role, r]) => [roleCap(role), t("account.profile.wins_as", { wins: r.wins, games: r.games })]),
+    // issue 43: the finished share of the last 50 games (absent below 5)
+    [t("reliability.label"), found.reliability == null ? t("reliability.none") : t("reliability.value", { value: found.reliability })],
   ];
   $("record").replaceChildren(...record.flatMap(([k, v]) => [el("dt", { textContent: k }), el("dd", { textContent: v })]));
   $("recent").replaceChildren(...(found.recent.length ? found.recent.map(recentItem) : [el("li", { className: "muted", textContent: t("account.profile.no_games") })]));

@@ -54,7 +54,7 @@ function start(r) {
   // a seat of the match, in the browser it played in, may see its own analysis here as well
   const seat = loadSeat(matchId);
   if (seat?.token && r.winner && r.ended_by !== "abandoned") {
-    $("replay-analysis").replaceChildren(analysisBox({ matchId, token: seat.token, role: seat.role }));
+    $("replay-analysis").replaceChildren(analysisBox({ matchId, token: seat.token, role: seat.role }, { label: actionLabel }));
     $("replay-analysis").hidden = false;
   }
 }

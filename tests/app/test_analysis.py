@@ -12,9 +12,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from app.persistence.models import MatchAnalysis
+from engine.registry import get_game
 from engine.watergate import GAME
 from engine.watergate.bots import RandomBot
-from tests.app.nations_play import play_to_the_end, started
 from tests.app.test_persistence import ADMIN, Duel, bearer
 
 URL = "/api/matches/{}/analysis"
@@ -107,8 +107,28 @@ def test_one_analysis_at_a_time_the_second_waits(
         assert analysed(client, duel, "nixon", seen)["moves"]
 
 
-def test_a_nations_match_has_no_analysis_and_says_so(client: TestClient) -> None:
-    match_id, tokens = started(client)
-    play_to_the_end(client, match_id, tokens, seed=5)
-    r = client.get(URL.format(match_id), headers=bearer(tokens["p1"]))
-    assert (r.status_code, r.json()["code"]) == (409, "analysis_unavailable")
+def test_a_nations_table_is_analysed_for_every_seat_of_a_person(client: TestClient) -> None:
+    """Issue 39: a finished Nations table has its analysis too (it answered 409 before), each
+    person's own decisions only, judged by the match's own seat count (a table of three)."""
+    from tests.app.test_tables import claim_link, create, play_out
+
+    made = create(client, role="p1", players=3, seats={"p3": "bot"})
+    match_id, tokens = made["match_id"], {"p1": made["seat_token"]}
+    tokens["p2"] = claim_link(client, made["invites"]["p2"])["seat_token"]
+    with client.websocket_connect(f"/ws/matches/{match_id}?token={tokens['p1']}") as ws:
+        assert play_out(client, match_id, tokens, ws, seed=2)["status"] == "finished"
+    export = client.get(f"/api/replays/{match_id}/export").json()
+    game = get_game("nations").with_players(3)
+    legal_at: dict[int, list[Any]] = {}
+    state = game.start(int(export["seed_text"]), export["rules_version"]).state
+    for step in export["actions"]:
+        seat = step["role"]
+        legal_at[step["seq"]] = [game.action_to_json(a) for a in game.legal_actions(state, seat)]
+        state = game.apply(state, seat, step["action"]).state
+    for seat in ("p1", "p2"):
+        body = analysed(client, Duel(match_id, tokens, {}), seat, [])
+        assert body["role"] == seat and body["moves"]
+        for move in body["moves"]:
+            assert move["role"] == seat and len(legal_at[move["seq"]]) > 1
+            assert 0.0 <= move["after"] <= move["before"] + 1e-9 <= 1.0 + 1e-9
+            assert move["best"] in legal_at[move["seq"]]

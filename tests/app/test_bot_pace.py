@@ -8,6 +8,7 @@ from the server's own record of when each move was made, which a late push canno
 from __future__ import annotations
 
 import asyncio
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -161,13 +162,13 @@ def hands_apart(seed: int) -> tuple[MatchState, MatchState]:
     return s, v
 
 
-def answer_after(state: MatchState, level: str, seed: int) -> float:
+def answer_after(state: Any, level: str, seed: int, seat: str = BOT, game: Any = None) -> float:
     """How long after the offering change the computer answers at `level`, on the ticking clock,
     thinking as the app's bot does (choose_move) inside the app's pace."""
-    clock, game = TickingClock(), get_game("watergate")
+    clock, game = TickingClock(), game or get_game("watergate")
 
     async def think(budget_ms: int) -> Any:
-        return choose_move(game, state, BOT, seed, level, budget_ms, clock)
+        return choose_move(game, state, seat, seed, level, budget_ms, clock)
 
     async def answer() -> float:
         started = clock()
@@ -186,3 +187,27 @@ def test_R18_at_every_level_the_answer_time_does_not_depend_on_the_hand(level: s
         options = {len(game.legal_actions(s, BOT)) for s in (mine, other)}
         times = {round(answer_after(s, level, seed), 9) for s in (mine, other)}
         assert times == {DELAY_MS / 1000}, (level, seed, options, times)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_R18_NR21_a_nations_computer_answers_at_one_pace_whatever_its_seat_and_choices(
+    level: str,
+) -> None:
+    """R18 holds for Nations too (issue 39): at a table of four, every computer seat, first in
+    player order or last, with one choice or many, answers after exactly the pause."""
+    game = get_game("nations").with_players(4)
+    s = game.start(7).state
+    person = random.Random(7)
+    seen: dict[tuple[str, bool], float] = {}  # (seat, several choices) -> answer time
+    for _ in range(400):
+        if game.outcome(s) is not None or len(seen) >= 8:
+            break
+        seat = game.to_move(s)[0]
+        legal = game.legal_actions(s, seat)
+        key = (seat, len(legal) > 1)
+        if key not in seen:
+            seen[key] = round(answer_after(s, level, 7, seat, game), 9)
+        s = game.apply(s, seat, person.choice(legal)).state
+    assert {seat for seat, _ in seen} == set(game.seats), seen
+    assert {several for _, several in seen} == {True, False}, seen
+    assert set(seen.values()) == {DELAY_MS / 1000}, seen

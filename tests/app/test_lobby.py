@@ -96,7 +96,9 @@ def test_two_players_meet_in_the_lobby_and_a_third_sees_the_challenge_vanish(
         entry = shown[0]
         assert entry["match_id"] == made["match_id"]
         assert entry["open_role"] == "nixon" and entry["game"] == "watergate"
-        assert entry["creator"] == {"player_id": ana["player_id"], "name": "Ana", "rating": None}
+        assert entry["creator"] == {
+            "player_id": ana["player_id"], "name": "Ana", "rating": None, "reliability": None,
+        }  # fmt: skip
         assert (entry["clock"], entry["rated"]) == ("turn-1", False)
         assert entry["created_at"].startswith("2030-03-17")  # the app's clock, not the wall's
 

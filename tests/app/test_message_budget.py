@@ -246,7 +246,8 @@ def test_a_person_playing_fast_chatting_and_pinging_is_never_limited(
                 break
             fake.advance(0.25)  # four decisions a second
             if moves % 10 == 0:
-                ed.send_text(json.dumps({"type": "chat", "text": "nice"}))
+                # a new text each time: the same one again and again is refused (issue 43)
+                ed.send_text(json.dumps({"type": "chat", "text": f"nice {moves}"}))
                 nx.send_text(PING)
             seat = seats[view["role"]]
             action = rng.choice(view["legal_actions"])

@@ -173,8 +173,11 @@ def test_a_whole_nations_match_by_clicks_in_portuguese(
     assert scores == sorted(scores, reverse=True)
     totals = [int(x) for x in final.locator(".n-sheet-total td").all_inner_texts()]
     assert sorted(totals, reverse=True) == scores
-    # Nations has no analysis: no button that would only fail
-    expect(final.get_by_role("button", name=pt["ui"]["analyse"])).to_have_count(0)
+    # the seat's analysis: its chance after each decision, and how it was estimated
+    final.get_by_role("button", name=pt["ui"]["analyse"]).click()
+    analysis = final.locator(".analysis")
+    expect(analysis.locator("svg.chart")).to_be_visible(timeout=60_000)
+    expect(analysis).to_contain_text(pt["nations"]["analysis_note"])
     assert violations(page) == [], "a finished Nations table"
     shot(page, f"nations-table-{size}-final", full_page=False)
     # a new match: back to the home page's form, Nations chosen
@@ -184,7 +187,7 @@ def test_a_whole_nations_match_by_clicks_in_portuguese(
     expect(page.locator("#seat-plan")).to_be_visible()
 
 
-@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
 def test_on_a_phone_every_card_reads_whole_in_one_tap(
     open_page: Callable[..., Page], shot: Shot, lang: str
 ) -> None:
@@ -223,6 +226,11 @@ def test_on_a_phone_every_card_reads_whole_in_one_tap(
         for fragment in expected_fragments(card_id, lang):
             assert fragment in text, f"{card_id}: {fragment!r} is not on its tile: {text!r}"
         assert tile.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), f"{card_id} is cut"
+    # and every resource's name and board heading reads whole ("Military Str…", "Wonder unde…")
+    names = page.locator(".n-res-name, .n-lower .n-h3")
+    assert names.count() > 0
+    for name in names.all():
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), name.inner_text()
 
 
 def test_the_war_text_says_its_verb_once_in_every_language(open_page: Callable[..., Page]) -> None:
@@ -285,13 +293,17 @@ def test_a_purchase_that_throws_something_away_says_so_first(
     ]
 
 
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
 def test_three_people_at_one_nations_table_from_the_invite_links(
-    open_page: Callable[..., Page], server: str, shot: Shot
+    open_page: Callable[..., Page], server: str, shot: Shot, lang: str
 ) -> None:
-    en = LOCALES["en"]
-    creator = open_page(prefs={}, viewport={"width": 1280, "height": 800})
+    """Three browsers, by clicks only; in Portuguese the second player is on a phone, and the
+    table of three has no serious accessibility finding on either size."""
+    loc = LOCALES[lang]
+    desktop = {"viewport": {"width": 1280, "height": 800}, "locale": lang}
+    creator = open_page(prefs={}, **desktop)
     creator.goto("/")
-    creator.get_by_label(en["games"]["nations"], exact=True).check()
+    creator.get_by_label(loc["games"]["nations"], exact=True).check()
     creator.locator('input[name="role"][value="p1"]').check()
     creator.locator('input[name="opponent"][value="human"]').check()
     creator.locator("#players").select_option("3")
@@ -305,12 +317,13 @@ def test_three_people_at_one_nations_table_from_the_invite_links(
     rows = invite.locator(".n-invite-row")
     expect(rows).to_have_count(2)  # one link per open seat, each with its copy button
     expect(rows.locator(".n-copy")).to_have_count(2)
-    expect(creator.locator("#n-open-seats")).to_contain_text(en["nations"]["seats"]["p2"])
+    expect(creator.locator("#n-open-seats")).to_contain_text(loc["nations"]["seats"]["p2"])
     links = [r.locator("input").input_value() for r in rows.all()]
-    shot(creator, "nations-table-three-waiting", full_page=False)
+    shot(creator, f"nations-table-three-waiting-{lang}", full_page=False)
     pages = {"p1": creator}
     for seat, link in zip(("p2", "p3"), links, strict=True):
-        guest = open_page(prefs={})
+        size = PHONE if lang == "pt-BR" and seat == "p2" else desktop
+        guest = open_page(prefs={}, **{**size, "locale": lang})
         guest.goto(link)
         guest.locator("#join").click()
         expect(guest).to_have_url(re.compile(f"/nations/match/{match_id}$"))
@@ -318,9 +331,14 @@ def test_three_people_at_one_nations_table_from_the_invite_links(
     expect(invite).to_be_hidden()
     for page in pages.values():
         expect(page.locator("#n-theirs .n-other")).to_have_count(2)  # every other nation
+    if lang == "pt-BR":
+        for seat in ("p1", "p2"):  # a desktop and a phone at a table of three
+            assert violations(pages[seat]) == [], seat
     from .test_nations_browser import play_by_clicks
 
     play_by_clicks(pages, random.Random(match_id))
     for page in pages.values():
         expect(page.locator("#n-final .end-ranking li")).to_have_count(3)
-    shot(creator, "nations-table-three-final", full_page=False)
+    if lang == "pt-BR":
+        shot(pages["p2"], "nations-table-three-final-phone-pt-BR", full_page=False)
+    shot(creator, f"nations-table-three-final-{lang}", full_page=False)

@@ -7,6 +7,7 @@ import { coachChanged, drawCoach, renderPointer, reveal } from "../coach.js";
 import { clockText } from "../clock.js";
 import { BOOT, t } from "../i18n.js";
 import { el } from "../render/dom.js";
+import { analysisBox } from "../render/analysis.js";
 import { endLinks, rankingList, rematchRow } from "../table/end.js";
 import { cardFace, renderProgress, renderScoring } from "./boards.js";
 import { actionLabel, buyNotes, choiceModel } from "./choices.js";
@@ -26,6 +27,14 @@ export function fields() {
 
 /** A new position drops the pending pick; the same one (a presence or rematch refresh) keeps it. */
 export const settle = (view, pick, again) => (again ? pick : NO_PICK);
+
+/** The analysis's words for the computer's choice at an earlier decision. */
+const bestLabel = (v, me) => (a) => {
+  const card = cardName(a.card);
+  if (a.type === "choose") return nt("analysis_best.choose", { n: a.option + 1 });
+  if (["buy", "deploy", "grow", "hire"].includes(a.type)) return nt(`analysis_best.${a.type}`, { card });
+  return actionLabel(a, v, me);  // pass, undeploy, bonus: worded alike at any time
+};
 
 const seatOf = (page) => page.role || BOOT.meta.seats[0];  // a spectator sees the table from the first seat's side
 // why a choice is closed (its cost, its strength, the moment): a hint, so never in a rated match
@@ -104,8 +113,10 @@ function finalBox(s, ctx) {
   }
   if (v.state.scores) parts.push(scoreSheet(v, me));
   if (!page.replaying) {
-    const links = endLinks(page, { replayHref: `/nations/replay/${page.matchId}`, cls: "n-end-links" });
-    // Nations has no analysis yet (the server answers analysis_unavailable): no button for it
+    // a person's seat of a table played out has its analysis (the computer's choices worded
+    // without the positions' prices: the board has moved on since)
+    const analysis = page.role && winner && o.reason !== "abandoned" ? analysisBox(page, { label: bestLabel(v, me), note: "nations.analysis_note" }) : null;
+    const links = endLinks(page, { replayHref: `/nations/replay/${page.matchId}`, analysis, cls: "n-end-links" });
     if (page.role && winner) {
       // a duel swaps its seats; a table of more keeps every seat (contract v1.2)
       const offer = seatsOf(v).length > 2 ? "nations.rematch_table" : "nations.rematch";

@@ -1,11 +1,9 @@
-// The post-game analysis on a finished table: asked for on a click (it costs the server a few
-// seconds), polled politely while the server computes it, drawn as the seat's chance to win after
-// each of its decisions with the biggest drops marked and the computer's choice for each worded.
+// The post-game analysis: asked for on a click, polled while the server computes it, drawn as the
+// seat's chance to win after each decision, the biggest drops marked with the computer's choice.
 import { api } from "../api.js";
 import { t } from "../i18n.js";
-import { actionLabel } from "../labels.js";
 import { el } from "./dom.js";
-import { lineChart, svg } from "./summary.js";
+import { lineChart, svg } from "./chart.js";
 
 const POLL_MS = 1500;
 const MARKED = 3;  // the biggest swings shown in words
@@ -13,7 +11,7 @@ const MIN_SWING = 0.02;  // a smaller drop is the estimate's noise, not a mistak
 const boxes = new Map();  // the end screen is drawn again on every change: one box per match
 const pct = (v) => `${Math.round(v * 100)}%`;
 
-function draw(box, moves, me) {
+function draw(box, moves, me, word, note) {
   const values = moves.map((m) => m.after);
   const swings = moves.map((m, i) => ({ m, i, drop: m.before - m.after }))
     .filter((s) => s.drop >= MIN_SWING).sort((a, b) => b.drop - a.drop).slice(0, MARKED);
@@ -25,18 +23,18 @@ function draw(box, moves, me) {
   const list = el("ol", "analysis-swings");
   for (const { m, i } of swings) {
     svg("circle", { ...at(i, m.after), r: 4, class: "analysis-mark" }, chart);
-    list.append(el("li", null, t("ui.analysis_swing", { seq: m.seq, before: pct(m.before), after: pct(m.after), action: actionLabel(m.best, me) })));
+    list.append(el("li", null, t("ui.analysis_swing", { seq: m.seq, before: pct(m.before), after: pct(m.after), action: word(m.best, me) })));
   }
   box.replaceChildren(el("h3", "summary-title", t("ui.analysis_title")), chart);
-  box.append(swings.length ? list : el("p", null, t("ui.analysis_no_swings")), el("p", "muted", t("ui.analysis_note")));
+  box.append(swings.length ? list : el("p", null, t("ui.analysis_no_swings")), el("p", "muted", t(note)));
 }
 
-async function fetchAnalysis(box, page) {
+async function fetchAnalysis(box, page, label, note) {
   const status = box.querySelector(".analysis-status");
   try {
     for (;;) {
       const data = await api(`/api/matches/${page.matchId}/analysis`, { token: page.token });
-      if (data.moves) return draw(box, data.moves, page.role);
+      if (data.moves) return draw(box, data.moves, page.role, label, note);
       status.textContent = t("ui.analysis_running");
       await new Promise((done) => setTimeout(done, POLL_MS));
     }
@@ -46,15 +44,15 @@ async function fetchAnalysis(box, page) {
   }
 }
 
-/** The analysis section of a seat's end screen (the same node across redraws). */
-export function analysisBox(page) {
+/** A seat's analysis section (one node across redraws); `label(action, seat)` words a choice. */
+export function analysisBox(page, { label, note = "ui.analysis_note" }) {
   let box = boxes.get(page.matchId);
   if (box) return box;
   box = el("div", "analysis");
   const button = el("button", "btn", t("ui.analyse"));
   button.type = "button";
   button.id = "analyse";
-  button.addEventListener("click", () => { button.disabled = true; fetchAnalysis(box, page); });
+  button.addEventListener("click", () => { button.disabled = true; fetchAnalysis(box, page, label, note); });
   box.append(button, el("p", "analysis-status"));
   boxes.set(page.matchId, box);
   return box;

@@ -3,7 +3,7 @@
 // to `dispatch`.
 import { clockText } from "../clock.js";
 import { BOOT, roleCap, roleName, t } from "../i18n.js";
-import { seatLabel, seatName, sideTitle } from "../labels.js";
+import { actionLabel, seatLabel, seatName, sideTitle } from "../labels.js";
 import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 import { analysisBox } from "./analysis.js";
@@ -60,7 +60,7 @@ function renderFinal(final, state, page, dispatch) {
     replay.href = `/match/${page.matchId}/replay`;
     links.append(replay);
     // a seat's own analysis: a token proves the seat (spectators get none)
-    if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page), links);
+    if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page, { label: actionLabel }), links);
     const row = rematchRow(v, me, state.rematch.error, dispatch, (r) => seatLabel(v, r));
     if (row) links.prepend(row);  // Rematch first: the likeliest next step
   }

@@ -104,7 +104,11 @@ def all_ops() -> list[tuple[str, Op]]:
 def test_every_effect_op_is_implemented_once_in_effects_py() -> None:
     used = {op["op"] for _, op in all_ops()}
     assert used <= set(OPS), used - set(OPS)
-    assert set(OPS) - used == set(), "an op is implemented but no card or momentum space uses it"
+    # "move_to" is the rulebook's common instruction "move the token to that space": the
+    # vocabulary needs it for a printed card list though no card of ours says it yet
+    # (test_move_to.py plays it); any other op no card uses is dead code
+    unused = set(OPS) - used - {"move_to"}
+    assert unused == set(), f"implemented but no card or momentum space uses it: {unused}"
 
 
 def test_every_effect_op_has_only_known_well_typed_fields() -> None:
@@ -117,8 +121,10 @@ def test_every_effect_op_has_only_known_well_typed_fields() -> None:
                 assert type(op[key]) is int and op[key] >= 1, where
         if op["op"] in ("move", "move_all"):
             assert "steps" in op, where
-        if op["op"] == "move":
+        if op["op"] in ("move", "move_to"):
             assert op["token"] in ("initiative", "momentum", "evidence"), where
+        if op["op"] == "move_to":
+            assert type(op["space"]) is int and 1 <= op["space"] <= 5, where
         assert op.get("color", "blue") in COLORS, where
         assert op.get("toward", "opponent") == "opponent", where
         assert op.get("person", "any") in (*PEOPLE, "any"), where
