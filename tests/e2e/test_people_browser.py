@@ -2,14 +2,15 @@
 challenges her; Bea, on her people page, sees the challenge arrive without a reload and declines
 it ("too fast"); Ana sees why, at once; Ana challenges again, Bea (in the lobby) accepts, and
 both land at the same table, which has started. Screenshots of the people page and of a
-received challenge (desktop and phone, and one in pt-BR) go to tests/e2e/output/social-*.png
-(copied to docs/screens/people/ for the closing note)."""
+received challenge (desktop and phone, and one in pt-BR) go to tests/e2e/output/social-*.png;
+`PEOPLE_SCREENS=docs/screens/people` refreshes the committed ones instead."""
 
 from __future__ import annotations
 
 import os
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,8 @@ SOCIAL = LOCALES["en"]["social"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 MATCH_URL = re.compile(r"/match/([^/?#]+)$")
+ROOT = Path(__file__).resolve().parents[2]
+SCREENS = ROOT / os.environ.get("PEOPLE_SCREENS", str(OUTPUT))  # relative to the repository
 
 
 def become(page: Page, name: str) -> dict[str, Any]:
@@ -48,11 +51,11 @@ def become(page: Page, name: str) -> dict[str, Any]:
 
 
 def snap(page: Page, name: str) -> None:
-    OUTPUT.mkdir(exist_ok=True)
-    page.set_viewport_size(DESKTOP)
-    page.screenshot(path=str(OUTPUT / f"{name}-desktop.png"), full_page=True, animations="disabled")
-    page.set_viewport_size(PHONE)
-    page.screenshot(path=str(OUTPUT / f"{name}-phone.png"), full_page=True, animations="disabled")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(viewport)  # type: ignore[arg-type]
+        shot = SCREENS / f"{name}-{size}.png"
+        page.screenshot(path=str(shot), full_page=True, animations="disabled")
     page.set_viewport_size(DESKTOP)
 
 
@@ -190,7 +193,7 @@ def test_a_nations_challenge_ends_with_links_to_the_other_players(
     expect(link).to_have_text("Ana")
     assert link.get_attribute("href") == f"/players/{ana_player['player_id']}"
     link.scroll_into_view_if_needed()
-    bea.screenshot(path=str(OUTPUT / "social-nations-end.png"), animations="disabled")
+    bea.screenshot(path=str(SCREENS / "social-nations-end-desktop.png"), animations="disabled")
 
 
 def test_block_from_a_profile_and_unblock_from_the_people_page(
