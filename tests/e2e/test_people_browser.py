@@ -183,12 +183,28 @@ def test_a_nations_challenge_ends_with_links_to_the_other_players(
     dialog.locator("#challenge-send").click()
     expect(ana.locator("#outgoing .challenge.is-open")).to_have_count(1)
 
+    # Ana's seat, kept by her browser when she sent it (her page moves once it is accepted)
+    seat: dict[str, str] = ana.evaluate(
+        """async () => {
+            const me = JSON.parse(localStorage.getItem("wg.player"));
+            const r = await fetch("/api/challenges", {headers: {"X-Player-Token": me.token}});
+            const open = (await r.json()).outgoing.find((c) => c.status === "open");
+            const kept = JSON.parse(localStorage.getItem(`wg.seat.${open.match_id}`));
+            return {match_id: open.match_id, token: kept.token};
+        }"""
+    )
+
     bea.goto("/people")
     bea.locator("#incoming .challenge").get_by_role("button", name=SOCIAL["accept"]).click()
-    expect(bea).to_have_url(re.compile(r"/nations/match/"))
-    expect(ana).to_have_url(re.compile(r"/nations/match/"))
-    match_id = bea.url.rsplit("/", 1)[1]
-    resign(ana, match_id)
+    expect(bea).to_have_url(re.compile(f"/nations/match/{seat['match_id']}$"))
+    expect(bea.locator("#nations")).to_have_attribute("data-status", "active")
+    expect(ana).to_have_url(re.compile(f"/nations/match/{seat['match_id']}$"))
+    resigned = bea.evaluate(  # Ana resigns (her seat's token, from any page)
+        """async ({match_id, token}) => (await fetch(`/api/matches/${match_id}/resign`,
+            {method: "POST", headers: {Authorization: `Bearer ${token}`}})).status""",
+        seat,
+    )
+    assert resigned == 200
     link = bea.locator("#n-final .n-people a")
     expect(link).to_have_text("Ana")
     assert link.get_attribute("href") == f"/players/{ana_player['player_id']}"
