@@ -31,6 +31,7 @@ LOGIN_USER_LIMIT = "10/minute;50/hour"
 LOGIN_USER_GLOBAL_LIMIT = "30/hour;100/day"
 CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to everyone)
 MODERATION_LIMIT = "60/minute;600/hour"  # reports and moderation (issue 43)
+BOT_LIMIT = "120/minute;3000/hour"  # the bot API's calls per client (issue 45), streams included
 SOCIAL_LIMIT = "120/minute;1500/hour"  # follows, blocks, settings, challenge lists and answers
 REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
@@ -75,6 +76,7 @@ class Settings(BaseSettings):
     rate_limit_challenge: str = CHALLENGE_LIMIT
     rate_limit_replay: str = REPLAY_LIMIT
     rate_limit_moderation: str = MODERATION_LIMIT
+    rate_limit_bot: str = BOT_LIMIT
     rate_limit_social: str = SOCIAL_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
@@ -190,6 +192,7 @@ class Settings(BaseSettings):
         "rate_limit_login_user_global",
         "rate_limit_challenge",
         "rate_limit_moderation",
+        "rate_limit_bot",
         "rate_limit_social",
     )
     @classmethod

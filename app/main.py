@@ -20,6 +20,7 @@ from .http import (
     admin_pages,
     analysis,
     api,
+    bot_api,
     docs,
     hardening,
     health,
@@ -157,7 +158,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     install_errors(app)
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
-        accounts, account_pages, lobby, push, analysis, lessons, privacy, moderation, people,
+        accounts, account_pages, lobby, push, analysis, lessons, privacy, moderation, bot_api,
+        people,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

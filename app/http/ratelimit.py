@@ -57,6 +57,12 @@ ROUTES: Final = {
     ("DELETE", "/api/mod/moderators/{player_id}"): "moderation",
     ("GET", "/api/players/me/moderation"): "moderation",
     ("POST", "/api/players/me/moderation/{action_id}/ack"): "moderation",
+    # issue 45: API tokens and the bot API
+    ("POST", "/api/account/tokens"): "account",
+    ("POST", "/api/bot/account/upgrade"): "bot",
+    ("GET", "/api/bot/matches/{match_id}/stream"): "bot",
+    ("POST", "/api/bot/matches/{match_id}/actions"): "bot",
+    ("POST", "/api/bot/matches/{match_id}/resign"): "bot",
     # people (contract v1.2): a direct challenge makes a match; the rest is "social"
     ("POST", "/api/challenges"): "create",
     ("POST", "/api/challenges/{challenge_id}/accept"): "join",
@@ -112,6 +118,7 @@ class Limiter:
             "challenge": parse_many(settings.rate_limit_challenge),
             "replay": parse_many(settings.rate_limit_replay),
             "moderation": parse_many(settings.rate_limit_moderation),
+            "bot": parse_many(settings.rate_limit_bot),
             "social": parse_many(settings.rate_limit_social),
         }
         self.memory_storage = MemoryStorage()

@@ -153,6 +153,8 @@ class Player(Base):
     # a keyed hash of the address that made the player: two rated players made from one
     # address within a day do not rate each other (issue 40, finding 22)
     created_from: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # a bot account (contract v1.2 "Bots"): plays through the bot API only; set once, for good
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class PlayerSession(Base):

@@ -23,6 +23,8 @@ from ..push.render import Renderer
 from .accounts import Accounts
 from .admin import Admin
 from .analysis import Analyses
+from .api_tokens import ApiTokens
+from .bot_play import BotPlay
 from .bots import BotRunner
 from .challenges import Challenges
 from .chat import Chat
@@ -76,6 +78,8 @@ class AppContext:
     devices: Devices
     reports: Reports
     moderation: Moderation
+    api_tokens: ApiTokens
+    bot_play: BotPlay
     social: Social
     challenges: Challenges
 
@@ -117,12 +121,14 @@ class AppContext:
         lobby_room.render = lobby.rendered
         lobby_room.tailor = lobby.tailored  # blocks hide challenges (issue 43)
         fanout.lobby_changed.append(lobby_room.wake)
+        lifecycle = Lifecycle(core)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
-            Lifecycle(core), Admin(core), bots, metrics, Monitor(core), Players(core),
+            lifecycle, Admin(core), bots, metrics, Monitor(core), Players(core),
             Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
             TurnNotices(core), Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
-            Moderation(core), Social(core, presence, lobby_room), Challenges(core, matches),
+            Moderation(core), ApiTokens(core), BotPlay(core, play, lifecycle),
+            Social(core, presence, lobby_room), Challenges(core, matches),
         )  # fmt: skip
         fanout.notified.append(lobby_room.notified)  # a challenge reaches the lobby at once
         core.listeners.append(ctx.turns.on_change)

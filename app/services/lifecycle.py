@@ -57,6 +57,10 @@ class Lifecycle:
         """The player gives up: in a duel the opponent wins; at a table of three or more the
         computer plays the seat on and the leaver ranks last (contract v1.2)."""
         seat = await run_in_threadpool(seat_for, self.core, token, match_id)
+        await self.resign_seat(match_id, seat)
+
+    async def resign_seat(self, match_id: str, seat: str) -> None:
+        """A seat whose holder was checked (a seat token, a bot's API token) gives up."""
         await run_in_threadpool(self._resign, match_id, seat)
         await self.core.publish(MatchChanged(match_id))
 

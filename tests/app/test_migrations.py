@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
 
 from app.__main__ import ROOT, migrate
-from app.persistence import models, sessions  # noqa: F401  (registers every table on Base.metadata)
+from app.persistence import api_tokens, models, sessions  # noqa: F401 (registers every table)
 from app.persistence.db import Base, driver_url
 from engine.core.fairness import commitment
 from tests.app.conftest import _postgres_server
