@@ -33,6 +33,7 @@ CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to ev
 NOTIFICATIONS_LIMIT = "120/minute;1200/hour"  # the bell: listing and marking read (each page)
 MODERATION_LIMIT = "60/minute;600/hour"  # reports and moderation (issue 43)
 BOT_LIMIT = "120/minute;3000/hour"  # the bot API's calls per client (issue 45), streams included
+SOCIAL_LIMIT = "120/minute;1500/hour"  # follows, blocks, settings, challenge lists and answers
 REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
 # hosts the server will POST a turn notice to, so a subscription cannot aim it at anything else
@@ -78,6 +79,7 @@ class Settings(BaseSettings):
     rate_limit_notifications: str = NOTIFICATIONS_LIMIT
     rate_limit_moderation: str = MODERATION_LIMIT
     rate_limit_bot: str = BOT_LIMIT
+    rate_limit_social: str = SOCIAL_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
     # random) plays every match with that bot instead (tests, benchmarks)
@@ -194,6 +196,7 @@ class Settings(BaseSettings):
         "rate_limit_notifications",
         "rate_limit_moderation",
         "rate_limit_bot",
+        "rate_limit_social",
     )
     @classmethod
     def _limits_notation(cls, value: str) -> str:

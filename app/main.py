@@ -30,6 +30,7 @@ from .http import (
     moderation,
     notifications,
     pages,
+    people,
     players,
     privacy,
     push,
@@ -72,6 +73,7 @@ async def lobby_sweep_once(ctx: AppContext) -> list[str]:
     """Note which challenge creators this process sees connected (a lobby socket, or a socket on
     their own table), and take the challenges of creators away too long out of the lobby."""
     tables = {c.match_id for c in ctx.hub.connections() if c.viewer is not None}
+    await ctx.challenges.expire()  # direct challenges past their time, and their matches
     return await ctx.lobby.sweep(ctx.lobby_room.players(), tables)
 
 
@@ -158,7 +160,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
         accounts, account_pages, lobby, push, analysis, lessons, privacy, moderation, bot_api,
-        notifications,
+        notifications, people,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

@@ -5,10 +5,12 @@ The lobby socket needs no token; to keep their challenges listed while they look
 says who they are with a first (or any later) message, never in the URL:
     {"type": "auth", "player_token": "<player token>"}
 Server messages: {"type": "lobby", "challenges": [...]}, {"type": "error", "code", "message"},
-{"type": "pong"}."""
+{"type": "pong"}, and to a socket that said who it is, {"type": "notified", "id"} whenever a
+notification is stored for that player (a direct challenge, an answer to one: issue 43)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import asdict
 from typing import Any
@@ -90,9 +92,15 @@ def wire(found: list[Listed]) -> LobbyOut:
 
 
 @router.get("/api/lobby", response_model=LobbyOut)
-async def lobby(ctx: CtxDep) -> LobbyOut:
-    """The open public challenges, oldest first (at most 100)."""
-    return wire(await ctx.lobby.challenges())
+async def lobby(ctx: CtxDep, player: PlayerTokenDep) -> LobbyOut:
+    """The open public challenges, oldest first (at most 100); with X-Player-Token, without
+    those of players kept apart from it by a block."""
+    found = await ctx.lobby.challenges()
+    if player:
+        with contextlib.suppress(ApiError):  # an unknown token: everyone's list
+            me = await ctx.lobby.player_id(player)
+            found = await ctx.lobby.visible_to(me, found)
+    return wire(found)
 
 
 @router.post("/api/lobby/{match_id}/join", response_model=Claimed, responses=LOBBY_ERRORS)
@@ -178,6 +186,7 @@ async def _on_message(ctx: AppContext, conn: LobbySocket, text: str) -> str | No
         token = msg.get("player_token")
         try:
             conn.player_id = await ctx.lobby.player_id(token if isinstance(token, str) else None)
+            ctx.lobby_room.wake()  # its list as this player sees it (blocks hide challenges)
         except ANSWERED as err:
             answer = as_api_error(err)
             await conn.send_text(_error(answer))

@@ -68,6 +68,20 @@ ROUTES: Final = {
     ("GET", "/api/bot/matches/{match_id}/stream"): "bot",
     ("POST", "/api/bot/matches/{match_id}/actions"): "bot",
     ("POST", "/api/bot/matches/{match_id}/resign"): "bot",
+    # people (contract v1.2): a direct challenge makes a match; the rest is "social"
+    ("POST", "/api/challenges"): "create",
+    ("POST", "/api/challenges/{challenge_id}/accept"): "join",
+    ("POST", "/api/challenges/{challenge_id}/decline"): "social",
+    ("POST", "/api/challenges/{challenge_id}/cancel"): "social",
+    ("GET", "/api/challenges"): "social",
+    ("PUT", "/api/players/me/follows/{player_id}"): "social",
+    ("DELETE", "/api/players/me/follows/{player_id}"): "social",
+    ("GET", "/api/players/me/follows"): "social",
+    ("PUT", "/api/players/me/blocks/{player_id}"): "social",
+    ("DELETE", "/api/players/me/blocks/{player_id}"): "social",
+    ("GET", "/api/players/me/blocks"): "social",
+    ("GET", "/api/players/me/settings"): "social",
+    ("PATCH", "/api/players/me/settings"): "social",
 }
 PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()
@@ -111,6 +125,7 @@ class Limiter:
             "notifications": parse_many(settings.rate_limit_notifications),
             "moderation": parse_many(settings.rate_limit_moderation),
             "bot": parse_many(settings.rate_limit_bot),
+            "social": parse_many(settings.rate_limit_social),
         }
         self.memory_storage = MemoryStorage()
         self.memory = MovingWindowRateLimiter(self.memory_storage)

@@ -81,3 +81,26 @@ def kept_apart(db: Session, player: str, others: Iterable[str]) -> set[str]:
         )
     )
     return {blocked if blocker == player else blocker for blocker, blocked in rows}
+
+
+def apart_among(db: Session, players: Iterable[str], others: Iterable[str]) -> set[tuple[str, str]]:
+    """(player, other) for each of `players` kept apart from one of `others` (either blocked
+    the other): a lobby list filtered for every player who looks on, in one query."""
+    mine, theirs = set(players), set(others)
+    if not mine or not theirs:
+        return set()
+    rows = db.execute(
+        select(Block.blocker, Block.blocked).where(
+            or_(
+                Block.blocker.in_(mine) & Block.blocked.in_(theirs),
+                Block.blocked.in_(mine) & Block.blocker.in_(theirs),
+            )
+        )
+    )
+    found = set()
+    for blocker, blocked in rows:
+        if blocker in mine and blocked in theirs:
+            found.add((blocker, blocked))
+        if blocked in mine and blocker in theirs:
+            found.add((blocked, blocker))
+    return found

@@ -80,10 +80,13 @@ class LobbyRoom:
         self.conns: set[LobbySocket] = set()
         self.by_address: Counter[str] = Counter()
         self.render: Callable[[], Awaitable[str]] | None = None  # set once the service exists
+        # the list as each of the given players sees it, where it differs (blocks: issue 43)
+        self.tailor: Callable[[set[str], str], Awaitable[dict[str, str]]] | None = None
         self._text: str | None = None  # the newest list, while nothing changed since
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._failures = 0
+        self._telling: set[asyncio.Task[None]] = set()
 
     def add(self, conn: LobbySocket) -> None:
         """Serve the socket (ApiError 429 over the cap, before it starts)."""
@@ -114,6 +117,21 @@ class LobbyRoom:
         self._text = None
         self._wake.set()
 
+    def notified(self, player_id: str, notification_id: int) -> None:
+        """A notification was stored for a player (a challenge to them, an answer to theirs):
+        their lobby sockets here are told, and fetch their challenges again. Only the id
+        travels: what it says is read by its player alone."""
+        text = f'{{"type":"notified","id":{int(notification_id)}}}'
+        for conn in self.conns:
+            if conn.player_id == player_id:
+                task = asyncio.get_running_loop().create_task(self._tell(conn, text))
+                self._telling.add(task)
+                task.add_done_callback(self._telling.discard)
+
+    async def _tell(self, conn: LobbySocket, text: str) -> None:
+        with contextlib.suppress(Exception):  # a socket gone meanwhile
+            await conn.send_text(text)
+
     def players(self) -> set[str]:
         """Players with a lobby socket on this process."""
         return {c.player_id for c in self.conns if c.player_id is not None}
@@ -136,10 +154,18 @@ class LobbyRoom:
                 delay = min(RETRY_MAX_S, RETRY_S * 2 ** (self._failures - 1))
                 asyncio.get_running_loop().call_later(delay, self._wake.set)
                 continue
+            try:
+                players = self.players()
+                tailored = await self.tailor(players, text) if self.tailor and players else {}
+            except Exception as err:  # as a failed render: tried again
+                self._failures += 1
+                log.warning("tailoring the lobby failed (%s); retrying", type(err).__name__)
+                asyncio.get_running_loop().call_later(RETRY_S, self._wake.set)
+                continue
             self._failures = 0
             self._text = text
             for conn in self.conns:
-                conn.offer(text)
+                conn.offer(tailored.get(conn.player_id or "", text))
 
     async def close(self) -> None:
         for conn in list(self.conns):

@@ -15,12 +15,13 @@ from ..errors import ApiError, checked_id, not_found
 from ..names import checked_name
 from ..passwords import Passwords, bad_credentials, checked_password, checked_username
 from ..persistence import accounts as store
+from ..persistence import challenges, privacy
 from ..persistence import players as player_rows
-from ..persistence import privacy
 from ..push.changes import MatchChanged
 from .core import Core
 from .farming import remember_origin
 from .players import player_of, unknown_player
+from .unplayed import end_unplayed
 
 
 @dataclass(frozen=True)
@@ -243,11 +244,12 @@ class Accounts:
             password or "", account.password_hash
         ):
             raise bad_credentials()
-        tables = await run_in_threadpool(self._delete, player)
+        tables, unplayed = await run_in_threadpool(self._delete, player)
         for match_id in tables:
             self.core.cache.drop_info(match_id)
         for match_id in tables:
             await self.core.publish(MatchChanged(match_id))
+        await end_unplayed(self.core, unplayed)  # its direct challenges' waiting matches
 
     def _player_and_account(self, token: str | None) -> tuple[str, store.AccountRow | None]:
         with self.core.db.reader() as db:
@@ -256,9 +258,12 @@ class Accounts:
                 raise unknown_player()
             return player.id, store.account_of(db, player.id)
 
-    def _delete(self, player_id: str) -> list[str]:
+    def _delete(self, player_id: str) -> tuple[list[str], list[str]]:
         with self.core.db.write() as db:
             when: datetime = self.core.stamp()
             store.wipe_player(db, player_id, when)
-            privacy.forget_people(db, player_id)  # issue 43: follows, blocks, bell, challenges
-            return store.matches_of(db, player_id)
+            # issue 43: its open direct challenges closed (their waiting matches end unplayed),
+            # then its follows, blocks, bell lines and challenges go
+            unplayed = challenges.close_all_of(db, player_id, when)
+            privacy.forget_people(db, player_id)
+            return store.matches_of(db, player_id), unplayed

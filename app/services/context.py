@@ -27,6 +27,7 @@ from .analysis import Analyses
 from .api_tokens import ApiTokens
 from .bot_play import BotPlay
 from .bots import BotRunner
+from .challenges import Challenges
 from .chat import Chat
 from .core import Core
 from .devices import Devices
@@ -42,6 +43,7 @@ from .play import Play
 from .players import Players
 from .replays import Replays
 from .reports import Reports
+from .social import Social
 from .standings import Standings
 from .turns import TurnNotices
 from .views import Views
@@ -84,6 +86,8 @@ class AppContext:
     notices: Notices
     bell_room: BellRoom
     turn_lines: TurnLines
+    social: Social
+    challenges: Challenges
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -121,6 +125,7 @@ class AppContext:
             LobbyRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
         )
         lobby_room.render = lobby.rendered
+        lobby_room.tailor = lobby.tailored  # blocks hide challenges (issue 43)
         fanout.lobby_changed.append(lobby_room.wake)
         lifecycle = Lifecycle(core)
         turns = TurnNotices(core)
@@ -132,10 +137,11 @@ class AppContext:
             Moderation(core), ApiTokens(core), BotPlay(core, play, lifecycle),
             Notices(core, turns),  # the bell: its Web Push uses the turn notices' sender
             BellRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
-            TurnLines(core),
+            TurnLines(core), Social(core, presence, lobby_room), Challenges(core, matches),
         )  # fmt: skip
         ctx.bell_room.render = ctx.notices.frames
         fanout.notified.append(ctx.bell_room.notified)
+        fanout.notified.append(lobby_room.notified)  # a challenge reaches the lobby at once
         core.listeners.append(ctx.notices.on_change)
         core.listeners.append(ctx.turn_lines.on_change)
         core.listeners.append(ctx.turns.on_change)

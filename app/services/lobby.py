@@ -4,6 +4,7 @@ has been away too long out of the lobby (a sweep every process runs)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from datetime import timedelta
@@ -15,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import ApiError, checked_id, not_found
 from ..games import seats_of
 from ..jsontext import dumps
+from ..persistence import blocks
 from ..persistence import lobby as lobby_repo
 from ..persistence import ratings as ratings_repo
 from ..persistence.lobby import ChallengeRow
@@ -106,6 +108,37 @@ class Lobby:
         found = await self.challenges()
         return dumps({"type": "lobby", "challenges": [asdict(c) for c in found]})
 
+    async def tailored(self, players: set[str], text: str) -> dict[str, str]:
+        """The lobby message for each of `players` (lobby sockets here) whose list differs from
+        `text`, everyone's: without the challenges of anyone kept apart from them by a block,
+        either way, so that nobody meets a blocker's challenge, nor learns of the block by
+        being refused it."""
+        found = json.loads(text)["challenges"]
+        creators = {c["creator"]["player_id"] for c in found}
+        apart = await run_in_threadpool(self._apart, players, creators)
+        hidden: dict[str, set[str]] = {}
+        for player, creator in apart:
+            hidden.setdefault(player, set()).add(creator)
+        return {
+            player: dumps(
+                {
+                    "type": "lobby",
+                    "challenges": [c for c in found if c["creator"]["player_id"] not in gone],
+                }
+            )
+            for player, gone in hidden.items()
+        }
+
+    async def visible_to(self, player: str, found: list[Listed]) -> list[Listed]:
+        """Of the listed challenges, those `player` may see (no block with their creator)."""
+        creators = {c.creator.player_id for c in found}
+        apart = {c for _, c in await run_in_threadpool(self._apart, {player}, creators)}
+        return [c for c in found if c.creator.player_id not in apart]
+
+    def _apart(self, players: set[str], creators: set[str]) -> set[tuple[str, str]]:
+        with self.core.db.reader() as db:
+            return blocks.apart_among(db, players, creators)
+
     def _challenges(self) -> list[Listed]:
         with self.core.db.reader() as db:
             rows = lobby_repo.open_challenges(db)
@@ -142,7 +175,8 @@ class Lobby:
             try:
                 return Paired(await self.matches.join(match_id, player, wanted), created=False)
             except ApiError as err:
-                if err.status not in (404, 409):  # taken first by someone else: the next one
+                # taken first by someone else, or a player kept apart from the caller sat down
+                if err.status not in (404, 409) and err.code != "blocked":
                     raise
         # the caller takes the seat they wanted; the others are left open to the next comers
         made = await self.matches.create(
@@ -167,7 +201,9 @@ class Lobby:
             refuse_if_sanctioned(db, me.id, ("pairing",), now)  # a ban says "pairing" here
             refuse_if_sanctioned(db, me.id, ("lobby", *(("rated",) if rated else ())), now)
             rows = lobby_repo.compatible(db, game, clock, rated, roles, me.id, players)
-        return [row.match_id for row in rows]
+            apart = blocks.kept_apart(db, me.id, {row.creator for row in rows})
+        # a block keeps two players from being paired, whichever of them made it
+        return [row.match_id for row in rows if row.creator not in apart]
 
     async def cancel(self, player: str | None, match_id: str) -> None:
         """The creator takes their challenge out of the lobby; the match stays, private (its

@@ -5,7 +5,7 @@ lobby) and take the invited seat, by its link or from the lobby, each with the p
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,11 +20,12 @@ from ..auth import new_invite_code, new_match_id, new_seed, new_token, token_has
 from ..errors import ApiError, checked_id, not_found
 from ..games import check_handicaps, choose_seat, seats_of
 from ..logs import fields
+from ..persistence import blocks
 from ..persistence import lobby as lobby_repo
 from ..persistence import repository as repo
 from ..persistence.cache import fresh_entry, read_info
 from ..persistence.models import Match
-from ..persistence.records import DEFAULT_LEVEL
+from ..persistence.records import DEFAULT_LEVEL, PlayerRow
 from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
 from .players import player_of
@@ -33,6 +34,9 @@ from .reliability import rated_scope, refuse_banned
 from .seating import BY_LINK, FROM_LOBBY, Seating, take_seat
 
 log = logging.getLogger("watergate.matches")
+# Written in a new match's own transaction (a direct challenge's row and its notification):
+# (session, the creator, the match id, the creator's seat, the open seats' invite codes).
+AlsoWrite = Callable[[Session, PlayerRow | None, str, str, dict[str, str]], None]
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,11 @@ def plan_table(
     kinds = {s: "human" if s == mine else asked.get(s, opponent) for s in seats}
     bots = {s: levels.get(s, level) for s in seats if kinds[s] == "bot"}
     return Table(seats, kinds, bots, dict(handicaps))
+
+
+def blocked() -> ApiError:
+    """A block between two players (either way): the answer never says who blocked whom."""
+    return ApiError(403, "blocked", "You cannot play with this player.")
 
 
 def chosen_edition(
@@ -175,6 +184,7 @@ class Matches:
         levels: Mapping[str, str] | None = None,
         handicaps: Mapping[str, str] | None = None,
         rules_version: str | None = None,
+        also: AlsoWrite | None = None,
     ) -> SeatTaken:
         """Create a match of `game_id` and take a seat in it (as the player whose token is
         `player`); against the computer, `level` says how well it plays; a rated one only
@@ -208,6 +218,7 @@ class Matches:
         made = await run_in_threadpool(
             self._create,
             game_id, mine, table, clock, player, level, rated, public, lesson, address, edition,
+            also,
         )  # fmt: skip
         await self.core.publish(MatchChanged(made.match_id))  # wakes a bot that moves first
         if made.listed:
@@ -231,6 +242,7 @@ class Matches:
         lesson: Lesson | None,
         address: str | None = None,
         edition: str | None = None,
+        also: AlsoWrite | None = None,
     ) -> SeatTaken:
         game = get_game(game_id)
         kinds = table.kinds
@@ -280,6 +292,8 @@ class Matches:
                     db, match.id, me.id, game.id, invited[0], public, rated, now,
                     len(table.seats), address,
                 )  # fmt: skip
+            if also is not None:
+                also(db, me, match.id, mine, codes)
             info = read_info(db, match)
         self.core.cache.put_info(info)
         self.core.cache.put_entry(
@@ -349,6 +363,10 @@ class Matches:
                 if match.options.get("visibility") == "public":
                     raise ApiError(409, *FROM_LOBBY.taken)  # joined, cancelled or expired
                 raise not_found()
+            if me is not None:
+                seated = repo.seats_of_many(db, [match.id])[match.id]
+                if blocks.kept_apart(db, me.id, [s.player for s in seated if s.player]):
+                    raise blocked()
         return self._take(match.id, Seating(invite.seat, me, FROM_LOBBY, invite.code, lobby=True))
 
     def _take(self, match_id: str, asked: Seating) -> SeatTaken:

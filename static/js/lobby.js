@@ -5,6 +5,7 @@
 // A player on a ban (issue 43) sees its notice instead of the buttons it closes; each entry shows
 // its creator's reliability, and a filter hides the low ones.
 import { api } from "./api.js";
+import { mountChallenges } from "./challenges.js";
 import { followGame } from "./gamechoice.js";
 import { roleName, t } from "./i18n.js";
 import { asPlayer, loadPlayer, nameProblem, namedPlayer, suggestion, withPlayer } from "./player.js";
@@ -103,7 +104,7 @@ function row(c) {
   const item = document.createElement("li");
   item.className = mine ? "challenge mine" : "challenge";
   item.dataset.matchId = c.match_id;
-  const who = Object.assign(document.createElement("span"), { className: "who", textContent: c.creator.name });
+  const who = Object.assign(document.createElement("a"), { className: "who", textContent: c.creator.name, href: `/players/${encodeURIComponent(c.creator.player_id)}` });
   const facts = Object.assign(document.createElement("span"), { className: "facts" });
   // contract v1.2: a table of several carries its size and its open seats ("2/4 seated")
   const open = Array.isArray(c.open_seats) && c.open_seats.length ? c.open_seats : [c.open_role];
@@ -156,12 +157,20 @@ function show(challenges) {
 $("hide-low").checked = hideLow();
 $("hide-low").addEventListener("change", () => { setHideLow($("hide-low").checked); show(shown); });
 
+// direct challenges to and from this player, shown only when there are some; fetched again
+// whenever this socket says a notification came for the player
+const direct = mountChallenges($("challenges-panel"), {
+  onChange: (ins, outs) => { $("challenges-panel").hidden = !ins.length && !outs.length; },
+});
+$("challenges-panel").hidden = true;
+
 let attempt = 0;
 function open() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/lobby`);
   ws.onopen = () => {
     const me = loadPlayer();
     if (me) ws.send(JSON.stringify({ type: "auth", player_token: me.token }));
+    direct.refresh();
   };
   ws.onmessage = (event) => {
     let msg;
@@ -170,6 +179,8 @@ function open() {
       attempt = 0;
       $("lobby-conn").textContent = `● ${t("lobby.live")}`;
       show(msg.challenges);
+    } else if (msg.type === "notified") {
+      direct.refresh();
     }
   };
   ws.onclose = () => {

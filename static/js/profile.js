@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { BOOT, roleCap, t } from "./i18n.js";
 import { el, personName, ratingNode } from "./people.js";
+import { mountRelation } from "./relation.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -34,12 +35,22 @@ export function chart(points, start = 1500) {
   return root;
 }
 
+/** "vs Ana, Bo": each opponent who is a player links to their page (to follow or challenge). */
+function opponents(list) {
+  const [before, after] = t("account.profile.vs", { name: "\u0000" }).split("\u0000");
+  const names = list.flatMap((o, i) => [
+    ...(i ? [", "] : []),
+    o.player_id ? el("a", { href: `/players/${encodeURIComponent(o.player_id)}`, textContent: personName(o) }) : personName(o),
+  ]);
+  return [before, ...names, after ?? ""];
+}
+
 function recentItem(p) {
   const won = p.result === "win";
   return el(
     "li", {},
     el("span", { className: won ? "result-win" : "result-loss", textContent: t(`account.profile.${won ? "win" : "loss"}`) }),
-    el("span", { textContent: `${roleCap(p.role)} · ${t("account.profile.vs", { name: (p.opponents?.length ? p.opponents : [p.opponent]).map(personName).join(", ") })}` }),
+    el("span", {}, `${roleCap(p.role)} · `, ...opponents(p.opponents?.length ? p.opponents : [p.opponent])),
     el("a", { href: `/replay/${encodeURIComponent(p.match_id)}`, textContent: t("account.profile.replay") }),
   );
 }
@@ -56,6 +67,7 @@ async function show() {
     return;
   }
   $("profile-name").textContent = found.name;
+  mountRelation(found);  // follow, challenge, block
   document.title = `${found.name} · ${document.title}`;
   const rating = found.rating?.[GAME];
   if (rating) {

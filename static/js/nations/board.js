@@ -105,6 +105,12 @@ function finalBox(s, ctx) {
   if (page.role && winner) parts.push(el("p", "n-result", winner === page.role ? t("ui.you_won") : t("ui.you_lost")));
   const ranked = rankingList(v, name);
   if (ranked) parts.push(el("h3", "n-h3", t("ui.ranking")), ranked);
+  // the other people at the table, each linking to their page: follow or challenge them there
+  const people = seatsOf(v).filter((seat) => seat !== page.role && v.players?.[seat]?.player_id);
+  if (people.length) {
+    const link = (seat) => Object.assign(el("a", "", v.players[seat].name), { href: `/players/${encodeURIComponent(v.players[seat].player_id)}` });
+    parts.push(el("p", "n-people", t("social.end_people"), ...people.flatMap((seat, i) => [i ? ", " : " ", link(seat)])));
+  }
   if (v.state.scores) parts.push(scoreSheet(v, me));
   if (!page.replaying) {
     // a person's seat of a table played out has its analysis (the computer's choices worded
