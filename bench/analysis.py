@@ -23,12 +23,7 @@ import time
 from typing import Any
 
 from app.services.analysis import analyse_match
-from engine.core.game import JSONObject
-from engine.core.rng import seed_state
-from engine.nations.bots import analysis as nations_analysis
-from engine.nations.bots.evaluate import evaluate_choice
-from engine.nations.observation import determinize, observation_for
-from engine.nations.state import player_of
+from engine.core.game import Calibrating, JSONObject
 from engine.registry import get_game
 
 Played = list[tuple[int, str, JSONObject]]
@@ -47,20 +42,20 @@ def played(game: Any, seed: int, level: str) -> tuple[Played, list[tuple[float, 
         seat = seats[0]
         legal = game.legal_actions(state, seat)
         action = bots[seat].decide(game.observation_for(state, seat), seat, legal)
-        if game.id == "nations" and len(legal) > 1:
-            sample, _ = determinize(observation_for(state), seed_state(seed + len(actions)))
-            after = game.apply(sample, seat, action).state
-            values.append((evaluate_choice(sample, after, player_of(seat)), seat))
+        if isinstance(game, Calibrating) and len(legal) > 1:
+            values.append((game.analysis_lead(state, seat, action, seed + len(actions)), seat))
         actions.append((len(actions) + 1, seat, game.action_to_json(action)))
         state = game.apply(state, seat, action).state
     winner = game.outcome(state).winners[0]
     return actions, [(v, "1" if seat == winner else "0") for v, seat in values]
 
 
-def log_loss(points: list[tuple[float, str]], scale: float, offset: float = 0.0) -> float:
+def log_loss(
+    game: Calibrating, points: list[tuple[float, str]], scale: float, offset: float = 0.0
+) -> float:
     total = 0.0
     for value, won in points:
-        p = nations_analysis.chance(value, scale, offset)
+        p = game.analysis_chance(value, scale, offset)
         p = min(max(p, 1e-6), 1 - 1e-6)
         total -= math.log(p if won == "1" else 1 - p)
     return total / len(points)
@@ -88,16 +83,17 @@ def main() -> None:
         judged += len(analyse_match(game.id, seed, game.rules_version, actions, options))
         spent += time.perf_counter() - started
     if args.fit:
+        assert isinstance(game, Calibrating), f"{game.id}'s analysis has nothing to fit"
         grid = [(s / 2, o / 10) for s in range(2, 81) for o in range(-30, 11)]
-        scale, offset = min(grid, key=lambda g: log_loss(points, *g))
+        scale, offset = min(grid, key=lambda g: log_loss(game, points, *g))
         share = sum(won == "1" for _, won in points) / len(points)
         flat = -(share * math.log(share) + (1 - share) * math.log(1 - share))
-        in_use = nations_analysis.fitted(args.players)
+        in_use = game.analysis_scale(args.players)
         print(f"nations_analysis_decisions {len(points)}")
         print(f"nations_analysis_scale {scale}")
         print(f"nations_analysis_offset {offset}")
-        print(f"nations_analysis_log_loss {log_loss(points, scale, offset):.4f}")
-        print(f"nations_analysis_log_loss_in_use {log_loss(points, *in_use):.4f}")
+        print(f"nations_analysis_log_loss {log_loss(game, points, scale, offset):.4f}")
+        print(f"nations_analysis_log_loss_in_use {log_loss(game, points, *in_use):.4f}")
         print(f"nations_analysis_log_loss_flat {flat:.4f}")
         return
     print(f"analysis_seconds_per_match {spent / args.games:.2f}")

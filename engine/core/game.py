@@ -207,6 +207,24 @@ class Analysable(Protocol):
 
 
 @runtime_checkable
+class Calibrating(Protocol):
+    """A game whose analysis turns an evaluation into a chance to win by a logistic fitted per
+    seat count (Nations); `python -m bench.analysis --fit` fits it through this."""
+
+    def analysis_lead(self, state: Any, seat: Seat, action: Any, seed: int) -> float:
+        """The evaluation of `action` for `seat` on one determinisation of what it cannot see."""
+        ...
+
+    def analysis_scale(self, players: int) -> tuple[float, float]:
+        """The (scale, offset) in use at a table of `players`."""
+        ...
+
+    def analysis_chance(self, lead: float, scale: float, offset: float) -> float:
+        """An evaluation as a chance to win, by that scale and offset."""
+        ...
+
+
+@runtime_checkable
 class Hinting(Protocol):
     """A game that can tell a seat why moves it may expect are not offered (hints for learners);
     the app decides which views carry them (never a rated match's)."""

@@ -13,8 +13,7 @@ from ..core.lessons import Lesson, lessons_from_json
 from ..core.rng import ALGORITHMS
 from . import flow, views
 from .actions import Action, action_to_json, parse_action
-from .bots import HeuristicBot, RandomBot, SearchBot
-from .bots.analysis import analyse
+from .bots import HeuristicBot, RandomBot, SearchBot, analysis
 from .bots.levels import LEVELS, level_bot
 from .catalog import DIFFICULTIES, Difficulty
 from .describe import describe as _describe
@@ -162,8 +161,18 @@ class NationsGame:
         typed = [(seq, player_of(seat), self.parse_action(a)) for seq, seat, a in actions]
         return [
             Judged(seq, seat_of(player), j.before, j.after, self.action_to_json(j.best))
-            for seq, player, j in analyse(start, typed, seed)
+            for seq, player, j in analysis.analyse(start, typed, seed)
         ]
+
+    def analysis_lead(self, state: MatchState, seat: Seat, action: Action, seed: int) -> float:
+        """core.game.Calibrating: the raw figure the analysis's chance is fitted to."""
+        return analysis.lead(state, player_of(seat), action, seed)
+
+    def analysis_scale(self, players: int) -> tuple[float, float]:
+        return analysis.fitted(players)
+
+    def analysis_chance(self, lead: float, scale: float, offset: float) -> float:
+        return analysis.chance(lead, scale, offset)
 
     @cached_property
     def _lessons(self) -> Mapping[str, Lesson]:

@@ -70,6 +70,13 @@ def judge(observation: MatchState, player: int, played: Action, seed: int) -> Ju
     return Judgement(totals[best] / SAMPLES, totals[mine] / SAMPLES, offered[best])
 
 
+def lead(state: MatchState, player: int, action: Action, seed: int) -> float:
+    """The evaluation of `action` for `player` on one determinisation of the decks (the raw
+    figure the chance is fitted to)."""
+    sample, _ = determinize(observation_for(state), seed_state(seed))
+    return evaluate_choice(sample, apply(sample, player, action).state, player)
+
+
 def analyse(
     start: MatchState, actions: Sequence[tuple[int, int, Action]], secret: int
 ) -> list[tuple[int, int, Judgement]]:
