@@ -226,6 +226,23 @@ def test_a_rated_rematch_offered_before_a_ban_is_played_unrated(
     assert seen["rated"] is False
 
 
+def test_a_ban_refuses_rated_direct_challenges_both_ways(
+    client: TestClient, fake: FakeClock
+) -> None:
+    ana, bea = sign_up(client, "ana_direct"), sign_up(client, "bea_direct")
+    time_out(client, fake, ana, bea)
+    time_out(client, fake, ana, bea)  # ana is banned from rated play
+    rated = {"to": bea["player_id"], "game": "watergate", "rated": True}
+    refused_banned(client.post("/api/challenges", json=rated, headers=me(ana)), "rated")
+    theirs = {"to": ana["player_id"], "game": "watergate", "rated": True}
+    made = client.post("/api/challenges", json=theirs, headers=me(bea))
+    assert made.status_code == 201, made.text
+    accept = f"/api/challenges/{made.json()['challenge_id']}/accept"
+    refused_banned(client.post(accept, headers=me(ana)), "rated")
+    casual = {**rated, "rated": False}
+    assert client.post("/api/challenges", json=casual, headers=me(ana)).status_code == 201
+
+
 def test_an_abandoned_duel_puts_the_seat_that_was_to_decide_on_record(
     url: str, make_client: Any
 ) -> None:
