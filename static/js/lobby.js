@@ -139,6 +139,11 @@ function row(c) {
   }
   const barred = !mine && (closed.has("lobby") || (c.rated && closed.has("rated")));
   item.append(who, facts, ...(seat && !barred ? [seat] : []), ...(barred ? [] : [button]));
+  if (!mine) {  // issue 43: report the creator (their page opens the report dialog)
+    const flag = Object.assign(document.createElement("a"), { className: "report-entry", href: `/players/${encodeURIComponent(c.creator.player_id)}#report`, textContent: "⚑", title: t("report.title") });
+    flag.setAttribute("aria-label", `${t("report.title")}: ${c.creator.name}`);
+    item.append(flag);
+  }
   return item;
 }
 

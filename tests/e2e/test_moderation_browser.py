@@ -194,3 +194,22 @@ def test_a_marked_line_is_seen_only_by_its_writer(
     expect(ana_page.locator("#chat-lines .chat-text")).to_have_text(["good game anyway"])
     ana_page.reload()  # and not in the history either
     expect(ana_page.locator("#chat-lines .chat-text")).to_have_text(["good game anyway"])
+
+
+def test_a_lobby_entry_is_reported_from_its_flag(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """Issue 43: a lobby entry's ⚑ opens the report dialog on its creator's page."""
+    with httpx.Client(base_url=server) as http:
+        bea = http.post("/api/players", json={"name": "Bea Lobby"}).json()
+        ana = http.post("/api/players", json={"name": "Ana Lobby"}).json()
+        body = {"role": "editor", "opponent": "human", "visibility": "public", "clock": "none"}
+        made = http.post("/api/matches", json=body, headers={"X-Player-Token": bea["player_token"]})
+        assert made.status_code == 201, made.text
+    page = open_page()
+    as_browser_player(page, ana)
+    page.goto("/lobby")
+    entry = page.locator(f'li.challenge[data-match-id="{made.json()["match_id"]}"]')
+    entry.locator("a.report-entry").click()
+    expect(page).to_have_url(re.compile(rf"/players/{bea['player_id']}#report$"))
+    expect(page.locator("#report-send")).to_be_visible()
