@@ -120,6 +120,21 @@ async def stream(match_id: str, request: Request, ctx: CtxDep, token: TokenDep) 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
+@router.get("/stream/events", responses=ERRORS)
+async def events(ctx: CtxDep, token: TokenDep) -> Response:
+    """The account's events, one JSON object a line (`application/x-ndjson`): on opening every
+    open challenge to it and every match of it under way, then challenges received, cancelled,
+    declined and accepted, and its matches starting and finishing; a blank line after 5 s of
+    quiet. One event stream per token."""
+    who = await ctx.bot_events.open(token)
+
+    async def lines() -> AsyncIterator[str]:
+        async for line in ctx.bot_events.lines(who):
+            yield line
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
 @router.post("/bot/matches/{match_id}/actions", responses=ERRORS)
 async def act(match_id: str, body: SubmitAction, ctx: CtxDep, token: TokenDep) -> Response:
     """One action from the seat's legal_actions, as given: the seat's new view."""

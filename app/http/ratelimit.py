@@ -66,6 +66,7 @@ ROUTES: Final = {
     ("DELETE", "/api/account/tokens/{token_id}"): "bot",
     ("POST", "/api/bot/account/upgrade"): "bot",
     ("GET", "/api/bot/matches/{match_id}/stream"): "bot",
+    ("GET", "/api/stream/events"): "bot",
     ("POST", "/api/bot/matches/{match_id}/actions"): "bot",
     ("POST", "/api/bot/matches/{match_id}/resign"): "bot",
     # people (contract v1.2): a direct challenge makes a match; the rest is "social"

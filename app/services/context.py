@@ -25,6 +25,7 @@ from .accounts import Accounts
 from .admin import Admin
 from .analysis import Analyses
 from .api_tokens import ApiTokens
+from .bot_events import BotEvents
 from .bot_play import BotPlay
 from .bots import BotRunner
 from .challenges import Challenges
@@ -88,6 +89,7 @@ class AppContext:
     turn_lines: TurnLines
     social: Social
     challenges: Challenges
+    bot_events: BotEvents
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -138,7 +140,9 @@ class AppContext:
             Notices(core, turns),  # the bell: its Web Push uses the turn notices' sender
             BellRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
             TurnLines(core), Social(core, presence, lobby_room), Challenges(core, matches),
+            BotEvents(core),
         )  # fmt: skip
+        fanout.notified.append(ctx.bot_events.notified)
         ctx.bell_room.render = ctx.notices.frames
         fanout.notified.append(ctx.bell_room.notified)
         fanout.notified.append(lobby_room.notified)  # a challenge reaches the lobby at once

@@ -208,3 +208,46 @@ def test_a_label_is_plain_text(db_client: TestClient, label: str) -> None:
         headers=as_player(ana),
     )
     assert made.status_code == 422, made.text
+
+
+def test_the_event_stream_announces_what_is_open_then_challenges_and_matches(
+    db_client: TestClient,
+) -> None:
+    """`GET /api/stream/events`: on opening, the open challenge to the bot and its match under
+    way; then a new challenge and its cancelling as they happen; the match's end; and one
+    stream per token."""
+    ana, robo, api, made = person_and_bot(db_client, ("ana_events", "robo_events"), "human")
+    claimed = db_client.post(f"/api/invites/{invite_code(made)}/claim", headers=as_player(robo))
+    assert claimed.status_code == 200
+    first = db_client.post(
+        "/api/challenges", json={"to": robo["player_id"], "game": "watergate"},
+        headers=as_player(ana),
+    )  # fmt: skip
+    assert first.status_code == 201, first.text
+    with db_client.stream("GET", "/api/stream/events", headers=bearer(api)) as stream:
+        assert stream.status_code == 200
+        events = lines(stream)
+        opening = [next(events), next(events)]
+        assert {e["type"] for e in opening} == {"challenge", "match_start"}
+        told = next(e for e in opening if e["type"] == "challenge")["challenge"]
+        assert told["challenge_id"] == first.json()["challenge_id"]
+        assert told["from"]["player_id"] == ana["player_id"]
+        started = next(e for e in opening if e["type"] == "match_start")["match"]
+        assert started["match_id"] == made["match_id"]
+
+        again = db_client.get("/api/stream/events", headers=bearer(api))
+        assert_error(again, 429, "too_many_streams")
+
+        cancel = f"/api/challenges/{first.json()['challenge_id']}/cancel"
+        assert db_client.post(cancel, headers=as_player(ana)).status_code in (200, 204)
+        canceled = next(events)
+        assert canceled["type"] == "challenge_canceled"
+        assert canceled["challenge"]["challenge_id"] == first.json()["challenge_id"]
+
+        resign = db_client.post(f"/api/bot/matches/{made['match_id']}/resign", headers=bearer(api))
+        assert resign.status_code == 200
+        finished = next(events)
+        assert finished == {
+            "type": "match_finish",
+            "match": {"match_id": made["match_id"], "status": "finished", "winner": "editor"},
+        }
