@@ -5,9 +5,9 @@ whom: a block is answered as any other refusal."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,9 +15,10 @@ from ..clocks import clock_option
 from ..persistence.challenges import ChallengeRow
 from ..persistence.people_tables import CHALLENGES_FROM
 from ..services.challenges import REASONS, Wanted
+from ..services.players import PlayerRef
 from ..services.social import Listed
 from . import ratelimit
-from .deps import CtxDep, PlayerTokenDep
+from .deps import CtxDep, PlayerTokenDep, TokenDep
 from .links import link_base
 from .pages import _page
 from .schemas import ClockChoice, CreateMatch, ErrorBody
@@ -232,16 +233,27 @@ async def challenges(ctx: CtxDep, player: PlayerTokenDep) -> ChallengesOut:
     return ChallengesOut(incoming=[wire(r) for r in incoming], outgoing=[wire(r) for r in outgoing])
 
 
+async def answerer(ctx: CtxDep, player: PlayerTokenDep, bearer: TokenDep) -> str | PlayerRef | None:
+    """Who answers a challenge: a player token's player, else a bot's API token's account
+    (scope challenge:write; contract v1.2 "Bots")."""
+    if player or not bearer:
+        return player
+    return await ctx.bot_play.account(bearer, "challenge:write")
+
+
+AnswererDep = Annotated[str | PlayerRef | None, Depends(answerer)]
+
+
 @router.post("/api/challenges/{challenge_id}/accept", response_model=Accepted, responses=ERRORS)
-async def accept(challenge_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Accepted:
-    """Take my seat of the challenge's match."""
+async def accept(challenge_id: str, ctx: CtxDep, player: AnswererDep) -> Accepted:
+    """Take my seat of the challenge's match (with a player token, or a bot's API token)."""
     taken = await ctx.challenges.accept(player, challenge_id[:65])
     return Accepted(match_id=taken.match_id, role=taken.seat, seat_token=taken.seat_token)
 
 
 @router.post("/api/challenges/{challenge_id}/decline", status_code=204, responses=ERRORS)
 async def decline(
-    challenge_id: str, ctx: CtxDep, player: PlayerTokenDep, body: DeclineBody | None = None
+    challenge_id: str, ctx: CtxDep, player: AnswererDep, body: DeclineBody | None = None
 ) -> Response:
     """Decline with a reason (generic, later, too_fast, too_slow, rated, casual, game)."""
     await ctx.challenges.decline(player, challenge_id[:65], body.reason if body else "generic")

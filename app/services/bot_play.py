@@ -21,6 +21,7 @@ from .api_tokens import Caller, caller
 from .core import Core
 from .lifecycle import Lifecycle
 from .play import Play
+from .players import PlayerRef
 
 
 def not_a_bot() -> ApiError:
@@ -44,6 +45,15 @@ class BotPlay:
         if seat is None:
             raise not_your_seat()  # also for no such match: nothing to learn by asking
         return who, seat
+
+    async def account(self, bearer: str | None, scope: str) -> PlayerRef:
+        """The account a token acts for, with `scope` (401, 403 missing_scope)."""
+
+        def run() -> PlayerRef:
+            with self.core.db.write() as db:
+                return PlayerRef(caller(db, bearer, scope, self.core.stamp()).player_id)
+
+        return await run_in_threadpool(run)
 
     async def upgrade(self, bearer: str | None) -> None:
         """Make the token's account a bot account, for good; `409 has_games` once it has sat

@@ -28,7 +28,7 @@ from ..persistence.records import PlayerRow
 from ..push.changes import Notified
 from .core import Core
 from .matches import Matches, SeatTaken, player_required
-from .players import player_of
+from .players import PlayerRef, player_of, whose
 from .unplayed import end_unplayed
 
 log = logging.getLogger("watergate.challenges")
@@ -175,7 +175,7 @@ class Challenges:
                 rows.outgoing(db, me.id, now - ANSWERED_SHOWN, LISTED),
             )
 
-    async def accept(self, token: str | None, challenge_id: str) -> SeatTaken:
+    async def accept(self, token: str | PlayerRef | None, challenge_id: str) -> SeatTaken:
         """The target takes its seat: the match starts once every person sits."""
         if not token:
             raise player_required()
@@ -192,15 +192,17 @@ class Challenges:
             await self.core.publish(Notified(row.challenger, noted))
         return taken
 
-    def _party(self, db: Session, token: str, challenge_id: str) -> tuple[PlayerRow, ChallengeRow]:
-        me = player_of(db, token)
+    def _party(
+        self, db: Session, token: str | PlayerRef, challenge_id: str
+    ) -> tuple[PlayerRow, ChallengeRow]:
+        me = whose(db, token)
         assert me is not None
         row = rows.get(db, challenge_id)
         if row is None or me.id not in (row.challenger, row.target):
             raise not_found("challenge")  # nobody else learns that it exists
         return me, row
 
-    def _acceptable(self, token: str, challenge_id: str) -> tuple[ChallengeRow, str]:
+    def _acceptable(self, token: str | PlayerRef, challenge_id: str) -> tuple[ChallengeRow, str]:
         with self.core.db.reader() as db:
             me, row = self._party(db, token, challenge_id)
             if me.id != row.target:
@@ -242,7 +244,7 @@ class Challenges:
             data["reason"] = reason
         return notifications.add(db, tell, f"challenge_{status}", data, now)
 
-    async def decline(self, token: str | None, challenge_id: str, reason: str) -> None:
+    async def decline(self, token: str | PlayerRef | None, challenge_id: str, reason: str) -> None:
         if reason not in REASONS:
             raise ApiError(422, "invalid_reason", f"reason must be one of {', '.join(REASONS)}.")
         await self._end(token, challenge_id, "declined", reason)
@@ -251,7 +253,7 @@ class Challenges:
         await self._end(token, challenge_id, "canceled", None)
 
     async def _end(
-        self, token: str | None, challenge_id: str, status: str, reason: str | None
+        self, token: str | PlayerRef | None, challenge_id: str, status: str, reason: str | None
     ) -> None:
         if not token:
             raise player_required()
@@ -263,7 +265,7 @@ class Challenges:
             await self.core.publish(Notified(tell, noted))
 
     def _withdraw(
-        self, token: str, challenge_id: str, status: str, reason: str | None
+        self, token: str | PlayerRef, challenge_id: str, status: str, reason: str | None
     ) -> tuple[ChallengeRow, str, int | None]:
         with self.core.db.write() as db:
             me, row = self._party(db, token, challenge_id)

@@ -28,7 +28,7 @@ from ..persistence.models import Match
 from ..persistence.records import DEFAULT_LEVEL, PlayerRow
 from ..push.changes import LobbyChanged, MatchChanged
 from .core import Core
-from .players import player_of
+from .players import PlayerRef, player_of, whose
 from .ratings import check_may_sit
 from .reliability import rated_scope, refuse_banned
 from .seating import BY_LINK, FROM_LOBBY, Seating, take_seat
@@ -317,7 +317,7 @@ class Matches:
             message = f"{ours} challenges are open from your address; wait for a taker."
             raise ApiError(429, "too_many_challenges_from_address", message)
 
-    async def claim(self, code: str, player: str | None = None) -> SeatTaken:
+    async def claim(self, code: str, player: str | PlayerRef | None = None) -> SeatTaken:
         """Seat the invited person (as the player whose token is `player`); exactly one claim
         of a code succeeds."""
         made = await run_in_threadpool(self._claim, code, player)
@@ -338,9 +338,9 @@ class Matches:
         if made.listed:
             await self.core.publish(LobbyChanged(made.match_id))
 
-    def _claim(self, code: str, player: str | None) -> SeatTaken:
+    def _claim(self, code: str, player: str | PlayerRef | None) -> SeatTaken:
         with self.core.db.reader() as db:
-            me = player_of(db, player)
+            me = whose(db, player)
             invite = repo.get_invite(db, checked_id(code, "invite"))
             match = repo.match_row(db, invite.match_id) if invite is not None else None
             if match is not None and me is not None:

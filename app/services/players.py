@@ -92,6 +92,24 @@ def player_of(db: Session, token: str | None) -> PlayerRow | None:
     return found
 
 
+@dataclass(frozen=True)
+class PlayerRef:
+    """A player already identified by other means than its player token (a bot's API token):
+    accepted wherever a player token is, by `whose`."""
+
+    player_id: str
+
+
+def whose(db: Session, who: str | PlayerRef | None) -> PlayerRow | None:
+    """The player a player token (or a `PlayerRef`) names, as `player_of` says."""
+    if isinstance(who, PlayerRef):
+        found = player_rows.player_by_id(db, who.player_id)
+        if found is None:
+            raise unknown_player()
+        return found
+    return player_of(db, who)
+
+
 class Players:
     def __init__(self, core: Core) -> None:
         self.core = core

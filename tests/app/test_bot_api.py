@@ -251,3 +251,39 @@ def test_the_event_stream_announces_what_is_open_then_challenges_and_matches(
             "type": "match_finish",
             "match": {"match_id": made["match_id"], "status": "finished", "winner": "editor"},
         }
+
+
+def test_a_bot_answers_challenges_with_its_token(db_client: TestClient) -> None:
+    """Contract v1.2: `POST /api/challenges/{id}/accept|decline` with a bot's API token (scope
+    challenge:write): a decline with its reason, an accept that seats the bot in the match."""
+    ana, robo = sign_up(db_client, "ana_asks"), sign_up(db_client, "robo_answers")
+    player_scopes = token(db_client, robo, "bot:play", "match:read")["token"]
+    assert upgrade(db_client, player_scopes).status_code == 200
+    answers = token(db_client, robo, "challenge:write")["token"]
+
+    def challenge() -> str:
+        made = db_client.post(
+            "/api/challenges", json={"to": robo["player_id"], "game": "watergate"},
+            headers=as_player(ana),
+        )  # fmt: skip
+        assert made.status_code == 201, made.text
+        return str(made.json()["challenge_id"])
+
+    first = challenge()
+    lacking = db_client.post(f"/api/challenges/{first}/decline", headers=bearer(player_scopes))
+    assert_error(lacking, 403, "missing_scope")
+    declined = db_client.post(
+        f"/api/challenges/{first}/decline", json={"reason": "too_fast"}, headers=bearer(answers)
+    )
+    assert declined.status_code == 204, declined.text
+    mine = db_client.get("/api/challenges", headers=as_player(ana)).json()["outgoing"]
+    assert [(c["status"], c["reason"]) for c in mine] == [("declined", "too_fast")]
+
+    second = challenge()
+    accepted = db_client.post(f"/api/challenges/{second}/accept", headers=bearer(answers))
+    assert accepted.status_code == 200, accepted.text
+    match_id = accepted.json()["match_id"]
+    stream = f"/api/bot/matches/{match_id}/stream"
+    with db_client.stream("GET", stream, headers=bearer(player_scopes)) as seat:
+        assert seat.status_code == 200  # the bot holds the seat it accepted
+        assert next(lines(seat))["status"] == "active"
