@@ -60,7 +60,7 @@ def stored(database: Database, match_id: str, *, ended: bool = False) -> Stored:
             match.status,
             match.version,
             Ending(match.status, match.winner, match.win_reason, match.ended_by),
-            tuple(seat_info(s) for s in seats),
+            tuple(seat_info(s, match.options) for s in seats),
         )
 
 
