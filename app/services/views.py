@@ -5,10 +5,11 @@ from __future__ import annotations
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from ..errors import ApiError, checked_id
+from ..errors import ApiError, checked_id, not_found
+from ..games import site
 from ..persistence import repository as repo
 from ..push.hub import Connection
-from .access import check_key, seat_and_match, spectated
+from .access import check_key, current, seat_and_match, spectated
 from .core import Core
 from .exports import ENDED
 
@@ -64,6 +65,24 @@ class Views:
             with self.core.db.reader() as db:
                 invite = repo.get_invite(db, wanted)
             return None if invite is None else self._game_of(invite.match_id)
+
+        return await run_in_threadpool(run)
+
+    async def access(self, match_id: str) -> dict[str, object]:
+        """What a browser holding no seat in a match may do there (issue 42): its game and
+        status, and the spectator's address when the match is public (a lobby challenge); a
+        private match's spectator link stays with its players."""
+
+        def run() -> dict[str, object]:
+            found = current(self.core, match_id)
+            if found is None:
+                raise not_found()
+            info = found[0]
+            watch = None
+            if info.options.get("visibility") == "public" and info.spectator_key:
+                prefix = site(info.game).prefix
+                watch = f"{prefix}/watch/{info.match_id}?key={info.spectator_key}"
+            return {"game": info.game, "status": info.status, "watch_path": watch}
 
         return await run_in_threadpool(run)
 

@@ -59,3 +59,22 @@ def test_the_admin_list_and_step_name_the_level(client: TestClient) -> None:
     assert row["players"]["nixon"]["level"] == "easy"
     step = client.get(f"/api/admin/matches/{made['match_id']}/steps/0", headers=ADMIN).json()
     assert step["players"]["nixon"]["level"] == "easy"
+
+
+def test_a_match_tells_a_browser_without_a_seat_whether_it_may_watch(client: TestClient) -> None:
+    """A shared address of a public match offers its spectator view; a private one's never hands
+    out its spectator link; an unknown one is not found."""
+    host = sign_up(client, "publichost")
+    public = client.post(
+        "/api/matches", json={"role": "editor", "visibility": "public"}, headers=as_player(host)
+    ).json()
+    found = client.get(f"/api/matches/{public['match_id']}/access").json()
+    assert found["game"] == "watergate" and found["status"] == "waiting"
+    watch = client.get(found["watch_path"])  # the spectator page, and its view with that key
+    assert watch.status_code == 200
+    key = found["watch_path"].split("key=")[1]
+    assert client.get(f"/api/matches/{public['match_id']}/spectate?key={key}").status_code == 200
+
+    private = easy_match(client)
+    assert client.get(f"/api/matches/{private['match_id']}/access").json()["watch_path"] is None
+    assert client.get("/api/matches/nosuchmatch/access").status_code == 404

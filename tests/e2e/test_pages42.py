@@ -5,6 +5,7 @@ every card by the first edition's texts, whatever its match played)."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Callable
 from typing import Any
@@ -70,6 +71,83 @@ def test_a_replay_words_the_cards_as_its_edition_did(
             page = open_replay(open_page, seat, lang, size)
             card = page.locator(f"#hands [data-card='{seat['card']}'] .card-text")
             expect(card).to_have_text(wording)
+            expect(card).to_be_visible()  # on a phone too: the whole card, not its name cut off
+            in_view_after_scroll = page.locator(f"#hands [data-card='{seat['card']}']")
+            edition = page.locator("#rules-edition")
+            expect(edition).to_contain_text(loc["rules_edition"]["names"]["4"])
+            expect(edition.locator("a")).to_have_attribute("href", re.compile(r"version=4$"))
+            in_view_after_scroll.scroll_into_view_if_needed()
             if lang != "en":
                 shot(page, f"pages-replay-edition4-{size}-{lang}", full_page=False)
+            page.context.close()
+
+
+def in_view(page: Page, selector: str) -> None:
+    """The element is visible without scrolling (above the fold)."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    assert box["y"] + box["height"] <= page.viewport_size["height"], selector
+
+
+def test_a_shared_match_address_offers_to_watch_or_says_it_is_private(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    host = call(server, "/api/accounts", {"username": "sharing42", "password": "x" * 12})
+    headers_body = {"role": "editor", "visibility": "public"}
+    request = urllib.request.Request(
+        server + "/api/matches",
+        data=json.dumps(headers_body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "X-Player-Token": host["player_token"]},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        public = json.loads(answer.read())
+    private = call(server, "/api/matches", {"role": "editor", "opponent": "bot"})
+    for lang in ("pt-BR", "de"):
+        ui = LOCALES[lang]["ui"]
+        for size in SIZES:
+            page = open_page(locale=BROWSER_LOCALE[lang], viewport=SIZES[size])
+            page.goto(f"/match/{private['match_id']}")
+            expect(page.locator("#here-status")).to_have_text(ui["here_private_title"])
+            expect(page.locator("#here-text")).to_have_text(ui["here_private"])
+            expect(page.locator("#here-watch")).to_be_hidden()
+            in_view(page, "#here-text")
+            shot(page, f"pages-private-{size}-{lang}", full_page=False)
+            page.goto(f"/match/{public['match_id']}")
+            expect(page.locator("#here-status")).to_have_text(ui["here_public_title"])
+            in_view(page, "#here-watch")
+            shot(page, f"pages-public-{size}-{lang}", full_page=False)
+            page.context.close()
+    page = open_page()
+    page.goto(f"/match/{public['match_id']}")
+    page.locator("#here-watch").click()
+    expect(page).to_have_url(re.compile(rf"/watch/{public['match_id']}\?key="))
+
+
+def test_a_signed_in_player_opens_a_match_on_a_second_device(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    """/match/{id}/here fetches a signed-in player's own seat for this device (contract v1.2)."""
+    me = call(server, "/api/accounts", {"username": "twodevices42", "password": "x" * 12})
+    request = urllib.request.Request(
+        server + "/api/matches",
+        data=json.dumps({"role": "editor", "opponent": "bot", "level": "easy"}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "X-Player-Token": me["player_token"]},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        made = json.loads(answer.read())
+    kept = {"id": me["player_id"], "name": me["name"], "token": me["player_token"]}
+    for lang in ("pt-BR", "de"):
+        for size in SIZES:
+            page = open_page(
+                prefs={"wg.player": json.dumps(kept)},
+                locale=BROWSER_LOCALE[lang],
+                viewport=SIZES[size],
+            )
+            page.goto(f"/match/{made['match_id']}")
+            expect(page).to_have_url(re.compile(rf"/match/{made['match_id']}$"))
+            expect(page.locator("#here-status")).to_have_count(0)
+            expect(page.locator("[data-version]").first).to_be_attached()
+            shot(page, f"pages-second-device-{size}-{lang}", full_page=False)
             page.context.close()
