@@ -151,3 +151,58 @@ def test_a_signed_in_player_opens_a_match_on_a_second_device(
             expect(page.locator("[data-version]").first).to_be_attached()
             shot(page, f"pages-second-device-{size}-{lang}", full_page=False)
             page.context.close()
+
+
+def post(
+    base: str, path: str, body: Any, player: str | None = None, token: str | None = None
+) -> Any:
+    request = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            **({"X-Player-Token": player} if player else {}),
+            **({"Authorization": f"Bearer {token}"} if token else {}),
+        },
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def test_my_games_the_profile_and_the_leaderboard_say_what_each_line_is(
+    open_page: Callable[..., Page], server: str, shot: Shot
+) -> None:
+    """My games names each match's game, the computer's true level and a date; the profile's
+    rating chart has named axes; the leaderboard lists one game at a time, either game."""
+    me = call(server, "/api/accounts", {"username": "listed42", "password": "x" * 12})
+    other = call(server, "/api/accounts", {"username": "rival42", "password": "x" * 12})
+    easy = {"role": "editor", "opponent": "bot", "level": "easy"}
+    post(server, "/api/matches", easy, me["player_token"])
+    rated = post(server, "/api/matches", {"role": "editor", "rated": True}, me["player_token"])
+    code = rated["invite_url"].rsplit("/", 1)[1]
+    post(server, f"/api/invites/{code}/claim", {}, other["player_token"])
+    post(server, f"/api/matches/{rated['match_id']}/resign", {}, token=rated["seat_token"])
+    kept = {"id": me["player_id"], "name": me["name"], "token": me["player_token"]}
+    de = LOCALES["de"]
+    page = open_page(prefs={"wg.player": json.dumps(kept)}, locale="de-DE")
+    page.goto("/")
+    live = page.locator("#my-ongoing li").first
+    expect(live).to_contain_text(f"{de['games']['watergate']} · {de['roles_cap']['editor']} · ")
+    expect(live).to_contain_text(de["ui"]["level_easy"])
+    expect(live).to_contain_text(re.compile(r"20\d\d"))  # its date
+    expect(page.locator("#my-recent li").first).to_contain_text(re.compile(r"20\d\d"))
+
+    page.goto(f"/players/{me['player_id']}")
+    chart = page.locator("#rating-chart svg")
+    expect(chart.locator(".axis")).to_have_count(2)
+    expect(chart).to_contain_text(de["account"]["profile"]["chart_x"])
+    expect(chart).to_contain_text(de["account"]["profile"]["chart_y"])
+    shot(page, "pages-profile-de", full_page=False)
+
+    page.goto("/leaderboard")
+    expect(page.locator("#board-games [aria-current=page]")).to_have_text(de["games"]["watergate"])
+    expect(page.locator("#board-rows tr")).to_have_count(2)
+    page.locator("#board-games a[data-game=nations]").click()
+    expect(page.locator("#board-games [aria-current=page]")).to_have_text(de["games"]["nations"])
+    expect(page.locator("#board-empty")).to_be_visible()  # nobody has a Nations rating yet
