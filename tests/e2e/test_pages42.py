@@ -206,3 +206,27 @@ def test_my_games_the_profile_and_the_leaderboard_say_what_each_line_is(
     page.locator("#board-games a[data-game=nations]").click()
     expect(page.locator("#board-games [aria-current=page]")).to_have_text(de["games"]["nations"])
     expect(page.locator("#board-empty")).to_be_visible()  # nobody has a Nations rating yet
+
+
+def test_the_home_page_pitches_both_games_and_starts_either_above_the_fold(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    """Issue 42 item 10: the home page pitched only Watergate, never said Nations is a game for
+    several nations, and its Start was below the fold at 1280×800."""
+    for lang in ("en", "pt-BR", "de"):
+        home = LOCALES[lang]["home"]
+        assert "2" in home["nations_pitch"] and "5" in home["nations_pitch"]
+        for size in SIZES:
+            page = open_page(locale=BROWSER_LOCALE[lang], viewport=SIZES[size])
+            page.goto("/")
+            expect(page.locator("#pitch-nations")).to_contain_text(home["nations_pitch"])
+            expect(page.locator("#pitch-watergate")).to_contain_text(home["watergate_pitch"])
+            for game in ("watergate", "nations"):
+                in_view(page, f"[data-start={game}]")
+            if lang != "en":
+                shot(page, f"pages-home-{size}-{lang}", full_page=False)
+            page.context.close()
+    page = open_page()
+    page.goto("/")
+    page.locator("[data-start=nations]").click()
+    expect(page).to_have_url(re.compile(r"/nations/match/"))
