@@ -57,6 +57,9 @@ def test_the_admin_list_and_step_name_the_level(client: TestClient) -> None:
     assert listed.status_code == 200, listed.text
     (row,) = [m for m in listed.json() if m["match_id"] == made["match_id"]]
     assert row["players"]["nixon"]["level"] == "easy"
+    paged = client.get("/api/admin/matches-page", headers=ADMIN).json()["rows"]
+    (row,) = [m for m in paged if m["match_id"] == made["match_id"]]
+    assert row["players"]["nixon"]["level"] == "easy"
     step = client.get(f"/api/admin/matches/{made['match_id']}/steps/0", headers=ADMIN).json()
     assert step["players"]["nixon"]["level"] == "easy"
 
