@@ -81,3 +81,15 @@ def test_a_match_tells_a_browser_without_a_seat_whether_it_may_watch(client: Tes
     private = easy_match(client)
     assert client.get(f"/api/matches/{private['match_id']}/access").json()["watch_path"] is None
     assert client.get("/api/matches/nosuchmatch/access").status_code == 404
+
+
+def test_the_invite_landing_says_who_invites_to_which_seat_and_clock(client: TestClient) -> None:
+    host = sign_up(client, "inviter42")
+    body = {"role": "editor", "opponent": "human", "clock": "turn-3"}
+    made = client.post("/api/matches", json=body, headers=as_player(host)).json()
+    code = made["invite_url"].rsplit("/", 1)[1]
+    page = client.get(f"/invite/{code}?lang=de").text
+    facts = page[page.index('id="invite-facts"') : page.index("</dl>")]
+    assert "inviter42 lädt dich ein" in facts
+    assert "Nixon" in facts and "3 Tage pro Zug" in facts
+    assert 'id="invite-facts"' not in client.get("/invite/nosuchcode").text
