@@ -3,7 +3,8 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { asPlayer, loadPlayer } from "./player.js";
-import { el, matchHead, personName } from "./people.js";
+import { matchHead } from "./matchhead.js";
+import { el, personName } from "./people.js";
 
 const box = document.getElementById("my-games");
 

@@ -1,6 +1,6 @@
 // What the pages about players share: a player's shown name (translated for the computer, a
 // guest, a deleted player), a rating as text, and a refusal in the reader's language.
-import { BOOT, L, roleCap, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const DELETED = "Deleted player";  // the wire's name for a player who deleted itself
 
@@ -17,14 +17,6 @@ export function playerName(p, withLevel = true) {
 
 /** The name of a view-style player entry, or "nobody yet". */
 export const personName = (p) => playerName(p) ?? t("account.mine.nobody_yet");
-
-/** A match as lists of matches name it (issue 42): its game, the seat played ("Nation 1", not
- * "p1") and the day it last moved or ended, in the reader's language. */
-export function matchHead(game, role, at) {
-  const day = at ? new Date(at).toLocaleDateString(BOOT.lang, { day: "numeric", month: "short", year: "numeric" }) : null;
-  const seat = L.games?.[game] && game !== "watergate" && L[game]?.seats?.[role] ? L[game].seats[role] : roleCap(role);
-  return [L.games?.[game] ?? game, seat, day].filter(Boolean).join(" · ");
-}
 
 /** "1523" or "1523?" with a provisional marker element; `r`: {rating, provisional}. */
 export function ratingNode(r) {

@@ -2,7 +2,8 @@
 // role, and recent matches linking to their replays. Everything comes from the public API.
 import { api } from "./api.js";
 import { BOOT, roleCap, t } from "./i18n.js";
-import { el, matchHead, personName, ratingNode } from "./people.js";
+import { matchHead } from "./matchhead.js";
+import { el, personName, ratingNode } from "./people.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
