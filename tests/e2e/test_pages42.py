@@ -230,3 +230,20 @@ def test_the_home_page_pitches_both_games_and_starts_either_above_the_fold(
     page.goto("/")
     page.locator("[data-start=nations]").click()
     expect(page).to_have_url(re.compile(r"/nations/match/"))
+
+
+def test_a_waiting_table_without_its_invite_link_does_not_ask_to_open_it(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """A lobby challenge opened on another device holds no invite link: its status bar used to
+    say "waiting for your opponent to open the invite link" all the same."""
+    me = call(server, "/api/accounts", {"username": "challenger42", "password": "x" * 12})
+    made = post(
+        server, "/api/matches", {"role": "editor", "visibility": "public"}, me["player_token"]
+    )
+    kept = {"id": me["player_id"], "name": me["name"], "token": me["player_token"]}
+    de = LOCALES["de"]["ui"]
+    page = open_page(prefs={"wg.player": json.dumps(kept)}, locale="de-DE")
+    page.goto(f"/match/{made['match_id']}")
+    expect(page.locator("#turn-indicator")).to_have_text(de["waiting_join"])
+    expect(page.locator("#invite-box")).to_be_hidden()
