@@ -247,3 +247,23 @@ def test_a_waiting_table_without_its_invite_link_does_not_ask_to_open_it(
     page.goto(f"/match/{made['match_id']}")
     expect(page.locator("#turn-indicator")).to_have_text(de["waiting_join"])
     expect(page.locator("#invite-box")).to_be_hidden()
+
+
+def test_the_end_screens_two_replay_links_say_which_page_each_opens(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """The finished table links two replays, the public one and the seat's own with both hands
+    shown; both used to read "replay", and led to different pages."""
+    seat = call(server, "/api/matches", {"role": "editor", "opponent": "bot"})
+    call(server, f"/api/matches/{seat['match_id']}/resign", {}, seat["seat_token"])
+    stored = {"role": seat["role"], "token": seat["seat_token"], "inviteUrl": None, "invites": None}
+    replay = LOCALES["pt-BR"]["replay"]
+    page = open_page(prefs={f"wg.seat.{seat['match_id']}": json.dumps(stored)}, locale="pt-BR")
+    page.goto(f"/match/{seat['match_id']}")
+    final = page.locator("#final")
+    public = final.get_by_role("link", name=replay["public_link"], exact=True)
+    hands = final.get_by_role("link", name=replay["open_replay"], exact=True)
+    expect(public).to_have_attribute("href", f"/replay/{seat['match_id']}")
+    expect(hands).to_have_attribute("href", f"/match/{seat['match_id']}/replay")
+    hands.click()
+    expect(page.locator("h1")).to_have_text(replay["open_replay"])  # the page the link named
