@@ -17,6 +17,7 @@ from .test_browser import Shot
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 BROWSER_LOCALE = {"en": "en-US", "pt-BR": "pt-BR", "de": "de-DE"}
+WHOLE = "e => e.scrollHeight <= e.clientHeight + 1 && e.scrollWidth <= e.clientWidth + 1"
 CHANGED_IN_4 = ("N04", "N13")  # cards edition 4 words anew (the locale's editions)
 
 
@@ -72,11 +73,13 @@ def test_a_replay_words_the_cards_as_its_edition_did(
             card = page.locator(f"#hands [data-card='{seat['card']}'] .card-text")
             expect(card).to_have_text(wording)
             expect(card).to_be_visible()  # on a phone too: the whole card, not its name cut off
+            for text in page.locator("#hands .card-text").all():
+                assert text.evaluate(WHOLE), text.text_content()  # no card's text is clipped
             in_view_after_scroll = page.locator(f"#hands [data-card='{seat['card']}']")
             edition = page.locator("#rules-edition")
             expect(edition).to_contain_text(loc["rules_edition"]["names"]["4"])
             expect(edition.locator("a")).to_have_attribute("href", re.compile(r"version=4$"))
-            in_view_after_scroll.scroll_into_view_if_needed()
+            in_view_after_scroll.evaluate('e => e.scrollIntoView({ block: "center" })')
             if lang != "en":
                 shot(page, f"pages-replay-edition4-{size}-{lang}", full_page=False)
             page.context.close()
