@@ -19,6 +19,7 @@ define NEW_VENV
 @$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 	|| { echo "Python 3.11 or newer is needed; $(PY) is older (try make PY=python3.12)" >&2; exit 1; }
 rm -rf $(VENV)
+@echo "make: creating $(VENV), a Python environment of this project's own"
 $(PY) -m venv $(VENV)
 endef
 
@@ -29,15 +30,18 @@ $(BIN)/python:
 # hashes are checked, and pip refuses a dependency that the lock forgot.
 $(LOCKED): $(LOCK)
 	$(NEW_VENV)
+	@echo "make: installing the locked packages of $(LOCK) into $(VENV): a minute or two the first time, quiet while it works"
 	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
 	touch $(LOCKED)
 
 # The project itself, editable, with the locked setuptools and no dependency resolution.
 $(STAMP): pyproject.toml $(LOCKED)
+	@echo "make: installing the project itself into $(VENV)"
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 run: $(STAMP)
+	@echo "make: migrating the database, then serving (the address follows once it listens)"
 	$(BIN)/python -m app
 
 lint: $(STAMP)

@@ -97,6 +97,15 @@ def clock_option(kind: str | None, amount: int | None) -> dict[str, Any] | None:
     )
 
 
+def clock_name(clock: object) -> str:
+    """A match's clock option as the creation choice names it: none, realtime-15, turn-3…"""
+    if isinstance(clock, dict) and clock.get("kind") == "realtime":
+        return f"realtime-{clock.get('minutes')}"
+    if isinstance(clock, dict) and clock.get("kind") == "turn":
+        return f"turn-{clock.get('days')}"
+    return "none"
+
+
 def decider(entry: Entry) -> str | None:
     """The seat whose time runs now (the first to move; None when the game is over)."""
     seats = get_game(entry.game).to_move(entry.state)

@@ -130,6 +130,7 @@ class MyMatchOut(BaseModel):
     rated: bool
     opponent: SeatPlayer | None  # v1: the other seat (at a table, the first other one)
     opponents: list[SeatPlayer] = []  # v1.2: every other seat, in seat order
+    updated_at: str | None = None  # issue 42: its last move (ISO 8601 UTC)
 
 
 class MyGamesOut(BaseModel):

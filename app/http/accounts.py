@@ -60,8 +60,9 @@ def played_out(p: Played) -> PlayedOut:
     opponent = SeatPlayer.model_validate(p.opponent.wire_player())
     others = [SeatPlayer.model_validate(o.wire_player()) for o in p.opponents]
     return PlayedOut(
-        match_id=p.match_id, role=p.role, result=p.result, opponent=opponent, opponents=others
-    )
+        match_id=p.match_id, role=p.role, result=p.result, opponent=opponent, opponents=others,
+        game=p.game, ended_at=p.ended_at.isoformat() if p.ended_at else None,
+    )  # fmt: skip
 
 
 def signed_in(made: SignedIn, request: Request, response: Response, ctx: Ctx) -> SignedInOut:
@@ -181,6 +182,7 @@ async def my_games(ctx: CtxDep, player: PlayerTokenDep) -> MyGamesOut:
             your_turn=m.your_turn, rated=m.rated,
             opponent=SeatPlayer.model_validate(m.opponent.wire_player()) if m.opponent else None,
             opponents=[SeatPlayer.model_validate(o.wire_player()) for o in m.opponents],
+            updated_at=m.updated_at.isoformat() if m.updated_at else None,
         )
         for m in found.ongoing
     ]  # fmt: skip

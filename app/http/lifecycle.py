@@ -75,6 +75,13 @@ async def spectate(match_id: str, ctx: CtxDep, key: str = Query("", max_length=6
     return json_text(await ctx.views.spectator_view(match_id, key))
 
 
+@router.get("/matches/{match_id}/access", responses={404: {"model": ErrorBody}})
+async def access(match_id: str, ctx: CtxDep) -> dict[str, object]:
+    """Issue 42: what a browser without a seat may do at a match: `{"game", "status",
+    "watch_path"}`, the spectator's address only for a public match (else null: private)."""
+    return await ctx.views.access(match_id)
+
+
 @router.get("/matches/{match_id}/replay/{k}", responses={409: {"model": ErrorBody}})
 async def replay_step(match_id: str, k: int, ctx: CtxDep, token: TokenDep) -> dict[str, Any]:
     """A seat of a finished match steps through it with everything revealed."""

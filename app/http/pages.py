@@ -104,8 +104,12 @@ async def lobby(request: Request) -> HTMLResponse:
 @router.get("/invite/{code}", response_class=HTMLResponse)
 async def invite(request: Request, code: str) -> HTMLResponse:
     """The invited player's landing page: claims the seat in the browser."""
-    game = await request.app.state.ctx.views.game_of_invite(code[:128]) or DEFAULT_GAME
-    return _page(request, "invite.html", page="invite", code=code[:128], invite_game=game)
+    facts = await request.app.state.ctx.views.invite_facts(code[:128])
+    game = facts["game"] if facts else DEFAULT_GAME
+    shown = {"facts": facts}  # who invites, the seat taken, the clock (issue 42)
+    return _page(
+        request, "invite.html", page="invite", code=code[:128], invite_game=game, shown=shown
+    )
 
 
 async def _table_page(

@@ -102,6 +102,8 @@ class PlayedOut(BaseModel):
     result: Literal["win", "loss"]
     opponent: SeatPlayer  # v1: the other seat (at a table, the first other one)
     opponents: list[SeatPlayer] = []  # v1.2: every other seat, in seat order
+    game: str = "watergate"  # issue 42: which game, and when it ended (ISO 8601 UTC)
+    ended_at: str | None = None
 
 
 class SubmitAction(BaseModel):

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import case, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -197,6 +198,7 @@ class Ongoing:
     status: str  # waiting | active
     rated: bool
     updated_at: datetime
+    options: dict[str, Any] = field(default_factory=dict)  # the computer's levels among them
 
 
 def ongoing_of(db: Session, player_id: str, limit: int) -> list[Ongoing]:
@@ -212,7 +214,7 @@ def ongoing_of(db: Session, player_id: str, limit: int) -> list[Ongoing]:
         .limit(limit)
     )  # fmt: skip
     return [
-        Ongoing(str(m), str(g), str(s), str(st), (o or {}).get("rated") is True, u)
+        Ongoing(str(m), str(g), str(s), str(st), (o or {}).get("rated") is True, u, dict(o or {}))
         for m, g, s, st, o, u in db.connection().execute(query)
     ]
 

@@ -3,6 +3,7 @@ record (the matches it sits in, its decided games and newest results)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -78,15 +79,35 @@ def record_of(db: Session, player_id: str) -> tuple[int, int]:
     return int(row[0] or 0), int(row[1] or 0)
 
 
-def recent_of(db: Session, player_id: str, limit: int) -> list[tuple[str, str, str, list[SeatRow]]]:
-    """The player's newest decided matches: (match id, its seat, the winner, the other seats in
-    seat order: one in a duel, up to four at a Nations table)."""
-    query = _decided_of(player_id).order_by(MATCHES.c.updated_at.desc(), MATCHES.c.id).limit(limit)
-    mine = [(str(m), str(seat), str(winner)) for m, seat, winner in db.connection().execute(query)]
-    seats = repository.seats_of_many(db, [m for m, _, _ in mine])
+@dataclass(frozen=True)
+class Decided:
+    """One of a player's decided matches, as a profile and "my games" list it."""
+
+    match_id: str
+    seat: str
+    winner: str
+    others: list[SeatRow]  # the other seats in seat order: one in a duel, up to four in Nations
+    game: str = "watergate"
+    options: dict[str, Any] = field(default_factory=dict)  # the computer's levels among them
+    ended_at: datetime | None = None
+
+
+def recent_of(db: Session, player_id: str, limit: int) -> list[Decided]:
+    """The player's newest decided matches, with their game, options and when they ended."""
+    query = (
+        _decided_of(player_id)
+        .add_columns(MATCHES.c.game, MATCHES.c.options, MATCHES.c.updated_at)
+        .order_by(MATCHES.c.updated_at.desc(), MATCHES.c.id)
+        .limit(limit)
+    )
+    mine = [
+        Decided(str(m), str(seat), str(winner), [], str(g), dict(o or {}), u)
+        for m, seat, winner, g, o, u in db.connection().execute(query)
+    ]
+    seats = repository.seats_of_many(db, [d.match_id for d in mine])
     played = []
-    for match_id, seat, winner in mine:
-        others = sorted((s for s in seats[match_id] if s.name != seat), key=lambda s: s.name)
+    for d in mine:
+        others = sorted((s for s in seats[d.match_id] if s.name != d.seat), key=lambda s: s.name)
         if others:
-            played.append((match_id, seat, winner, others))
+            played.append(replace(d, others=others))
     return played

@@ -3,6 +3,7 @@ its seats and the rematch offer. Built from rows here; rows never leave the pers
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
@@ -140,13 +141,15 @@ class SeatInfo:
     left: str | None = None  # why its person left a table of 3+: resigned | timeout | abandoned
     left_at: float | None = None  # when (epoch seconds): a later leaver ranks above an earlier
     left_log: int = 0  # how many log entries the match had then: where the log says so
+    level: str = DEFAULT_LEVEL  # the computer's level at this seat (seat_info's `options`)
 
-    def wire_player(self, level: str = DEFAULT_LEVEL) -> dict[str, object]:
+    def wire_player(self, level: str | None = None) -> dict[str, object]:
         """The seat's entry in a view's "players": public facts only (contract v1.1). A seat
         nobody has taken yet has no name; a deleted player's seat shows neither its name nor
         its id; the computer shows its level and that level's fixed rating; a seat the
         computer took over from a leaver says so, and who left (v1.2)."""
         if self.kind == "bot":
+            level = level or self.level
             rating = BOT_RATINGS.get(level, BOT_RATINGS[DEFAULT_LEVEL])
             bot: dict[str, object] = {
                 "kind": "bot", "name": COMPUTER_NAME, "level": level, "rating": rating
@@ -283,11 +286,7 @@ class MatchInfo:
         """The level the computer plays `seat` at (contract v1.2 `levels`, else the match's
         `level`); a seat it took over from a leaver, at normal."""
         if seat is not None:
-            if self.seat(seat).left is not None:
-                return DEFAULT_LEVEL
-            levels = self.options.get("levels")
-            if isinstance(levels, dict) and isinstance(levels.get(seat), str):
-                return str(levels[seat])
+            return seat_level(self.options, seat, self.seat(seat).left is not None)
         return str(self.options.get("level", DEFAULT_LEVEL))
 
     def players(self) -> dict[str, dict[str, object]]:
@@ -300,8 +299,21 @@ class MatchInfo:
         return replace(self, seats=seats)
 
 
-def seat_info(seat: SeatRow) -> SeatInfo:
-    """The record of a seat row (its token hash reduced to whether it is taken)."""
+def seat_level(options: Mapping[str, Any] | None, seat: str, left: bool = False) -> str:
+    """The level the computer plays `seat` at, from its match's options (contract v1.2 `levels`,
+    else `level`); a seat it took over from a leaver, at normal."""
+    options = options or {}
+    levels = options.get("levels")
+    if left:
+        return DEFAULT_LEVEL
+    if isinstance(levels, dict) and isinstance(levels.get(seat), str):
+        return str(levels[seat])
+    return str(options.get("level", DEFAULT_LEVEL))
+
+
+def seat_info(seat: SeatRow, options: Mapping[str, Any] | None = None) -> SeatInfo:
+    """The record of a seat row (its token hash reduced to whether it is taken); with its
+    match's `options`, the computer's level at that seat (without them: normal)."""
     return SeatInfo(
         seat.name,
         seat.kind,
@@ -314,6 +326,7 @@ def seat_info(seat: SeatRow) -> SeatInfo:
         seat.left_reason,
         seat.left_at.timestamp() if seat.left_at is not None else None,
         seat.left_log or 0,
+        seat_level(options, seat.name, seat.left_reason is not None),
     )
 
 
@@ -336,7 +349,7 @@ def info_of(
 ) -> MatchInfo:
     """The record of a match row, its seat rows, and its rematch with the new match's seats (an
     old seat has claimed its new seat once the new match's other seat holds a token)."""
-    infos = tuple(seat_info(s) for s in seats)
+    infos = tuple(seat_info(s, match.options) for s in seats)
     offer = None
     if rematch is not None and match.status == "finished":
         taken = {s.name for s in new_seats if s.token_hash is not None}

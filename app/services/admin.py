@@ -59,7 +59,7 @@ def _row(m: Match, seats: list[SeatRow]) -> MatchRow:
         {s.name: s.kind for s in seats},
         m.created_at.isoformat(),
         m.updated_at.isoformat(),
-        {s.name: seat_info(s).wire_player() for s in seats},
+        {s.name: seat_info(s, m.options).wire_player() for s in seats},
         m.game,
     )
 

@@ -60,7 +60,7 @@ def stored(database: Database, match_id: str, *, ended: bool = False) -> Stored:
             match.status,
             match.version,
             Ending(match.status, match.winner, match.win_reason, match.ended_by),
-            tuple(seat_info(s) for s in seats),
+            tuple(seat_info(s, match.options) for s in seats),
         )
 
 
@@ -81,6 +81,7 @@ def step(match: Stored, k: int) -> dict[str, Any]:
     last = match.actions[k - 1] if k else None
     return {
         "match_id": match.match_id,
+        "rules_version": match.rules_version,  # the browser words its cards as this version
         "step": k,
         "steps": len(match.actions),
         "action": {"seq": last[0], "role": last[1], "action": last[2]} if last else None,

@@ -4,6 +4,7 @@ it (its open tables are told at once), its public profile, and who a player toke
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from sqlalchemy.orm import Session
@@ -19,7 +20,7 @@ from ..persistence import accounts
 from ..persistence import players as player_rows
 from ..persistence import ratings as rated
 from ..persistence.ratings import RatingRow
-from ..persistence.records import PlayerRow, SeatInfo, SeatRow, seat_info
+from ..persistence.records import PlayerRow, SeatInfo, seat_info
 from ..push.changes import MatchChanged
 from .access import current, seat_for
 from .core import Core
@@ -47,6 +48,8 @@ class Played:
     result: Literal["win", "loss"]
     opponent: SeatInfo  # v1: the other seat (at a table, the first other one)
     opponents: tuple[SeatInfo, ...] = ()  # v1.2: every other seat, in seat order
+    game: str = "watergate"
+    ended_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -68,12 +71,13 @@ class Profile:
     reliability: int | None = None  # issue 43: finished share of the last 50 games, 0-100
 
 
-def played(recent: list[tuple[str, str, str, list[SeatRow]]]) -> tuple[Played, ...]:
+def played(recent: list[player_rows.Decided]) -> tuple[Played, ...]:
     """Finished matches as a profile lists them, from player_rows.recent_of's rows."""
     found = []
-    for match_id, seat, winner, others in recent:
-        infos = tuple(seat_info(other) for other in others)
-        found.append(Played(match_id, seat, "win" if winner == seat else "loss", infos[0], infos))
+    for d in recent:
+        infos = tuple(seat_info(other, d.options) for other in d.others)
+        result: Literal["win", "loss"] = "win" if d.winner == d.seat else "loss"
+        found.append(Played(d.match_id, d.seat, result, infos[0], infos, d.game, d.ended_at))
     return tuple(found)
 
 

@@ -54,6 +54,7 @@ class MyMatch:
     rated: bool
     opponent: SeatInfo | None  # v1: the other seat (at a table, the first other one)
     opponents: tuple[SeatInfo, ...] = ()  # v1.2: every other seat, in seat order
+    updated_at: datetime | None = None  # its last move (issue 42: "my games" dates each line)
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class Standings:
         return MyGames(tuple(listed), recent)
 
     def _mine(self, match: accounts.Ongoing, seats: list[SeatRow]) -> MyMatch:
-        others = tuple(seat_info(s) for s in sorted(seats, key=lambda s: s.name))
+        others = tuple(seat_info(s, match.options) for s in sorted(seats, key=lambda s: s.name))
         others = tuple(s for s in others if s.name != match.seat)
         other = others[0] if others else None
         your_turn = False
@@ -123,5 +124,5 @@ class Standings:
                 your_turn = info.status == "active" and match.seat in to_move
         return MyMatch(
             match.match_id, match.game, match.seat, match.status, your_turn, match.rated, other,
-            others,
+            others, match.updated_at,
         )  # fmt: skip

@@ -5,10 +5,12 @@ from __future__ import annotations
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
-from ..errors import ApiError, checked_id
+from ..clocks import clock_name
+from ..errors import ApiError, checked_id, not_found
+from ..games import site
 from ..persistence import repository as repo
 from ..push.hub import Connection
-from .access import check_key, seat_and_match, spectated
+from .access import check_key, current, seat_and_match, spectated
 from .core import Core
 from .exports import ENDED
 
@@ -53,17 +55,49 @@ class Views:
                 return None
             return match.game, match.rules_version
 
-    async def game_of_invite(self, code: str) -> str | None:
-        """The game an invite is to (None: no such invite), for its landing page's words."""
+    async def access(self, match_id: str) -> dict[str, object]:
+        """What a browser holding no seat in a match may do there (issue 42): its game and
+        status, and the spectator's address when the match is public (a lobby challenge); a
+        private match's spectator link stays with its players."""
 
-        def run() -> str | None:
+        def run() -> dict[str, object]:
+            found = current(self.core, match_id)
+            if found is None:
+                raise not_found()
+            info = found[0]
+            watch = None
+            if info.options.get("visibility") == "public" and info.spectator_key:
+                prefix = site(info.game).prefix
+                watch = f"{prefix}/watch/{info.match_id}?key={info.spectator_key}"
+            return {"game": info.game, "status": info.status, "watch_path": watch}
+
+        return await run_in_threadpool(run)
+
+    async def invite_facts(self, code: str) -> dict[str, object] | None:
+        """What an invite's landing page tells the invited person (issue 42): the game, the seat
+        they take, the clock, whether it is rated, and who invites them (the first person seated
+        at the table); None for no such invite."""
+
+        def run() -> dict[str, object] | None:
             try:
                 wanted = checked_id(code, "invite")
             except ApiError:
                 return None
             with self.core.db.reader() as db:
                 invite = repo.get_invite(db, wanted)
-            return None if invite is None else self._game_of(invite.match_id)
+                match = None if invite is None else repo.get_match(db, invite.match_id)
+                if invite is None or match is None:
+                    return None
+                seats = repo.seats_of(db, match.id)
+            options = dict(match.options or {})
+            hosts = [s for s in seats if s.name != invite.seat and s.kind == "human" and s.player]
+            return {
+                "game": match.game,
+                "seat": invite.seat,
+                "clock": clock_name(options.get("clock")),
+                "rated": options.get("rated") is True,
+                "inviter": hosts[0].player_name if hosts and not hosts[0].player_deleted else None,
+            }
 
         return await run_in_threadpool(run)
 

@@ -13,7 +13,8 @@ function seat(m, role) {
   const p = (m.players || {})[role];
   const kind = (m.kinds || {})[role] || m[`${role}_kind`] || "";
   if (p && p.replaced) return `bot (${p.left}: ${p.left_by || "guest"})`;
-  const who = !p || p.kind === "bot" ? "" : p.player_id ? ` · ${p.name}` : p.name ? " · guest" : " · (free)";
+  if (p && p.kind === "bot") return p.level ? `${kind} · ${p.level}` : kind;  // its true level (issue 42)
+  const who = !p ? "" : p.player_id ? ` · ${p.name}` : p.name ? " · guest" : " · (free)";
   return `${kind}${who}`;
 }
 

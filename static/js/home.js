@@ -79,6 +79,13 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
+// the pitches' own buttons (issue 42): that game, with the choices below as they stand
+document.querySelectorAll("[data-start]").forEach((button) => button.addEventListener("click", () => {
+  const radio = form.querySelector(`input[name="game"][value="${CSS.escape(button.dataset.start)}"]`);
+  if (radio && !radio.checked) { radio.checked = true; radio.dispatchEvent(new Event("change", { bubbles: true })); }
+  form.requestSubmit();
+}));
+
 // a tutorial: a match of its own against the computer, from the lesson's deal
 document.querySelectorAll("[data-lesson]").forEach((button) => button.addEventListener("click", async () => {
   const fail = $("learn-error");

@@ -1,8 +1,9 @@
 // The home page's "my games": this browser's player's ongoing matches (those where it is its
 // turn first, marked), then its newest finished ones with their replays. Hidden when empty.
 import { api } from "./api.js";
-import { roleCap, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { asPlayer, loadPlayer } from "./player.js";
+import { matchHead } from "./matchhead.js";
 import { el, personName } from "./people.js";
 
 const box = document.getElementById("my-games");
@@ -18,11 +19,11 @@ function line(href, text, extra, mine) {
 }
 
 /** `opponents` (contract v1.2): every other seat of a table; else v1.1's one `opponent`. */
-function against(role, opponent, rated, opponents) {
-  const others = Array.isArray(opponents) && opponents.length ? opponents : opponent ? [opponent] : [];
+function against(m, at) {
+  const others = Array.isArray(m.opponents) && m.opponents.length ? m.opponents : m.opponent ? [m.opponent] : [];
   const who = others.length ? others.map(personName).join(", ") : t("account.mine.nobody_yet");
-  const tail = rated ? ` · ${t("account.mine.rated")}` : "";
-  return `${roleCap(role)} · ${t("account.mine.against", { name: who })}${tail}`;
+  const tail = m.rated ? ` · ${t("account.mine.rated")}` : "";
+  return `${matchHead(m.game ?? "watergate", m.role, at)} · ${t("account.mine.against", { name: who })}${tail}`;
 }
 
 async function show() {
@@ -38,13 +39,13 @@ async function show() {
   const parts = [el("h2", { textContent: t("account.mine.title") })];
   if (mine.ongoing.length) {
     parts.push(el("ul", { id: "my-ongoing" }, ...mine.ongoing.map((m) => line(
-      `/match/${encodeURIComponent(m.match_id)}`, against(m.role, m.opponent, m.rated, m.opponents), badge(m), m.your_turn,
+      `/match/${encodeURIComponent(m.match_id)}`, against(m, m.updated_at), badge(m), m.your_turn,
     ))));
   }
   if (mine.recent.length) {
     parts.push(el("h3", { textContent: t("account.mine.recent") }));
     parts.push(el("ul", { id: "my-recent" }, ...mine.recent.slice(0, 10).map((p) => line(
-      `/replay/${encodeURIComponent(p.match_id)}`, against(p.role, p.opponent, false, p.opponents),
+      `/replay/${encodeURIComponent(p.match_id)}`, against({ ...p, rated: false }, p.ended_at),
       el("span", { className: p.result === "win" ? "result-win" : "result-loss", textContent: t(`account.profile.${p.result}`) }), false,
     ))));
   }

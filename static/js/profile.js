@@ -2,6 +2,7 @@
 // role, and recent matches linking to their replays. Everything comes from the public API.
 import { api } from "./api.js";
 import { BOOT, roleCap, t } from "./i18n.js";
+import { matchHead } from "./matchhead.js";
 import { el, personName, ratingNode } from "./people.js";
 import { mountRelation } from "./relation.js";
 
@@ -18,13 +19,20 @@ function svg(tag, attrs) {
 /** The rating after each rated match, as a line from the starting 1500; y scaled to the range. */
 export function chart(points, start = 1500) {
   const values = [start, ...points.map((p) => p.rating)];
-  const w = 600, h = 160, pad = 16, left = 48;
+  const w = 600, h = 180, pad = 16, left = 56, bottom = 36;
   const lo = Math.min(...values), hi = Math.max(...values);
   const span = Math.max(hi - lo, 50);
   const x = (i) => left + (i * (w - left - pad)) / Math.max(values.length - 1, 1);
-  const y = (v) => h - pad - ((v - lo) * (h - 2 * pad)) / span;
+  const y = (v) => h - bottom - ((v - lo) * (h - bottom - pad)) / span;
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": t("account.profile.chart_title") });
-  root.append(svg("line", { class: "axis", x1: left, y1: h - pad, x2: w - pad, y2: h - pad }));
+  // both axes, named (issue 42: a line without axes said nothing of what it counts)
+  root.append(svg("line", { class: "axis", x1: left, y1: h - bottom, x2: w - pad, y2: h - bottom }));
+  root.append(svg("line", { class: "axis", x1: left, y1: pad, x2: left, y2: h - bottom }));
+  const named = (text, attrs) => { const node = svg("text", attrs); node.textContent = text; root.append(node); };
+  named(t("account.profile.chart_x"), { class: "axis-name", x: (left + w - pad) / 2, y: h - 4, "text-anchor": "middle" });
+  named(t("account.profile.chart_y"), { class: "axis-name", x: 12, y: (h - bottom + pad) / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${(h - bottom + pad) / 2})` });
+  named("0", { x: x(0), y: h - bottom + 16, "text-anchor": "middle" });
+  if (values.length > 1) named(String(values.length - 1), { x: x(values.length - 1), y: h - bottom + 16, "text-anchor": "middle" });
   for (const v of new Set([Math.round(lo), Math.round(hi)])) {
     const label = svg("text", { x: left - 8, y: y(v) + 4, "text-anchor": "end" });
     label.textContent = String(Math.round(v));
@@ -50,7 +58,7 @@ function recentItem(p) {
   return el(
     "li", {},
     el("span", { className: won ? "result-win" : "result-loss", textContent: t(`account.profile.${won ? "win" : "loss"}`) }),
-    el("span", {}, `${roleCap(p.role)} · `, ...opponents(p.opponents?.length ? p.opponents : [p.opponent])),
+    el("span", {}, `${matchHead(p.game ?? "watergate", p.role, p.ended_at)} · ${t("account.profile.vs", { name: "" }).trim()} `, ...opponents(p.opponents?.length ? p.opponents : [p.opponent])),
     el("a", { href: `/replay/${encodeURIComponent(p.match_id)}`, textContent: t("account.profile.replay") }),
   );
 }

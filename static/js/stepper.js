@@ -3,7 +3,7 @@
 // step shown and the one asked for; render() draws a step; go() and the admin tools fetch.
 import { api } from "./api.js";
 import { settleTokens } from "./effects.js";
-import { L, cardName, t } from "./i18n.js";
+import { L, cardName, t, useRulesVersion } from "./i18n.js";
 import { actionLabel, actorLabel, logSentence, seatLabel, seatName } from "./labels.js";
 import { SEATS } from "./meta.js";
 import { renderBoard } from "./render/board.js";
@@ -27,6 +27,14 @@ const url = (k) => (admin ? `/api/admin/matches/${matchId}/steps/${k}` : `/api/m
 
 /** Draws one step; returns what renderTrack() says entered and left. */
 function render(step) {
+  useRulesVersion(step.rules_version);  // its cards worded as its version played them
+  const edition = $("rules-edition");
+  const named = L.rules_edition?.names?.[step.rules_version];
+  if (edition && named) {
+    edition.querySelector("a").textContent = named;
+    edition.querySelector("a").href = `/rules?version=${encodeURIComponent(step.rules_version)}`;
+    edition.hidden = false;
+  }
   const view = { state: step.view, legal_actions: [], log: [], status: "finished" };
   const moved = renderTrack($("track"), view, side);
   renderHolding($("holding"), view);

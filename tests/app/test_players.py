@@ -334,6 +334,8 @@ def test_the_profile_lists_decided_matches_with_their_opponent(client: TestClien
     assert (profile["games"], profile["wins"]) == (2, 1)
     computer = {"kind": "bot", "name": "Computer", "level": "normal", "rating": 1400}
     person = {"kind": "human", "name": "Ana", "player_id": ana["player_id"]}
+    for shown in profile["recent"]:  # issue 42: each says its game and when it ended
+        assert shown.pop("game") == "watergate" and shown.pop("ended_at").startswith("20")
     assert profile["recent"] == [
         {
             "match_id": versus_bot["match_id"],

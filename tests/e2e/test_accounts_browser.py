@@ -170,5 +170,6 @@ def test_a_signed_in_players_seat_opens_on_their_other_device(
     expect(phone.locator("#invite-url")).to_be_hidden()  # the seat's page, without its invite
 
     stranger.goto(f"/match/{match_id}")
-    expect(stranger.get_by_text(EN["ui"]["not_found"])).to_be_visible()
-    expect(stranger.locator("#here-status")).to_have_text(EN["ui"]["not_found_title"])
+    # issue 42: told plainly that the match is private (it is not in the lobby), at the top
+    expect(stranger.locator("#here-text")).to_have_text(EN["ui"]["here_private"])
+    expect(stranger.locator("#here-status")).to_have_text(EN["ui"]["here_private_title"])

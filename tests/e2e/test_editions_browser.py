@@ -30,9 +30,9 @@ def test_a_match_started_under_an_earlier_edition_names_it_at_the_table(
     page.locator("#rated").check()
     expect(picker).to_be_hidden()  # rated: today's rules only
     page.locator("#rated").uncheck()
-    page.get_by_text(DE["games"]["nations"], exact=True).click()
+    page.locator("#game-choice").get_by_text(DE["games"]["nations"], exact=True).click()
     expect(picker).to_be_hidden()
-    page.get_by_text(DE["games"]["watergate"], exact=True).click()
+    page.locator("#game-choice").get_by_text(DE["games"]["watergate"], exact=True).click()
     picker.select_option(label=names["4"])
     shot(page, "edition-choice-de")
     start_match(page, "editor", "bot", DE)

@@ -78,7 +78,6 @@ export function renderStatus(state, page, now, dispatch) {
   $("resign").hidden = page.spectator || v.status !== "active";
   const spectate = $("spectate-box");
   spectate.hidden = page.spectator || !v.spectate_path;
-  // BOOT.link_base: BASE_URL, or this page's address if the server allows it (never a forged Host)
   if (!spectate.hidden) $("spectate-url").value = `${BOOT.link_base || location.origin}${v.spectate_path}`;
   const opponent = page.spectator ? null : seatName(v, other(me)) && seatLabel(v, other(me));
   $("whoami").textContent = page.spectator ? t("ui.spectating")
@@ -91,7 +90,7 @@ export function renderStatus(state, page, now, dispatch) {
   $("side-mine").textContent = named(sideTitle(mine, viewer), mine);
   $("side-theirs").textContent = named(sideTitle(other(mine), viewer), other(mine));
   const turn = $("turn-indicator");
-  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t("ui.waiting_opponent") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleName(d ? d.role : "") });
+  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t(page.inviteUrl ? "ui.waiting_opponent" : "ui.waiting_join") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleName(d ? d.role : "") });
   turn.className = `turn-indicator ${myMove ? "mine" : "theirs"}`;
   turn.hidden = !turn.textContent;
   document.body.classList.toggle("my-turn", myMove);
