@@ -89,10 +89,11 @@ export function tick(s, now) {
   renderClocks($("clocks"), s, now);
 }
 
+const picture = (id) => { const c = cardElement(id, { button: false }); delete c.dataset.target; return c; };  // a picture, not a choice
+
 function showOpponentsCard(s, prev, page) {  // what the other side just played, in motion
   const fresh = s.view.log.slice(prev.view.log.length);
   const played = fresh.filter((e) => e.type === "card_played" && e.role !== page.role).pop();
-  const picture = (id) => { const c = cardElement(id, { button: false }); delete c.dataset.target; return c; };  // a picture, not a choice
   if (played && played.card) flyCard($("fly-layer"), played.card, picture);
 }
 
@@ -127,6 +128,7 @@ export function mount(ctx) {
     if (help.open) return;
     const s = store.get();
     const click = (sel) => { const b = document.querySelector(sel); if (b) { event.preventDefault(); b.click(); } };
+    if (event.key === "Enter" && tag === "LI") sheet(event);
     if (/^[1-9]$/.test(event.key)) {
       const card = document.querySelectorAll("#hand .card")[Number(event.key) - 1];
       if (card && card.classList.contains("is-target")) { event.preventDefault(); dispatch({ pick: { card: card.dataset.card } }); }
@@ -141,7 +143,13 @@ export function mount(ctx) {
   };
   document.addEventListener("keydown", shortcut);
   $("help-open").addEventListener("click", () => $("help").showModal());
-  document.addEventListener("click", (event) => activate(event, event.target.closest("[data-target]")));
+  const sheet = (event) => {  // a card not offered now (the hand off-turn, the log): the whole card in a sheet
+    const c = event.target.closest("#hand .card:not(.is-target), #log [data-card]");
+    if (!c) return;
+    $("card-sheet-card").replaceChildren(picture(c.dataset.card));
+    $("card-sheet").showModal();
+  };
+  document.addEventListener("click", (event) => { activate(event, event.target.closest("[data-target]")); sheet(event); });
   document.addEventListener("keydown", (event) => {
     const el = event.target.closest && event.target.closest("[data-target].is-target");
     if (el && el.namespaceURI === "http://www.w3.org/2000/svg" && (event.key === "Enter" || event.key === " ")) activate(event, el);

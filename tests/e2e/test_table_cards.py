@@ -1,0 +1,169 @@
+"""Issue 42: every card a player holds or meets can be read in full, at 390×844 and 1280×800, in
+pt-BR and de (and English): a card of the hand after one tap, the card a reaction answers, a
+card the log names; the choices are never a scroll box inside the page's scroll; the card the
+opponent just played covers neither the track, nor the hand, nor the choices, and a tap sends
+it away."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import LOCALES
+from .test_table import (
+    DESKTOP,
+    MY_PLAY,
+    PHONE,
+    Shot,
+    inside_viewport,
+    pass_until_my_play,
+    play_a_value,
+)
+
+try:
+    from playwright.sync_api import Locator, Page, expect
+except ImportError:  # pragma: no cover - depends on the machine
+    pytest.skip("Playwright for Python is not installed", allow_module_level=True)
+
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens" / "table"
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+# The element's whole text is on screen: inside the viewport, not clipped by its own box or by
+# a scrolling ancestor, and the topmost element at its centre (nothing laid over it).
+READABLE = """(e) => {
+  const r = e.getBoundingClientRect();
+  if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight + .5 || r.right > innerWidth + .5) return "off screen";
+  if (e.scrollHeight > e.clientHeight + 1) return "clipped";
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top && (e.contains(top) || top.contains(e)) ? "" : `covered by ${top && top.outerHTML.slice(0, 80)}`;
+}"""
+# a box between the element and the page that scrolls by itself (a scroll inside the scroll)
+NESTED_SCROLL = """(e) => {
+  for (let x = e; x && x !== document.body; x = x.parentElement) {
+    const o = getComputedStyle(x).overflowY;
+    if ((o === "auto" || o === "scroll") && x.scrollHeight > x.clientHeight + 1) return x.id || x.className;
+  }
+  return "";
+}"""
+
+
+def open_match(open_page: Callable[..., Page], lang: str, width: str) -> Page:
+    page = open_page(prefs={"wg.autopass": "0"}, locale=lang, **SIZES[width])
+    page.goto("/")
+    made = page.evaluate(
+        """async () => {
+          const r = await fetch("/api/matches", { method: "POST",
+            body: JSON.stringify({ role: "editor", opponent: "bot" }),
+            headers: { "Content-Type": "application/json" } });
+          const m = await r.json();
+          localStorage.setItem(`wg.seat.${m.match_id}`,
+            JSON.stringify({ role: m.role, token: m.seat_token, inviteUrl: m.invite_url }));
+          return m;
+        }"""
+    )
+    page.goto(f"/match/{made['match_id']}")
+    expect(page.locator("#conn")).to_have_text(LOCALES[lang]["ui"]["connected"])
+    page.wait_for_function(MY_PLAY)
+    return page
+
+
+def readable(page: Page, sel: str, text: str) -> None:
+    node = page.locator(sel)
+    expect(node).to_have_text(text)
+    assert node.evaluate(READABLE) == "", sel
+
+
+def keep(page: Page, shot: Shot, name: str) -> None:
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot(page, name, full_page=False), SCREENS / f"{name}.png")
+
+
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["pt-BR", "de", "en"])
+def test_each_card_of_the_hand_reads_in_full_after_one_tap(
+    open_page: Callable[..., Page], shot: Shot, lang: str, width: str
+) -> None:
+    page = open_match(open_page, lang, width)
+    cards = page.locator("#hand .card")
+    for i in range(cards.count()):
+        card = cards.nth(i)
+        name = LOCALES[lang]["cards"][card.get_attribute("data-card") or ""]["name"]
+        text = card.locator(".card-text").text_content() or ""  # the whole text, clipped in the hand
+        assert text and (card.get_attribute("title") or "").startswith(text)  # and on hover
+        card.tap() if width == "phone" else card.click()
+        expect(page.locator("#decision .selected-card")).to_have_text(name)
+        readable(page, "#decision .card-full", text)
+        buttons = page.locator("#decision .btn")
+        for k in range(buttons.count()):  # every choice on screen, none under anything
+            assert buttons.nth(k).evaluate(READABLE) == "", buttons.nth(k).text_content()
+            assert buttons.nth(k).evaluate(NESTED_SCROLL) == ""
+        assert inside_viewport(page, ("#track",)) == []
+        if i == 0:
+            keep(page, shot, f"hand-card-opened-{width}-{lang}")
+    assert page.evaluate("() => window.scrollY") == 0
+
+
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_a_reaction_window_and_the_log_show_whole_cards(
+    open_page: Callable[..., Page], shot: Shot, lang: str, width: str
+) -> None:
+    """The card a reaction would answer is in the window in full with every choice on screen;
+    off-turn a card of the hand opens in a sheet; a card the log names opens in the same sheet;
+    the opponent's flying card covers nothing the turn needs and a tap sends it away."""
+    page = open_match(open_page, lang, width)
+    page.evaluate(WATCH_FLY)
+    play_a_value(page)
+    seen: list[str] = []
+
+    def answer(button: Locator) -> None:
+        if not seen:
+            against = page.locator("#decision .against-text")
+            if against.count():
+                assert against.evaluate(READABLE) == ""
+            for k in range(page.locator("#decision .btn").count()):
+                choice = page.locator("#decision .btn").nth(k)
+                assert choice.evaluate(READABLE) == "" and choice.evaluate(NESTED_SCROLL) == ""
+            keep(page, shot, f"reaction-window-{width}-{lang}")
+            card = page.locator("#hand .card").first  # not offered now: it opens to be read
+            text = card.locator(".card-text").text_content() or ""
+            card.tap() if width == "phone" else card.click()
+            readable(page, "#card-sheet .card-text", text)
+            page.locator("#card-sheet .btn").click()
+            expect(page.locator("#card-sheet")).to_be_hidden()
+            seen.append("window")
+        button.click()
+
+    pass_until_my_play(page, answer)
+    entry = page.locator("#log li[data-card]").first
+    card_id = entry.get_attribute("data-card") or ""
+    entry.click()
+    text = page.locator("#card-sheet .card-text").text_content() or ""
+    assert text and text == entry.get_attribute("title")
+    readable(page, "#card-sheet .card-name", LOCALES[lang]["cards"][card_id]["name"])
+    readable(page, "#card-sheet .card-text", text)
+    page.keyboard.press("Escape")
+    expect(page.locator("#card-sheet")).to_be_hidden()
+    flew = page.evaluate("() => window.flew")
+    assert flew, "the opponent's card never flew in"
+    for rect, covered, gone in flew:
+        assert covered == [], (rect, covered)
+        assert gone, "a tap did not send the opponent's card away"
+
+
+# Each card that flies in: its box, the areas of the turn it overlaps, and whether a tap on it
+# sent it away (tapped at once, as a player who wants to see the table would).
+WATCH_FLY = """() => { window.flew = []; new MutationObserver(() => {
+  for (const c of document.getElementById('fly-layer').children) {
+    const r = c.getBoundingClientRect();
+    const over = (sel) => { const b = document.querySelector(sel).getBoundingClientRect();
+      return r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom; };
+    const covered = ['#track', '#hand', '#decision'].filter(over);
+    c.click();
+    window.flew.push([[r.left, r.top, r.width, r.height], covered, !c.isConnected]);
+  }
+}).observe(document.getElementById('fly-layer'), { childList: true }); }"""
+
