@@ -130,8 +130,12 @@ export function renderDecision(root, model, settings, dispatch) {
   }
   if (model.text) parts.push(el("p", "card-full", model.text));
   const list = el("div", "decision-options");
+  const vh = model.options.find((o) => o.kind === "play_value")?.label.split(": ")[0];  // "Use value 2", said once
   for (const o of model.options) {
-    const b = el("button", o.cls, o.label);
+    const short = o.kind === "play_value" && o.label.startsWith(`${vh}: `) && o.label.slice(vh.length + 2);
+    if (short && !list.querySelector(".value-head")) list.append(el("span", "value-head", `${vh}:`));
+    const b = el("button", o.cls, short || o.label);
+    if (short) b.setAttribute("aria-label", o.label);
     b.type = "button";
     if (o.kind) b.dataset.kind = o.kind;
     if (o.moves) b.dataset.moves = o.moves;  // what a value play moves: evidence, initiative, …
