@@ -73,9 +73,3 @@ export function overtaken(held, next) {
   return (STAGES[next.status] ?? 0) < (STAGES[held.status] ?? 0);
 }
 
-/** The patch that takes `next` in, or null when it is older than the view held (a push
- * overtaken by a newer one). */
-export function acceptView(state, next, now) {
-  if (overtaken(state.view, next)) return null;
-  return { view: next, receivedAt: now, busy: false, pick: settlePick(next, state.pick) };
-}

@@ -103,7 +103,6 @@ function choiceSelect(spec, dispatch) {  // the accessible fallback for a long l
   return row;
 }
 
-/** Draws `model` into `root`; a click on an option hands its intent to `dispatch`. */
 export function renderDecision(root, model, settings, dispatch) {
   if (model.hidden) { root.replaceChildren(); root.hidden = true; return; }
   root.hidden = false;
@@ -138,7 +137,7 @@ export function renderDecision(root, model, settings, dispatch) {
     if (short) b.setAttribute("aria-label", o.label);
     b.type = "button";
     if (o.kind) b.dataset.kind = o.kind;
-    if (o.moves) b.dataset.moves = o.moves;  // what a value play moves: evidence, initiative, …
+    if (o.moves) b.dataset.moves = o.moves;
     if (o.intent.send) b.dataset.action = JSON.stringify(o.intent.send);  // the offer it sends (the coach points at one)
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
@@ -149,7 +148,6 @@ export function renderDecision(root, model, settings, dispatch) {
   root.replaceChildren(...parts);
 }
 
-/** Marks the table's pieces that `model` offers (is-target) and the one selected (is-selected). */
 export function renderTargets(model) {
   const svg = (el) => el.namespaceURI === "http://www.w3.org/2000/svg";
   document.querySelectorAll(".is-target").forEach((el) => {

@@ -1,4 +1,3 @@
-// The player's hand as cards: value, colour letter, type, name and action text.
 import { L, META, cardName, cardText, colorLetter, colorName, t } from "../i18n.js";
 
 export function cardElement(id, { button = true } = {}) {

@@ -91,7 +91,7 @@ export function tick(s, now) {
 
 const picture = (id) => { const c = cardElement(id, { button: false }); delete c.dataset.target; return c; };  // a picture, not a choice
 
-function showOpponentsCard(s, prev, page) {  // what the other side just played, in motion
+function showOpponentsCard(s, prev, page) {
   const fresh = s.view.log.slice(prev.view.log.length);
   const played = fresh.filter((e) => e.type === "card_played" && e.role !== page.role).pop();
   if (played && played.card) flyCard($("fly-layer"), played.card, picture);
@@ -108,7 +108,6 @@ function moveFocus(s, prev, root) {
   }
 }
 
-/** Wires the page once: clicks and keys on the table, the menu's settings, the help dialog. */
 export function mount(ctx) {
   const { store, dispatch, shown } = ctx;
   const activate = (event, el) => {  // a click (or key) on a highlighted piece of the table
@@ -154,7 +153,7 @@ export function mount(ctx) {
     const el = event.target.closest && event.target.closest("[data-target].is-target");
     if (el && el.namespaceURI === "http://www.w3.org/2000/svg" && (event.key === "Enter" || event.key === " ")) activate(event, el);
   });
-  const caption = (event) => {  // the human name of the piece under the pointer or the focus
+  const caption = (event) => {
     const named = event.target.closest && event.target.closest("[data-name]");
     if (named) $("board-caption").textContent = named.dataset.name;
   };
