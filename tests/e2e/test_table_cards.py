@@ -170,3 +170,22 @@ WATCH_FLY = """() => { window.flew = []; new MutationObserver(() => {
   }
 }).observe(document.getElementById('fly-layer'), { childList: true }); }"""
 
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_the_logs_newest_line_is_beside_the_table(
+    open_page: Callable[..., Page], shot: Shot, lang: str
+) -> None:
+    """At 1280×800 the newest line of the log is on screen without scrolling, and a click on it
+    goes to the whole log."""
+    page = open_match(open_page, lang, "desktop")
+    play_a_value(page)
+    pass_until_my_play(page, lambda button: button.click())
+    newest = page.locator("#log li").first.inner_text()
+    last = page.locator("#log-last")
+    expect(last).to_have_text(newest)
+    assert inside_viewport(page, ("#log-last", "#help-open", "#menu")) == []
+    assert last.evaluate(READABLE) == ""
+    shot(page, f"log-last-{lang}", full_page=False)
+    last.click()
+    expect(page.locator("#log-title")).to_be_in_viewport()

@@ -66,6 +66,7 @@ export function draw(s, prev, ctx) {
     document.querySelector(".area-hand").hidden = !(s.view.state.hands[mine] || []).length;
     renderPanels($("panels"), s.view, mine);
     renderLog($("log"), s.view, page.role, autoPassNotes(s, page.role));
+    $("log-last").textContent = $("log").firstChild?.textContent ?? "";  // the newest line, beside the table
   }
   if (s.view && (fresh || s.rematch !== prev.rematch)) renderStatus(s, page, now, dispatch);
   const coached = coachChanged(s, prev);
