@@ -33,7 +33,6 @@ export function createStore(initial) {
   };
 }
 
-// UI settings and the localStorage keys they are kept under in this browser.
 export const SETTING_KEYS = { sound: "wg.sound", noAnim: "wg.noanim", autoPass: "wg.autopass", hints: "wg.hints" };
 
 // R18's auto-pass is on unless turned off; so are hints, which only unrated matches carry

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import LOCALES
+from .test_browser import join_invite
 from .test_table import (
     DESKTOP,
     MY_PLAY,
@@ -189,3 +190,38 @@ def test_the_logs_newest_line_is_beside_the_table(
     shot(page, f"log-last-{lang}", full_page=False)
     last.click()
     expect(page.locator("#log-title")).to_be_in_viewport()
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_chat_from_the_other_seat_shows_an_unread_badge(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    """The chat is below the fold at 1280×800: a line from the other seat raises a badge in the
+    top bar, which leads to the chat and goes away once the chat is seen."""
+    editor = open_page(locale=lang, **DESKTOP)
+    editor.goto("/")
+    link = editor.evaluate(
+        """async () => {
+          const r = await fetch("/api/matches", { method: "POST",
+            body: JSON.stringify({ role: "editor", opponent: "human" }),
+            headers: { "Content-Type": "application/json" } });
+          const m = await r.json();
+          localStorage.setItem(`wg.seat.${m.match_id}`,
+            JSON.stringify({ role: m.role, token: m.seat_token, inviteUrl: m.invite_url }));
+          location.assign(`/match/${m.match_id}`);
+          return m.invite_url;
+        }"""
+    )
+    nixon = open_page(locale=lang, **DESKTOP)
+    join_invite(nixon, link)
+    expect(nixon.locator("#chat-input")).to_be_visible()
+    expect(editor.locator("#chat")).to_be_attached()
+    badge = editor.locator("#chat-new")
+    expect(badge).to_be_hidden()
+    nixon.locator("#chat-input").fill("Olá / Hallo")
+    nixon.locator("#chat-input").press("Enter")
+    expect(badge).to_have_text(f"{LOCALES[lang]['chat']['title']} · 1")
+    assert inside_viewport(editor, ("#chat-new",)) == []
+    badge.click()
+    expect(editor.locator("#chat-lines li").last).to_contain_text("Olá / Hallo")
+    expect(badge).to_be_hidden()

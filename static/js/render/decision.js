@@ -42,7 +42,7 @@ export function decisionModel(view, rawPick) {
     if (!pick.card) model.hint = t("ui.pick_card");
     else {
       model.title = cardName(pick.card);
-      model.text = cardText(pick.card);  // the whole card beside its choices: the hand clips it
+      model.text = cardText(pick.card);
       for (const a of legal.filter((x) => x.card === pick.card)) offer(a, a.type === "play_value" ? tokenKey(a) : null, a.type === "play_action" ? "btn btn-primary" : "btn");
       if (cards.length > 1) model.cancel = { card: null };
       model.chosen = `card:${pick.card}`;

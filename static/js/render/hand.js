@@ -27,7 +27,7 @@ export function cardElement(id, { button = true } = {}) {
   const text = document.createElement("p");
   text.className = "card-text";
   text.textContent = cardText(id);
-  el.title = text.textContent;  // the hand clips the text: the whole of it on hover
+  el.title = text.textContent;  // clipped in the hand
   el.append(head, name, kind, text);
   // no aria-label: the card's own words (value, colour, name, kind, text) are its name, as seen
   return el;

@@ -66,7 +66,7 @@ export function draw(s, prev, ctx) {
     document.querySelector(".area-hand").hidden = !(s.view.state.hands[mine] || []).length;
     renderPanels($("panels"), s.view, mine);
     renderLog($("log"), s.view, page.role, autoPassNotes(s, page.role));
-    $("log-last").textContent = $("log").firstChild?.textContent ?? "";  // the newest line, beside the table
+    $("log-last").textContent = $("log").firstChild?.textContent ?? "";
   }
   if (s.view && (fresh || s.rematch !== prev.rematch)) renderStatus(s, page, now, dispatch);
   const coached = coachChanged(s, prev);
@@ -143,7 +143,7 @@ export function mount(ctx) {
   };
   document.addEventListener("keydown", shortcut);
   $("help-open").addEventListener("click", () => $("help").showModal());
-  const sheet = (event) => {  // a card not offered now (the hand off-turn, the log): the whole card in a sheet
+  const sheet = (event) => {  // a card not offered now: the whole card
     const c = event.target.closest("#hand .card:not(.is-target), #log [data-card]");
     if (!c) return;
     $("card-sheet-card").replaceChildren(picture(c.dataset.card));
