@@ -6,9 +6,11 @@ it away."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,11 +19,13 @@ from .test_browser import join_invite
 from .test_table import (
     DESKTOP,
     MY_PLAY,
+    MY_REACTION,
+    MY_TURN,
     PHONE,
     Shot,
     inside_viewport,
     pass_until_my_play,
-    play_a_value,
+    until_my_play,
 )
 
 try:
@@ -36,16 +40,19 @@ SIZES = {"phone": PHONE, "desktop": DESKTOP}
 # a scrolling ancestor, and the topmost element at its centre (nothing laid over it).
 READABLE = """(e) => {
   const r = e.getBoundingClientRect();
-  if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight + .5 || r.right > innerWidth + .5) return "off screen";
+  const out = r.bottom > innerHeight + .5 || r.right > innerWidth + .5;
+  if (!r.width || r.top < 0 || r.left < 0 || out) return "off screen";
   if (e.scrollHeight > e.clientHeight + 1) return "clipped";
   const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return top && (e.contains(top) || top.contains(e)) ? "" : `covered by ${top && top.outerHTML.slice(0, 80)}`;
+  if (top && (e.contains(top) || top.contains(e))) return "";
+  return `covered by ${top && top.outerHTML.slice(0, 80)}`;
 }"""
 # a box between the element and the page that scrolls by itself (a scroll inside the scroll)
 NESTED_SCROLL = """(e) => {
   for (let x = e; x && x !== document.body; x = x.parentElement) {
     const o = getComputedStyle(x).overflowY;
-    if ((o === "auto" || o === "scroll") && x.scrollHeight > x.clientHeight + 1) return x.id || x.className;
+    const scrolls = x.scrollHeight > x.clientHeight + 1;
+    if ((o === "auto" || o === "scroll") && scrolls) return x.id || x.className;
   }
   return "";
 }"""
@@ -71,6 +78,14 @@ def open_match(open_page: Callable[..., Page], lang: str, width: str) -> Page:
     return page
 
 
+def play_a_value(page: Page) -> None:
+    """The first playable card for its first value (a lone playable card is chosen already)."""
+    value = page.locator('#decision .btn[data-kind="play_value"]').first
+    if not value.count():
+        page.locator("#hand .card.is-target").first.click()
+    value.click()
+
+
 def readable(page: Page, sel: str, text: str) -> None:
     node = page.locator(sel)
     expect(node).to_have_text(text)
@@ -92,7 +107,9 @@ def test_each_card_of_the_hand_reads_in_full_after_one_tap(
     for i in range(cards.count()):
         card = cards.nth(i)
         name = LOCALES[lang]["cards"][card.get_attribute("data-card") or ""]["name"]
-        text = card.locator(".card-text").text_content() or ""  # the whole text, clipped in the hand
+        text = (
+            card.locator(".card-text").text_content() or ""
+        )  # the whole text, clipped in the hand
         assert text and (card.get_attribute("title") or "").startswith(text)  # and on hover
         card.tap() if width == "phone" else card.click()
         expect(page.locator("#decision .selected-card")).to_have_text(name)
@@ -107,55 +124,68 @@ def test_each_card_of_the_hand_reads_in_full_after_one_tap(
     assert page.evaluate("() => window.scrollY") == 0
 
 
+def human_match(open_page: Callable[..., Page], lang: str, size: dict[str, Any]) -> Page:
+    """The Editor's browser at a match against a friend, who has not joined yet."""
+    editor = open_page(locale=lang, **size)
+    editor.goto("/")
+    editor.evaluate(
+        """async () => {
+          const r = await fetch("/api/matches", { method: "POST",
+            body: JSON.stringify({ role: "editor", opponent: "human" }),
+            headers: { "Content-Type": "application/json" } });
+          const m = await r.json();
+          localStorage.setItem(`wg.seat.${m.match_id}`,
+            JSON.stringify({ role: m.role, token: m.seat_token, inviteUrl: m.invite_url }));
+          location.assign(`/match/${m.match_id}`);
+        }"""
+    )
+    expect(editor.locator("#invite-url")).to_have_value(re.compile("/invite/"))
+    return editor
+
+
 @pytest.mark.parametrize("width", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["pt-BR", "de"])
-def test_a_reaction_window_and_the_log_show_whole_cards(
+def test_cards_off_turn_in_the_log_and_in_a_reaction_read_whole(
     open_page: Callable[..., Page], shot: Shot, lang: str, width: str
 ) -> None:
-    """The card a reaction would answer is in the window in full with every choice on screen;
-    off-turn a card of the hand opens in a sheet; a card the log names opens in the same sheet;
-    the opponent's flying card covers nothing the turn needs and a tap sends it away."""
-    page = open_match(open_page, lang, width)
-    page.evaluate(WATCH_FLY)
-    play_a_value(page)
-    seen: list[str] = []
-
-    def answer(button: Locator) -> None:
-        if not seen:
-            against = page.locator("#decision .against-text")
-            if against.count():
-                assert against.evaluate(READABLE) == ""
-            for k in range(page.locator("#decision .btn").count()):
-                choice = page.locator("#decision .btn").nth(k)
-                assert choice.evaluate(READABLE) == "" and choice.evaluate(NESTED_SCROLL) == ""
-            keep(page, shot, f"reaction-window-{width}-{lang}")
-            card = page.locator("#hand .card").first  # not offered now: it opens to be read
-            text = card.locator(".card-text").text_content() or ""
-            card.tap() if width == "phone" else card.click()
-            readable(page, "#card-sheet .card-text", text)
-            page.locator("#card-sheet .btn").click()
-            expect(page.locator("#card-sheet")).to_be_hidden()
-            seen.append("window")
-        button.click()
-
-    pass_until_my_play(page, answer)
-    while not seen:  # the computer's next plays, until one opens a window
-        play_a_value(page)
-        pass_until_my_play(page, answer)
-    entry = page.locator("#log li[data-card]").first
+    """Off-turn a card of the hand opens in a sheet; a card the log names opens in the same
+    sheet; the opponent's flying card covers nothing the turn needs and a tap sends it away; a
+    reaction window (when the deal gives one) shows the card it answers and every choice."""
+    editor = human_match(open_page, lang, SIZES[width])
+    nixon = open_page(locale=lang, **DESKTOP)
+    join_invite(nixon, editor.locator("#invite-url").input_value())
+    editor.wait_for_function(MY_PLAY)
+    editor.evaluate(WATCH_FLY)
+    play_a_value(editor)
+    editor.wait_for_function("() => !document.body.classList.contains('my-turn')")
+    card = editor.locator("#hand .card").first  # not offered now: it opens to be read
+    text = card.locator(".card-text").text_content() or ""
+    card.tap() if width == "phone" else card.click()
+    readable(editor, "#card-sheet .card-text", text)
+    editor.locator("#card-sheet .btn").click()
+    expect(editor.locator("#card-sheet")).to_be_hidden()
+    entry = editor.locator("#log li[data-card]").first
     card_id = entry.get_attribute("data-card") or ""
     entry.click()
-    text = page.locator("#card-sheet .card-text").text_content() or ""
-    assert text and text == entry.get_attribute("title")
-    readable(page, "#card-sheet .card-name", LOCALES[lang]["cards"][card_id]["name"])
-    readable(page, "#card-sheet .card-text", text)
-    page.keyboard.press("Escape")
-    expect(page.locator("#card-sheet")).to_be_hidden()
-    page.wait_for_function("() => window.flew.length > 0")  # the opponent's card flew in
-    flew = page.evaluate("() => window.flew")
-    for rect, covered, gone in flew:
+    readable(editor, "#card-sheet .card-name", LOCALES[lang]["cards"][card_id]["name"])
+    readable(editor, "#card-sheet .card-text", entry.get_attribute("title") or "")
+    editor.keyboard.press("Escape")
+    expect(editor.locator("#card-sheet")).to_be_hidden()
+    until_my_play(nixon)
+    play_a_value(nixon)
+    editor.wait_for_function("() => window.flew.length > 0")  # the opponent's card flew in
+    for rect, covered, gone in editor.evaluate("() => window.flew"):
         assert covered == [], (rect, covered)
         assert gone, "a tap did not send the opponent's card away"
+    editor.wait_for_function(MY_TURN)
+    if editor.evaluate(MY_REACTION):
+        against = editor.locator("#decision .against-text")
+        if against.count():
+            assert against.evaluate(READABLE) == ""
+        for k in range(editor.locator("#decision .btn").count()):
+            choice = editor.locator("#decision .btn").nth(k)
+            assert choice.evaluate(READABLE) == "" and choice.evaluate(NESTED_SCROLL) == ""
+        keep(editor, shot, f"reaction-window-{width}-{lang}")
 
 
 # Each card that flies in: its box, the areas of the turn it overlaps, and whether a tap on it
@@ -170,7 +200,6 @@ WATCH_FLY = """() => { window.flew = []; new MutationObserver(() => {
     window.flew.push([[r.left, r.top, r.width, r.height], covered, !c.isConnected]);
   }
 }).observe(document.getElementById('fly-layer'), { childList: true }); }"""
-
 
 
 @pytest.mark.parametrize("lang", ["pt-BR", "de"])
@@ -198,20 +227,8 @@ def test_chat_from_the_other_seat_shows_an_unread_badge(
 ) -> None:
     """The chat is below the fold at 1280×800: a line from the other seat raises a badge in the
     top bar, which leads to the chat and goes away once the chat is seen."""
-    editor = open_page(locale=lang, **DESKTOP)
-    editor.goto("/")
-    link = editor.evaluate(
-        """async () => {
-          const r = await fetch("/api/matches", { method: "POST",
-            body: JSON.stringify({ role: "editor", opponent: "human" }),
-            headers: { "Content-Type": "application/json" } });
-          const m = await r.json();
-          localStorage.setItem(`wg.seat.${m.match_id}`,
-            JSON.stringify({ role: m.role, token: m.seat_token, inviteUrl: m.invite_url }));
-          location.assign(`/match/${m.match_id}`);
-          return m.invite_url;
-        }"""
-    )
+    editor = human_match(open_page, lang, DESKTOP)
+    link = editor.locator("#invite-url").input_value()
     nixon = open_page(locale=lang, **DESKTOP)
     join_invite(nixon, link)
     expect(nixon.locator("#chat-input")).to_be_visible()
