@@ -59,6 +59,10 @@ export function mountChat(root, { spectator, send }) {
     root.append(phrases, form);
   }
 
+  const badge = document.getElementById("chat-new");  // unread lines
+  let unread = 0, inView = false;
+  new IntersectionObserver(([e]) => { inView = e.isIntersecting; if (inView && badge) { unread = 0; badge.hidden = true; } }).observe(root);
+
   function draw() {
     list.hidden = muted;
     if (muted) { note.textContent = t("chat.muted"); return; }
@@ -97,6 +101,7 @@ export function mountChat(root, { spectator, send }) {
       if (msg.type !== "chat" || lines.some((l) => same(l, msg))) return;
       lines = [...lines, msg].slice(-KEPT);
       draw();
+      if (badge && !inView && msg.role !== v.role) { badge.hidden = false; badge.textContent = `${t("chat.title")} · ${++unread}`; }
     },
   };
 }

@@ -155,7 +155,6 @@ export function coachFields(matchId) {
   };
 }
 
-/** Whether the coach must be drawn again (besides a new view). */
 export const coachChanged = (s, prev) => ["coach", "coachLeft", "coachHidden", "coachPage", "coachDone"].some((k) => s[k] !== prev[k]);
 
 /** Draws the coach of store state `s` into `box` (`lesson` its model, `words` the table's for a

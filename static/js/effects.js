@@ -60,5 +60,6 @@ export function flyCard(layer, id, make) {
   layer.replaceChildren(card);
   const done = () => card.remove();
   card.addEventListener("animationend", done, { once: true });
+  card.onclick = done;  // dismissed by a tap
   setTimeout(done, FLY_MS);
 }

@@ -18,7 +18,7 @@ export function pos(p, me) {
 const sideKey = (side, me) => (!me ? side : side === me ? "mine" : "theirs");
 const value = (card) => META.cards[card]?.value ?? "";
 
-// ---- human names for the board's spaces, derived from the metadata's graph ------------------
+// ---- human names for the board's spaces, derived from the metadata's graph
 // A space touching an informant's tile is "next to" that informant; an inner space is named
 // after the informant most of its neighbours touch ("towards").
 const informantAt = Object.fromEntries(META.informants.map((i) => [i.space, i.person]));
@@ -106,7 +106,6 @@ export function actionLabel(a, me) {
   }
 }
 
-/** A play's label once its card is selected: the card's name is already on screen. */
 export function playLabel(a, me) {
   if (a.type === "play_action") return t("ui.use_action");
   const head = t("ui.use_value", { value: value(a.card) });
@@ -116,9 +115,8 @@ export function playLabel(a, me) {
   return `${head}: ${what}`;
 }
 
-// ---- who sits where (the view's "players") ---------------------------------------------------
+// ---- who sits where (the view's "players")
 
-/** What the table calls whoever sits in `role` (people.js: playerName). */
 export const seatName = (view, role) => playerName(view.players?.[role]);
 
 /** "Nixon (Bob)"; the role alone while the seat is free. */

@@ -33,7 +33,6 @@ export function createStore(initial) {
   };
 }
 
-// UI settings and the localStorage keys they are kept under in this browser.
 export const SETTING_KEYS = { sound: "wg.sound", noAnim: "wg.noanim", autoPass: "wg.autopass", hints: "wg.hints" };
 
 // R18's auto-pass is on unless turned off; so are hints, which only unrated matches carry
@@ -73,9 +72,3 @@ export function overtaken(held, next) {
   return (STAGES[next.status] ?? 0) < (STAGES[held.status] ?? 0);
 }
 
-/** The patch that takes `next` in, or null when it is older than the view held (a push
- * overtaken by a newer one). */
-export function acceptView(state, next, now) {
-  if (overtaken(state.view, next)) return null;
-  return { view: next, receivedAt: now, busy: false, pick: settlePick(next, state.pick) };
-}

@@ -42,6 +42,7 @@ export function decisionModel(view, rawPick) {
     if (!pick.card) model.hint = t("ui.pick_card");
     else {
       model.title = cardName(pick.card);
+      model.text = cardText(pick.card);
       for (const a of legal.filter((x) => x.card === pick.card)) offer(a, a.type === "play_value" ? tokenKey(a) : null, a.type === "play_action" ? "btn btn-primary" : "btn");
       if (cards.length > 1) model.cancel = { card: null };
       model.chosen = `card:${pick.card}`;
@@ -102,7 +103,6 @@ function choiceSelect(spec, dispatch) {  // the accessible fallback for a long l
   return row;
 }
 
-/** Draws `model` into `root`; a click on an option hands its intent to `dispatch`. */
 export function renderDecision(root, model, settings, dispatch) {
   if (model.hidden) { root.replaceChildren(); root.hidden = true; return; }
   root.hidden = false;
@@ -127,12 +127,17 @@ export function renderDecision(root, model, settings, dispatch) {
     }
     parts.push(row);
   }
+  if (model.text) parts.push(el("p", "card-full", model.text));
   const list = el("div", "decision-options");
+  const vh = model.options.find((o) => o.kind === "play_value")?.label.split(": ")[0];  // "Use value 2", said once
   for (const o of model.options) {
-    const b = el("button", o.cls, o.label);
+    const short = o.kind === "play_value" && o.label.startsWith(`${vh}: `) && o.label.slice(vh.length + 2);
+    if (short && !list.querySelector(".value-head")) list.append(el("span", "value-head", `${vh}:`));
+    const b = el("button", o.cls, short || o.label);
+    if (short) b.setAttribute("aria-label", o.label);
     b.type = "button";
     if (o.kind) b.dataset.kind = o.kind;
-    if (o.moves) b.dataset.moves = o.moves;  // what a value play moves: evidence, initiative, …
+    if (o.moves) b.dataset.moves = o.moves;
     if (o.intent.send) b.dataset.action = JSON.stringify(o.intent.send);  // the offer it sends (the coach points at one)
     b.addEventListener("click", () => dispatch(o.intent));
     list.append(b);
@@ -143,7 +148,6 @@ export function renderDecision(root, model, settings, dispatch) {
   root.replaceChildren(...parts);
 }
 
-/** Marks the table's pieces that `model` offers (is-target) and the one selected (is-selected). */
 export function renderTargets(model) {
   const svg = (el) => el.namespaceURI === "http://www.w3.org/2000/svg";
   document.querySelectorAll(".is-target").forEach((el) => {

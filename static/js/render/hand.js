@@ -1,4 +1,3 @@
-// The player's hand as cards: value, colour letter, type, name and action text.
 import { L, META, cardName, cardText, colorLetter, colorName, t } from "../i18n.js";
 
 export function cardElement(id, { button = true } = {}) {
@@ -28,6 +27,7 @@ export function cardElement(id, { button = true } = {}) {
   const text = document.createElement("p");
   text.className = "card-text";
   text.textContent = cardText(id);
+  el.title = text.textContent;  // clipped in the hand
   el.append(head, name, kind, text);
   // no aria-label: the card's own words (value, colour, name, kind, text) are its name, as seen
   return el;

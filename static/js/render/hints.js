@@ -2,7 +2,7 @@
 // unrated match and never to a rated one): a "why?" mark on each card of the hand whose action
 // is not offered, the reason as the card's description (read by screen readers, shown on
 // hover), and the reason in words below the choices once such a card is chosen.
-import { cardName, personName, t } from "../i18n.js";
+import { cardName, cardText, personName, t } from "../i18n.js";
 import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -39,7 +39,7 @@ function markCard(card, text, box) {
   said.id = id;
   box.append(said);
   card.setAttribute("aria-describedby", id);
-  card.title = text;
+  card.title = `${cardText(card.dataset.card)}\n${text}`;
   card.classList.add("has-why");
   if (!card.querySelector(".card-why")) {
     const mark = el("span", "card-why", t("hints.why"));
@@ -50,7 +50,7 @@ function markCard(card, text, box) {
 
 function unmarkCard(card) {
   card.removeAttribute("aria-describedby");
-  card.removeAttribute("title");
+  card.title = cardText(card.dataset.card);
   card.classList.remove("has-why");
   card.querySelector(".card-why")?.remove();
 }

@@ -1,4 +1,5 @@
 // The game log in plain sentences, newest first.
+import { cardText } from "../i18n.js";
 import { actorLabel, logSentence } from "../labels.js";
 
 const seenBy = new WeakMap();  // root -> handle -> the token as the log last showed it
@@ -40,6 +41,7 @@ export function renderLog(root, view, me, notes = new Map()) {
     const li = document.createElement("li");
     li.className = `log-${e.type} ${e.role ? `by-${e.role}` : ""}`;
     li.textContent = logSentence(e, me, seen, who);
+    if (e.card) { li.dataset.card = e.card; li.title = cardText(e.card); li.tabIndex = 0; }  // opens the card sheet
     const tk = e.token || (e.what === "evidence" ? seen.get(e.handle) : null);
     if (tk) li.prepend(chip(tk), " ");
     if (notes.has(i)) li.append(" ", Object.assign(document.createElement("span"), { className: "log-note", textContent: notes.get(i) }));

@@ -31,7 +31,7 @@ export function runTable(root, board) {
   };
   const watchKey = encodeURIComponent(BOOT.spectator_key || "");
   const viewPath = spectator ? `/api/matches/${matchId}/spectate?key=${watchKey}` : `/api/matches/${matchId}`;
-  // a seat's token goes in the socket's first message, never in its URL (which logs may print)
+  // a seat's token: in the socket's first message, never its URL (logs print URLs)
   const socketPath = spectator ? `/ws/watch/${encodeURIComponent(matchId)}?key=${watchKey}` : `/ws/matches/${encodeURIComponent(matchId)}`;
 
   const store = createStore({
@@ -105,7 +105,7 @@ export function runTable(root, board) {
 
   const ctx = { root, page, store, dispatch, shown, lessonOf, send };
 
-  // ---- effects that follow the store ------------------------------------------------------------
+  // ---- effects that follow the store
 
   store.subscribe((s, prev) => board.draw(s, prev, ctx));
   store.subscribe((s, prev) => {  // settings are kept in this browser

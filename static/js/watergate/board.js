@@ -66,6 +66,7 @@ export function draw(s, prev, ctx) {
     document.querySelector(".area-hand").hidden = !(s.view.state.hands[mine] || []).length;
     renderPanels($("panels"), s.view, mine);
     renderLog($("log"), s.view, page.role, autoPassNotes(s, page.role));
+    $("log-last").textContent = $("log").firstChild?.textContent ?? "";
   }
   if (s.view && (fresh || s.rematch !== prev.rematch)) renderStatus(s, page, now, dispatch);
   const coached = coachChanged(s, prev);
@@ -89,10 +90,11 @@ export function tick(s, now) {
   renderClocks($("clocks"), s, now);
 }
 
-function showOpponentsCard(s, prev, page) {  // what the other side just played, in motion
+const picture = (id) => { const c = cardElement(id, { button: false }); delete c.dataset.target; return c; };  // a picture, not a choice
+
+function showOpponentsCard(s, prev, page) {
   const fresh = s.view.log.slice(prev.view.log.length);
   const played = fresh.filter((e) => e.type === "card_played" && e.role !== page.role).pop();
-  const picture = (id) => { const c = cardElement(id, { button: false }); delete c.dataset.target; return c; };  // a picture, not a choice
   if (played && played.card) flyCard($("fly-layer"), played.card, picture);
 }
 
@@ -107,7 +109,6 @@ function moveFocus(s, prev, root) {
   }
 }
 
-/** Wires the page once: clicks and keys on the table, the menu's settings, the help dialog. */
 export function mount(ctx) {
   const { store, dispatch, shown } = ctx;
   const activate = (event, el) => {  // a click (or key) on a highlighted piece of the table
@@ -127,6 +128,7 @@ export function mount(ctx) {
     if (help.open) return;
     const s = store.get();
     const click = (sel) => { const b = document.querySelector(sel); if (b) { event.preventDefault(); b.click(); } };
+    if (event.key === "Enter" && tag === "LI") sheet(event);
     if (/^[1-9]$/.test(event.key)) {
       const card = document.querySelectorAll("#hand .card")[Number(event.key) - 1];
       if (card && card.classList.contains("is-target")) { event.preventDefault(); dispatch({ pick: { card: card.dataset.card } }); }
@@ -141,12 +143,18 @@ export function mount(ctx) {
   };
   document.addEventListener("keydown", shortcut);
   $("help-open").addEventListener("click", () => $("help").showModal());
-  document.addEventListener("click", (event) => activate(event, event.target.closest("[data-target]")));
+  const sheet = (event) => {  // a card not offered now: the whole card
+    const c = event.target.closest("#hand .card:not(.is-target), #log [data-card]");
+    if (!c) return;
+    $("card-sheet-card").replaceChildren(picture(c.dataset.card));
+    $("card-sheet").showModal();
+  };
+  document.addEventListener("click", (event) => { activate(event, event.target.closest("[data-target]")); sheet(event); });
   document.addEventListener("keydown", (event) => {
     const el = event.target.closest && event.target.closest("[data-target].is-target");
     if (el && el.namespaceURI === "http://www.w3.org/2000/svg" && (event.key === "Enter" || event.key === " ")) activate(event, el);
   });
-  const caption = (event) => {  // the human name of the piece under the pointer or the focus
+  const caption = (event) => {
     const named = event.target.closest && event.target.closest("[data-name]");
     if (named) $("board-caption").textContent = named.dataset.name;
   };
