@@ -17,7 +17,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("engine", "app", "bench", "tests", "migrations")
+SOURCES = ("engine", "app", "bench", "clients", "tests", "migrations")
 FIRST_PARTY = {*SOURCES, "conftest"}
 
 
