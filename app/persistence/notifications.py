@@ -82,6 +82,23 @@ def page(db: Session, player: str, unread: bool, before: int | None, limit: int)
     return [_line(row) for row in db.execute(query).scalars()]
 
 
+def newest_id(db: Session, player: str) -> int:
+    """The id of the player's newest line (0: none): what comes after it is new."""
+    query = select(func.max(Notification.id)).where(Notification.player == player)
+    return int(db.execute(query).scalar() or 0)
+
+
+def after(db: Session, player: str, last: int, limit: int) -> list[tuple[int, str, Any]]:
+    """(id, kind, data) of the player's lines newer than `last`, the oldest first."""
+    query = (
+        select(Notification.id, Notification.kind, Notification.data)
+        .where(Notification.player == player, Notification.id > last)
+        .order_by(Notification.id)
+        .limit(limit)
+    )
+    return [(i, k, d) for i, k, d in db.execute(query)]
+
+
 def unread_count(db: Session, player: str) -> int:
     query = select(func.count()).where(
         Notification.player == player, Notification.read_at.is_(None)

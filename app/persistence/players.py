@@ -58,6 +58,33 @@ def open_matches_of(db: Session, player_id: str) -> list[str]:
     return list(db.connection().execute(query).scalars())
 
 
+def has_sat(db: Session, player_id: str) -> bool:
+    """Whether the player has ever taken a seat (a bot account may only be made before)."""
+    query = select(SEATS.c.match_id).where(SEATS.c.player == player_id).limit(1)
+    return db.connection().execute(query).first() is not None
+
+
+def playing(db: Session, player_id: str, limit: int) -> set[str]:
+    """The matches under way in which the player holds a person's seat."""
+    query = (
+        select(SEATS.c.match_id)
+        .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
+        .where(SEATS.c.player == player_id, SEATS.c.kind == "human", MATCHES.c.status == "active")
+        .limit(limit)
+    )
+    return set(db.connection().execute(query).scalars())
+
+
+def ends_of(db: Session, match_ids: set[str]) -> list[tuple[str, str, str | None]]:
+    """(match id, status, winner) of these matches."""
+    if not match_ids:
+        return []
+    query = select(MATCHES.c.id, MATCHES.c.status, MATCHES.c.winner).where(
+        MATCHES.c.id.in_(match_ids)
+    )
+    return [(m, s, w) for m, s, w in db.connection().execute(query)]
+
+
 def _decided_of(player_id: str) -> Any:
     """The player's seats in finished matches that have a winner (an aborted one has none)."""
     return (

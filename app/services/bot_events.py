@@ -16,14 +16,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
-from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import ApiError
 from ..jsontext import dumps
 from ..persistence import challenges as challenge_rows
-from ..persistence.models import Match, Seat
-from ..persistence.people_tables import Notification
+from ..persistence import notifications
+from ..persistence import players as player_rows
 from .api_tokens import Caller, caller
 from .core import Core
 
@@ -95,13 +94,8 @@ class BotEvents:
         now = self.core.stamp()
         with self.core.db.reader() as db:
             incoming = challenge_rows.incoming(db, player, now, LISTED)
-            last = db.scalar(
-                select(Notification.id)
-                .where(Notification.player == player)
-                .order_by(Notification.id.desc())
-                .limit(1)
-            )
-            playing = self._playing(db, player)
+            last = notifications.newest_id(db, player)
+            playing = player_rows.playing(db, player, LISTED)
         events = [
             {
                 "type": "challenge",
@@ -115,32 +109,19 @@ class BotEvents:
             for c in incoming
         ]  # fmt: skip
         events += [{"type": "match_start", "match": {"match_id": m}} for m in sorted(playing)]
-        return events, last or 0, playing
+        return events, last, playing
 
     def _since(
         self, player: str, last: int, playing: set[str]
     ) -> tuple[list[dict[str, Any]], int, set[str]]:
-        events: list[dict[str, Any]] = []
         with self.core.db.reader() as db:
-            found = db.execute(
-                select(Notification.id, Notification.kind, Notification.data)
-                .where(Notification.player == player, Notification.id > last)
-                .order_by(Notification.id)
-                .limit(LISTED)
-            ).all()
-            now_playing = self._playing(db, player)
-            ended = playing - now_playing
-            finished = (
-                db.execute(
-                    select(Match.id, Match.status, Match.winner).where(Match.id.in_(ended))
-                ).all()
-                if ended
-                else []
-            )
-        for notification_id, kind, data in found:
-            last = max(last, notification_id)
-            if kind in CHALLENGE_KINDS:
-                events.append({"type": kind, "challenge": data})
+            found = notifications.after(db, player, last, LISTED)
+            now_playing = player_rows.playing(db, player, LISTED)
+            finished = player_rows.ends_of(db, playing - now_playing)
+        events: list[dict[str, Any]] = [
+            {"type": kind, "challenge": data} for _, kind, data in found if kind in CHALLENGE_KINDS
+        ]
+        last = max([last, *(notification_id for notification_id, _, _ in found)])
         events += [
             {"type": "match_start", "match": {"match_id": m}} for m in sorted(now_playing - playing)
         ]
@@ -149,14 +130,3 @@ class BotEvents:
             for m, s, w in finished
         ]
         return events, last, now_playing
-
-    @staticmethod
-    def _playing(db: Any, player: str) -> set[str]:
-        """The matches under way in which the player holds a seat."""
-        rows = db.execute(
-            select(Seat.match_id)
-            .join(Match, Match.id == Seat.match_id)
-            .where(Seat.player == player, Match.status == "active", Seat.kind == "human")
-            .limit(LISTED)
-        ).scalars()
-        return set(rows)

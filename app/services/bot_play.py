@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import exists, select
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket
 
 from ..errors import ApiError, checked_id
+from ..persistence import players as player_rows
 from ..persistence import seat_keys
-from ..persistence.models import Player, Seat
+from ..persistence.models import Player
 from ..push.hub import Connection
 from ..push.streams import StreamSocket
 from .api_tokens import Caller, caller
@@ -64,8 +64,7 @@ class BotPlay:
                 who = caller(db, bearer, "bot:play", self.core.stamp())
                 if who.bot:
                     return
-                played = db.scalar(select(exists().where(Seat.player == who.player_id)))
-                if played:
+                if player_rows.has_sat(db, who.player_id):
                     raise ApiError(409, "has_games", "An account that has played stays a person.")
                 player = db.get(Player, who.player_id)
                 assert player is not None  # caller() found it

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from datetime import datetime
 from typing import Final
 
@@ -21,11 +20,11 @@ from ..persistence.records import MatchInfo
 from ..push.changes import Change, MatchChanged, Moved, Notified
 from .access import current
 from .core import Core
+from .turnwatch import TurnWatch
 
 log = logging.getLogger("watergate.notices")
 COUNT_CHANGED: Final = 0  # Notified(player, 0): the unread count changed, no new line
 LOOKS: Final = 200  # matches being looked at at once; beyond, a look is skipped (logged)
-TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered: each turn looked at once
 
 
 def correspondence(info: MatchInfo) -> bool:
@@ -58,7 +57,7 @@ class TurnLines:
         self.core = core
         self._looks: set[asyncio.Task[None]] = set()
         self._skipped = 0
-        self._turns: OrderedDict[str, str] = OrderedDict()  # match -> the seat last deciding
+        self._turns = TurnWatch()
 
     def on_change(self, change: Change) -> None:
         if not isinstance(change, Moved | MatchChanged):
@@ -87,8 +86,8 @@ class TurnLines:
                 return
             info, entry = found
             seat = decider(entry) if info.status == "active" else None
-            before = self._turns.get(match_id)
-            if not self._new_turn(match_id, seat) and not (seat is None and before):
+            before = self._turns.deciding(match_id)
+            if not self._turns.new_turn(match_id, seat) and not (seat is None and before):
                 return
             if not correspondence(info):
                 return
@@ -115,15 +114,6 @@ class TurnLines:
             raise
         except Exception as err:  # the database away: the turn notice is lost, nothing else
             log.warning("a your_turn line was not written (%s)", type(err).__name__)
-
-    def _new_turn(self, match_id: str, seat: str | None) -> bool:
-        """Whether `seat` has just begun to decide (several decisions in a row are one turn)."""
-        before = self._turns.pop(match_id, None)
-        if seat is not None:
-            self._turns[match_id] = seat
-            while len(self._turns) > TURNS_KEPT:
-                self._turns.popitem(last=False)
-        return seat is not None and seat != before
 
     def _settle(self, player: str, match_id: str) -> bool:
         """Mark the player's `your_turn` line about the match read (they have played it)."""

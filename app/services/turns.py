@@ -17,7 +17,6 @@ import json
 import logging
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ from .access import current
 from .core import Core
 from .matches import player_required
 from .players import player_of
+from .turnwatch import TurnWatch
 
 log = logging.getLogger("watergate.turns")
 QUEUE: Final = 1000  # changes waiting to be looked at; beyond, notices are dropped (logged)
@@ -56,7 +56,6 @@ DELIVERIES: Final = 1000  # notices waiting for a send or a retry; beyond, dropp
 RETRIED: Final = ("failed", "unreachable")  # a push service's 429/5xx, or no connection
 TTL_S: Final = 86_400  # a push service keeps an undelivered notice this long
 CLAIMS_S: Final = 12 * 3600  # how long a notice's VAPID signature is valid
-TURNS_KEPT: Final = 10_000  # matches whose deciding seat is remembered, so each turn is told once
 LANGS: Final = ("en", "pt-BR", "de")
 GONE: Final = (404, 410)
 CLOSE_GRACE_S: Final = 3.0
@@ -130,7 +129,7 @@ class TurnNotices:
         self.vapid: Vapid02 | None = None
         self.public_key = ""
         self._queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue(QUEUE)  # (match, version)
-        self._turns: OrderedDict[str, str] = OrderedDict()  # match -> the seat last deciding
+        self._turns = TurnWatch()
         self._dropped = 0
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
@@ -211,15 +210,6 @@ class TurnNotices:
             if match_id:  # not the wake-up of close()
                 await self._look(match_id, version)
 
-    def _new_turn(self, match_id: str, seat: str | None) -> bool:
-        """Whether `seat` has just begun to decide (several decisions in a row are one turn)."""
-        before = self._turns.pop(match_id, None)
-        if seat is not None:
-            self._turns[match_id] = seat
-            while len(self._turns) > TURNS_KEPT:
-                self._turns.popitem(last=False)
-        return seat is not None and seat != before
-
     async def _look(self, match_id: str, version: int) -> None:
         """Tell the seat whose turn has begun, if nobody sits at it now. After a move the match
         is read from memory (the process that accepted it holds it): moves never wait for, nor
@@ -231,7 +221,7 @@ class TurnNotices:
             return
         info, entry = found
         seat = decider(entry) if info.status == "active" else None
-        if not self._new_turn(match_id, seat) or seat is None or info.kind(seat) != "human":
+        if not self._turns.new_turn(match_id, seat) or seat is None or info.kind(seat) != "human":
             return
         player = info.seat(seat).player_id
         if player is None:
