@@ -5,7 +5,13 @@ from __future__ import annotations
 from alembic import context
 
 from app.config import Settings
-from app.persistence import api_tokens, models, people_tables, sessions  # noqa: F401 (tables)
+from app.persistence import (  # noqa: F401 (tables)
+    api_tokens,
+    models,
+    people_tables,
+    sessions,
+    tournament_tables,
+)
 from app.persistence.db import Base, make_engine
 
 config = context.config
