@@ -35,6 +35,7 @@ from .http import (
     privacy,
     push,
     replays,
+    tournaments,
     ws,
 )  # fmt: skip
 from .http import prometheus as metrics_route
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         lag = supervise("event-loop probe", lambda: probe_loop(metrics, stop), stop=stop)
         lobby_sweeper = supervise("lobby sweeper", lambda: _lobby_forever(ctx, stop), stop=stop)
         retention = supervise("retention", lambda: _retention_forever(ctx, stop), stop=stop)
+        director = supervise("tournament director", lambda: ctx.director.run(stop), stop=stop)
         try:
             yield
         finally:
@@ -137,6 +139,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await finish(lag)
             await finish(lobby_sweeper, SWEEP_GRACE)
             await finish(retention, SWEEP_GRACE)
+            await finish(director, SWEEP_GRACE)
             await ctx.close()
 
     # FastAPI's own /docs has an inline script no CSP nonce reaches (http/docs.py serves it with
@@ -160,7 +163,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
         accounts, account_pages, lobby, push, analysis, lessons, privacy, moderation, bot_api,
-        notifications, people,
+        notifications, people, tournaments,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

@@ -83,6 +83,12 @@ ROUTES: Final = {
     ("GET", "/api/players/me/blocks"): "social",
     ("GET", "/api/players/me/settings"): "social",
     ("PATCH", "/api/players/me/settings"): "social",
+    # issue 46: tournaments (creating one is a create; the rest is "social")
+    ("POST", "/api/tournaments"): "create",
+    ("POST", "/api/tournaments/{tournament_id}/join"): "social",
+    ("POST", "/api/tournaments/{tournament_id}/withdraw"): "social",
+    ("POST", "/api/tournaments/{tournament_id}/admin"): "moderation",
+    ("GET", "/api/tournaments/{tournament_id}/history"): "moderation",
 }
 PATTERNS: Final = [
     (method, compile_path(path)[0], bucket) for (method, path), bucket in ROUTES.items()

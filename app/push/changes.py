@@ -79,7 +79,18 @@ class Notified:
     notification_id: int
 
 
-Change = Moved | MatchChanged | PresenceChanged | Deleted | LobbyChanged | Chatted | Notified
+@dataclass(frozen=True, slots=True)
+class TournamentChanged:
+    """A tournament's standings, games or status changed: its page's sockets, on every process,
+    are due it again (issue 46). Not about a match; it carries only the id."""
+
+    tournament_id: str
+
+
+Change = (
+    Moved | MatchChanged | PresenceChanged | Deleted | LobbyChanged | Chatted | Notified
+    | TournamentChanged
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +126,8 @@ def encode(change: Change, origin: str, sent_at: float | None = None) -> str:
             }  # fmt: skip
         case Notified(player_id, notification_id):
             body = {"kind": "notified", "player_id": player_id, "id": notification_id}
+        case TournamentChanged(tournament_id):
+            body = {"kind": "tournament", "tournament_id": tournament_id}
     sent = time.time() if sent_at is None else sent_at
     return json.dumps({"origin": origin, "sent_at": sent, **body}, separators=(",", ":"))
 
@@ -130,6 +143,9 @@ def decode(text: str | bytes) -> Message:
     change: Change
     if kind == "notified":
         change = Notified(str(data["player_id"]), int(data["id"]))
+        return Message(change, origin, _number(data.get("sent_at")))
+    if kind == "tournament":
+        change = TournamentChanged(str(data["tournament_id"]))
         return Message(change, origin, _number(data.get("sent_at")))
     match_id = str(data["match_id"])
     if kind == "moved":

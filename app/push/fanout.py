@@ -35,6 +35,7 @@ from .changes import (
     Moved,
     Notified,
     PresenceChanged,
+    TournamentChanged,
     decode,
     encode,
 )
@@ -69,6 +70,8 @@ class Fanout:
         self.lobby_changed: list[Callable[[], None]] = []  # the lobby's sockets, woken
         # the bell's sockets: told (player id, notification id) of each stored notification
         self.notified: list[Callable[[str, int], None]] = []
+        # the tournament pages' sockets: told the id of each tournament that changed
+        self.tournament_changed: list[Callable[[str], None]] = []
         self.origin = uuid.uuid4().hex  # this process, so it skips its own Redis messages
         self.redis: Any | None = None  # commands: publish, presence, readiness
         self._subscriber: Any | None = None  # the subscription's own connection
@@ -151,6 +154,9 @@ class Fanout:
             case Notified(player_id, notification_id):
                 for notified in self.notified:
                     notified(player_id, notification_id)
+            case TournamentChanged(tournament_id):
+                for changed in self.tournament_changed:
+                    changed(tournament_id)
 
     async def _listen(self) -> None:
         """One subscription: once Redis confirms it, catch up, then deliver the other processes'

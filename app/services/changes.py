@@ -21,6 +21,7 @@ from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
 from .core import Core
 from .ratings import rate_ending
+from .tournament_results import record_ending
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,7 @@ class MatchChanges:
             if ending is not None:
                 tx.finish(row.id, ending, when)
                 rate_ending(tx, row.id, row.game, row.options, ending, when)
+                record_ending(tx, row.id, row.game, row.options, ending, when)
                 row = replace(
                     row, status=ending.status, winner=ending.winner,
                     win_reason=ending.win_reason, ended_by=ending.ended_by,

@@ -21,6 +21,7 @@ from ..push.hub import Caps, Hub
 from ..push.lobby import LobbyRoom
 from ..push.presence import Presence
 from ..push.render import Renderer
+from ..push.tournament_room import TournamentRoom
 from .accounts import Accounts
 from .admin import Admin
 from .analysis import Analyses
@@ -46,6 +47,9 @@ from .replays import Replays
 from .reports import Reports
 from .social import Social
 from .standings import Standings
+from .tournament_admin import TournamentAdmin
+from .tournament_director import Director
+from .tournaments import Tournaments
 from .turns import TurnNotices
 from .views import Views
 
@@ -90,6 +94,10 @@ class AppContext:
     social: Social
     challenges: Challenges
     bot_events: BotEvents
+    tournaments: Tournaments
+    tournament_admin: TournamentAdmin
+    tournament_room: TournamentRoom
+    director: Director
 
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
@@ -140,8 +148,13 @@ class AppContext:
             Notices(core, turns),  # the bell: its Web Push uses the turn notices' sender
             BellRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
             TurnLines(core), Social(core, presence, lobby_room), Challenges(core, matches),
-            BotEvents(core),
+            BotEvents(core), Tournaments(core), TournamentAdmin(core),
+            TournamentRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
+            Director(core),
         )  # fmt: skip
+        ctx.tournament_room.render = ctx.tournaments.pushed
+        fanout.tournament_changed.append(ctx.tournament_room.changed)
+        core.listeners.append(ctx.director.on_change)
         fanout.notified.append(ctx.bot_events.notified)
         ctx.bell_room.render = ctx.notices.frames
         fanout.notified.append(ctx.bell_room.notified)
@@ -171,6 +184,7 @@ class AppContext:
         await self.turns.close()
         await self.turn_lines.close()
         await self.bell_room.close()
+        await self.tournament_room.close()
         await self.lifecycle.notices.close()
         await self.hub.close()
         await self.lobby_room.close()

@@ -1,0 +1,104 @@
+"""This process's tournament sockets (WS /ws/tournaments/{id}), by tournament: when a tournament
+changes anywhere (`Fanout.tournament_changed`, across processes through Redis) its sockets here
+are sent the page again. Pushes are coalesced: a tournament renders at most once per
+COALESCE_S however many games end meanwhile, and the public part is rendered once for all its
+viewers; each signed-in viewer's socket adds only its own line (your game, your place).
+Capped per process and per client address."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketState
+
+from ..addresses import client_key
+from ..logs import REQUEST_ID
+from .hub import too_many
+
+log = logging.getLogger("watergate.tournament_room")
+COALESCE_S = 0.5
+# tournament id -> (its public page, every entrant's own line by player id)
+Render = Callable[[str], Awaitable[tuple[dict[str, Any], dict[str, dict[str, Any]]]]]
+
+
+class TournamentSocket:
+    def __init__(self, ws: WebSocket, tournament_id: str, player_id: str | None) -> None:
+        self.ws, self.tournament_id, self.player_id = ws, tournament_id, player_id
+        self.address = client_key(ws.scope)
+        self.lock = asyncio.Lock()
+
+    async def send_text(self, text: str) -> None:
+        async with self.lock:
+            if self.ws.application_state == WebSocketState.CONNECTED:
+                await self.ws.send_text(text)
+
+
+def frame(page: dict[str, Any], mine: dict[str, Any] | None) -> str:
+    return json.dumps({"type": "tournament", **page, "you": mine}, separators=(",", ":"))
+
+
+class TournamentRoom:
+    def __init__(self, cap: int, per_address: int) -> None:
+        self.cap, self.per_address = cap, per_address
+        self.by_tournament: dict[str, set[TournamentSocket]] = {}
+        self.by_address: Counter[str] = Counter()
+        self.count = 0
+        self.render: Render | None = None
+        self._due: dict[str, asyncio.Task[None]] = {}
+
+    def add(self, conn: TournamentSocket) -> None:
+        if self.count >= self.cap:
+            raise too_many("for tournaments")
+        if self.by_address[conn.address] >= self.per_address:
+            raise too_many("for tournaments from your address")
+        self.by_tournament.setdefault(conn.tournament_id, set()).add(conn)
+        self.by_address[conn.address] += 1
+        self.count += 1
+
+    def remove(self, conn: TournamentSocket) -> bool:
+        """Forget the socket; whether its player has no other socket on it here."""
+        mine = self.by_tournament.get(conn.tournament_id)
+        if mine is None or conn not in mine:
+            return False
+        mine.discard(conn)
+        if not mine:
+            del self.by_tournament[conn.tournament_id]
+        self.by_address[conn.address] -= 1
+        if not self.by_address[conn.address]:
+            del self.by_address[conn.address]
+        self.count -= 1
+        return not any(c.player_id == conn.player_id for c in mine)
+
+    def changed(self, tournament_id: str) -> None:
+        """A `Fanout.tournament_changed` callback: render soon, once, if anyone watches here."""
+        if tournament_id not in self.by_tournament or tournament_id in self._due:
+            return
+        task = asyncio.create_task(self._deliver(tournament_id))
+        self._due[tournament_id] = task
+        task.add_done_callback(lambda _: self._due.pop(tournament_id, None))
+
+    async def _deliver(self, tournament_id: str) -> None:
+        REQUEST_ID.set(None)
+        await asyncio.sleep(COALESCE_S)  # gather the changes of the next moment into one push
+        assert self.render is not None
+        try:
+            page, lines = await self.render(tournament_id)
+        except Exception as err:  # the database away: the next change or reload shows it
+            log.warning("rendering a tournament failed (%s)", type(err).__name__)
+            return
+        public = frame(page, None)
+        for conn in list(self.by_tournament.get(tournament_id, ())):
+            mine = lines.get(conn.player_id) if conn.player_id else None
+            with contextlib.suppress(Exception):  # a socket closing meanwhile
+                await conn.send_text(public if mine is None else frame(page, mine))
+
+    async def close(self) -> None:
+        for task in list(self._due.values()):
+            task.cancel()
+        await asyncio.gather(*self._due.values(), return_exceptions=True)

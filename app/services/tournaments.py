@@ -1,0 +1,367 @@
+"""Use cases of tournaments (issue 46, contract v1.2 "Tournaments"): create one, list them,
+read one (standings, games in progress, your place), join, withdraw, export every game and the
+standings, and the admin's and moderators' cancel, pause, resume and removal, each recorded.
+Pairing and starting are the director's (`tournament_director`); a game's score is written as
+its match ends (`tournament_results`)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
+
+from ..auth import new_invite_code, new_match_id
+from ..errors import ApiError, checked_id, not_found
+from ..persistence import ratings as ratings_repo
+from ..persistence import repository as match_repo
+from ..persistence import tournament_games as games_repo
+from ..persistence import tournaments as repo
+from ..persistence.models import Player
+from ..persistence.tournament_tables import Tournament
+from ..push.changes import TournamentChanged
+from .core import Core
+from .matches import player_required
+from .players import player_of
+from .reliability import refuse_banned
+
+MIN_RATED_GAMES = 20  # of the game, to create a tournament as a player
+PUBLIC_PER_DAY = 2  # public tournaments a player may create a day (private ones: unlimited)
+MAX_PLAYERS = 500
+MAX_AHEAD = timedelta(days=30)  # how far ahead a tournament may start
+STANDINGS_PAGE = 50
+GAMES_SHOWN = 50
+EXPORT_GAMES = 5000  # every game of a 500-player, 2-hour arena fits
+ARENA_MINUTES = (30, 60, 90, 120)
+ARENA_CLOCKS = ("realtime-15", "realtime-30")
+COMEBACK_WAIT = timedelta(seconds=10)  # coming back: a short wait before the next pairing
+
+
+@dataclass(frozen=True)
+class Wanted:
+    name: str
+    game: str
+    format: str
+    clock: str
+    starts_at: datetime
+    minutes: int | None
+    rated: bool
+    max_players: int
+    min_rating: int | None
+    min_games: int | None
+    private: bool
+
+
+@dataclass(frozen=True)
+class Created:
+    tournament_id: str
+    join_code: str | None
+
+
+def unavailable_format() -> ApiError:
+    return ApiError(
+        422, "format_unavailable", "This server runs arenas; Swiss and table rounds are coming."
+    )
+
+
+def tournament_json(t: repo.TournamentRow) -> dict[str, Any]:
+    return {
+        "tournament_id": t.id, "name": t.name, "game": t.game, "format": t.format,
+        "clock": t.clock, "rated": t.rated, "status": t.status, "paused": t.paused,
+        "starts_at": t.starts_at.isoformat(), "minutes": t.minutes, "rounds": t.rounds,
+        "ends_at": t.ends_at.isoformat() if t.ends_at else None,
+        "finished_at": t.finished_at.isoformat() if t.finished_at else None,
+        "max_players": t.max_players, "min_rating": t.min_rating, "min_games": t.min_games,
+        "players": t.entrants, "private": t.private,
+    }  # fmt: skip
+
+
+def standing_json(s: repo.Standing, rank: int) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "rank": rank, "player_id": s.player_id, "name": s.name, "score": s.score,
+        "games": s.games, "wins": s.wins, "rating": round(s.rating),
+        "playing": s.playing, "withdrawn": s.withdrawn,
+    }  # fmt: skip
+    if s.streak >= 2:
+        line["streak"] = s.streak  # on fire: the flame
+    return line
+
+
+def game_json(g: games_repo.GameRow) -> dict[str, Any]:
+    return {
+        "match_id": g.match_id, "round": g.round, "started_at": g.created_at.isoformat(),
+        "ended_at": g.ended_at.isoformat() if g.ended_at else None,
+        "seats": [
+            {"seat": s.seat, "player_id": s.player_id, "name": s.name, "berserk": s.berserk,
+             "outcome": s.outcome, "points": s.points}
+            for s in g.seats
+        ],
+    }  # fmt: skip
+
+
+def _own_line(s: repo.Standing, rank: int) -> dict[str, Any]:
+    return {
+        "player_id": s.player_id, "rank": rank, "score": s.score, "playing": s.playing,
+        "withdrawn": s.withdrawn,
+    }  # fmt: skip
+
+
+class Tournaments:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    # --- creating ---
+
+    async def create(self, token: str | None, admin: bool, wanted: Wanted) -> Created:
+        self._check(wanted)
+        made = await run_in_threadpool(self._create, token, admin, wanted)
+        await self.core.publish(TournamentChanged(made.tournament_id))
+        return made
+
+    def _check(self, wanted: Wanted) -> None:
+        if wanted.format != "arena":
+            raise unavailable_format()
+        if wanted.clock not in ARENA_CLOCKS:
+            raise ApiError(422, "invalid_clock", "An arena is live: realtime-15 or realtime-30.")
+        if wanted.minutes not in ARENA_MINUTES:
+            raise ApiError(422, "invalid_minutes", "An arena lasts 30, 60, 90 or 120 minutes.")
+        if not 2 <= wanted.max_players <= MAX_PLAYERS:
+            raise ApiError(422, "invalid_max_players", f"From 2 to {MAX_PLAYERS} players.")
+        now = self.core.stamp()
+        if not now - timedelta(minutes=1) <= wanted.starts_at <= now + MAX_AHEAD:
+            raise ApiError(422, "invalid_start", "A tournament starts within the next 30 days.")
+
+    def _create(self, token: str | None, admin: bool, wanted: Wanted) -> Created:
+        now = self.core.stamp()
+        code = new_invite_code() if wanted.private else None
+        with self.core.db.write() as db:
+            creator = None if admin else self._may_create(db, token, wanted, now)
+            tid = new_match_id()
+            repo.add(
+                db,
+                Tournament(
+                    id=tid, name=wanted.name, game=wanted.game, format=wanted.format,
+                    clock=wanted.clock, players_per_game=2, rated=wanted.rated,
+                    starts_at=max(wanted.starts_at, now), minutes=wanted.minutes,
+                    max_players=wanted.max_players, min_rating=wanted.min_rating,
+                    min_games=wanted.min_games, join_code=code, creator=creator,
+                    status="upcoming", paused=False, round=0, created_at=now,
+                ),
+            )  # fmt: skip
+        return Created(tid, code)
+
+    def _may_create(self, db: Session, token: str | None, wanted: Wanted, now: datetime) -> str:
+        """A moderator creates any; a player with enough rated games of the game a private one,
+        or a few public ones a day. The creator's id."""
+        me = player_of(db, token)
+        if me is None:
+            raise player_required()
+        row = db.get(Player, me.id)
+        if row is None or row.password_hash is None:
+            raise ApiError(403, "account_required", "Creating a tournament needs an account.")
+        refuse_banned(db, me.id, now, "tournaments")
+        if row.moderator:
+            return me.id
+        played = [r.games for r in ratings_repo.ratings_of(db, me.id) if r.game == wanted.game]
+        if not played or played[0] < MIN_RATED_GAMES:
+            raise ApiError(
+                403, "not_enough_games",
+                f"Creating a tournament needs {MIN_RATED_GAMES} rated games of {wanted.game}.",
+            )  # fmt: skip
+        if not wanted.private and repo.created_since(db, me.id, now - timedelta(days=1)) >= (
+            PUBLIC_PER_DAY
+        ):
+            raise ApiError(
+                429, "too_many_tournaments", f"{PUBLIC_PER_DAY} public tournaments a day."
+            )
+        return me.id
+
+    # --- reading ---
+
+    async def listed(self, game: str | None) -> dict[str, list[dict[str, Any]]]:
+        def run() -> dict[str, list[dict[str, Any]]]:
+            with self.core.db.reader() as db:
+                return {
+                    status: [tournament_json(t) for t in repo.listed(db, status, game, 50)]
+                    for status in ("running", "upcoming", "finished")
+                }
+
+        return await run_in_threadpool(run)
+
+    async def one(self, tournament_id: str, token: str | None, page: int) -> dict[str, Any]:
+        """The tournament as its page shows it: standings (a page of them), games in progress
+        (with their spectator links), the podium once finished, and the asker's own entry."""
+        return await run_in_threadpool(self._one, checked_id(tournament_id), token, page)
+
+    def _one(self, tid: str, token: str | None, page: int) -> dict[str, Any]:
+        with self.core.db.reader() as db:
+            t = repo.get(db, tid)
+            if t is None:
+                raise not_found("tournament")
+            me = player_of(db, token) if token else None
+            offset = (page - 1) * STANDINGS_PAGE
+            lines = repo.standings(db, tid, STANDINGS_PAGE, offset)
+            out = tournament_json(t)
+            out["page"] = page
+            out["standings"] = [standing_json(s, offset + i + 1) for i, s in enumerate(lines)]
+            running = games_repo.games(db, tid, running=True, limit=GAMES_SHOWN)
+            out["games"] = [game_json(g) for g in running]
+            out["watch"] = self._watch_paths(db, [g.match_id for g in running])
+            if t.status == "finished":
+                out["podium"] = [standing_json(s, i + 1) for i, s in enumerate(lines[:3])]
+            out["me"] = self._mine(db, tid, me.id) if me is not None else None
+            return out
+
+    def _watch_paths(self, db: Session, match_ids: list[str]) -> dict[str, str]:
+        """Each game in progress's spectator address: tournament games are public."""
+        paths = {}
+        for match_id in match_ids:
+            row = match_repo.match_row(db, match_id)
+            if row is not None and row.spectator_key:
+                paths[match_id] = f"/watch/{match_id}?key={row.spectator_key}"
+        return paths
+
+    def _mine(self, db: Session, tid: str, player: str) -> dict[str, Any] | None:
+        entry = repo.entrant(db, tid, player)
+        if entry is None or entry.removed:
+            return None
+        return {
+            "player_id": player, "rank": repo.rank_of(db, tid, player), "score": entry.score,
+            "withdrawn": entry.withdrawn, "playing": entry.match_id,
+            "ready_at": entry.ready_at.isoformat() if entry.ready_at else None,
+            "games": [game_json(g) for g in games_repo.games(
+                db, tid, running=False, limit=GAMES_SHOWN, player=player
+            )],
+        }  # fmt: skip
+
+    async def export(self, tournament_id: str) -> dict[str, Any]:
+        """Every game id with its seats and results, and the whole standings: a tournament's
+        result can be recomputed from its stored games."""
+
+        def run() -> dict[str, Any]:
+            tid = checked_id(tournament_id)
+            with self.core.db.reader() as db:
+                t = repo.get(db, tid)
+                if t is None:
+                    raise not_found("tournament")
+                lines = repo.standings(db, tid, MAX_PLAYERS, 0)
+                played = games_repo.games(db, tid, running=False, limit=EXPORT_GAMES)
+                return {
+                    **tournament_json(t),
+                    "standings": [standing_json(s, i + 1) for i, s in enumerate(lines)],
+                    "games": [game_json(g) for g in reversed(played)],
+                }
+
+        return await run_in_threadpool(run)
+
+    # --- joining ---
+
+    async def join(self, token: str | None, tournament_id: str, code: str | None) -> None:
+        if not token:
+            raise player_required()
+        tid = checked_id(tournament_id)
+        await run_in_threadpool(self._join, token, tid, code)
+        await self.core.publish(TournamentChanged(tid))
+
+    def _join(self, token: str, tid: str, code: str | None) -> None:
+        now = self.core.stamp()
+        with self.core.db.write() as db:
+            t = repo.get(db, tid, lock=True)
+            if t is None:
+                raise not_found("tournament")
+            me = player_of(db, token)
+            assert me is not None
+            row = db.get(Player, me.id)
+            if row is None or row.password_hash is None:
+                raise ApiError(403, "account_required", "Playing a tournament needs an account.")
+            if t.rated and row.bot:
+                raise ApiError(403, "bot_not_allowed", "Bots do not play rated tournaments.")
+            refuse_banned(db, me.id, now, "tournaments")
+            if t.status not in ("upcoming", "running"):
+                raise ApiError(409, "tournament_closed", f"This tournament is {t.status}.")
+            if t.private and not self._code_ok(db, tid, code):
+                raise ApiError(403, "invite_required", "This tournament is joined by its link.")
+            entry = repo.entrant(db, tid, me.id)
+            if entry is not None and entry.removed:
+                raise ApiError(403, "removed", "You were removed from this tournament.")
+            if entry is not None and not entry.withdrawn:
+                raise ApiError(409, "already_joined", "You are in this tournament.")
+            rating = self._rating(db, me.id, t)
+            if entry is not None:  # back after withdrawing: the scores so far are kept
+                repo.rejoin(db, tid, me.id, now + COMEBACK_WAIT)
+                return
+            if t.entrants >= t.max_players:
+                raise ApiError(409, "tournament_full", f"{t.max_players} players at most.")
+            repo.add_entrant(db, tid, me.id, rating, now)
+
+    def _code_ok(self, db: Session, tid: str, code: str | None) -> bool:
+        wanted = repo.join_code(db, tid)
+        return bool(code and wanted and secrets.compare_digest(code.encode(), wanted.encode()))
+
+    def _rating(self, db: Session, player: str, t: repo.TournamentRow) -> float:
+        found = [r for r in ratings_repo.ratings_of(db, player) if r.game == t.game]
+        rating, games = (found[0].rating, found[0].games) if found else (1500.0, 0)
+        if t.min_rating is not None and rating < t.min_rating:
+            raise ApiError(403, "rating_too_low", f"This tournament needs {t.min_rating}.")
+        if t.min_games is not None and games < t.min_games:
+            raise ApiError(403, "not_enough_games", f"This tournament needs {t.min_games} games.")
+        return rating
+
+    async def withdraw(self, token: str | None, tournament_id: str) -> None:
+        """Leave: before the start without a trace; once running, the score stays in the
+        standings and a game under way goes on, but no new pairing comes."""
+        if not token:
+            raise player_required()
+        tid = checked_id(tournament_id)
+        await run_in_threadpool(self._withdraw, token, tid)
+        await self.core.publish(TournamentChanged(tid))
+
+    def _withdraw(self, token: str, tid: str) -> None:
+        with self.core.db.write() as db:
+            t = repo.get(db, tid, lock=True)
+            me = player_of(db, token)
+            assert me is not None
+            entry = repo.entrant(db, tid, me.id) if t is not None else None
+            if t is None or entry is None or entry.removed:
+                raise not_found("tournament")
+            if entry.withdrawn:
+                raise ApiError(409, "not_joined", "You already left this tournament.")
+            if t.status in ("finished", "canceled"):
+                raise ApiError(409, "tournament_closed", f"This tournament is {t.status}.")
+            if t.status == "upcoming":
+                repo.delete_entrant(db, tid, me.id)
+            else:
+                repo.withdraw(db, tid, me.id)
+
+    # --- pushing ---
+
+    async def pushed(self, tournament_id: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """What the tournament's sockets are sent: the public page (as a viewer without a player
+        reads it) and each entrant's own line, from one read of the standings."""
+
+        def run() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+            page = self._one(tournament_id, None, 1)
+            with self.core.db.reader() as db:
+                every = repo.standings(db, tournament_id, MAX_PLAYERS, 0)
+            lines = {s.player_id: _own_line(s, i + 1) for i, s in enumerate(every)}
+            return page, lines
+
+        return await run_in_threadpool(run)
+
+    async def entrant_of(self, tournament_id: str, token: str | None) -> str | None:
+        """The player of a socket's token, if they are in the tournament (present from now)."""
+        if not token:
+            return None
+
+        def run() -> str | None:
+            with self.core.db.reader() as db:
+                me = player_of(db, token)
+                if me is None or repo.get(db, tournament_id) is None:
+                    raise not_found("tournament")
+                entry = repo.entrant(db, tournament_id, me.id)
+                return me.id if entry is not None and not entry.removed else None
+
+        return await run_in_threadpool(run)
