@@ -133,7 +133,9 @@ async def _table_page(
         query = f"?{request.url.query}" if request.url.query else ""
         to = f"{here.prefix}/{kind}/{quote(match_id, safe='')}{query}"
         return RedirectResponse(to, status_code=307)
-    shown = {"rules_version": edition}
+    shown: dict[str, Any] = {"rules_version": edition}
+    if kind != "replay":  # a tournament game's table leads back to its tournament (issue 46)
+        shown["tournament"] = await request.app.state.ctx.tournaments.of_match(match_id)
     if kind == "replay" and game == DEFAULT_GAME:
         return _page(request, "replay.html", page="public-replay", match_id=match_id, shown=shown)
     page = {"match": "match", "watch": "match", "replay": "public-replay"}[kind]

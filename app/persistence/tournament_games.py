@@ -125,9 +125,9 @@ def unended(db: Session, tournament_id: str) -> int:
 
 
 def tournament_of(db: Session, match_id: str) -> tuple[str, str] | None:
-    """(tournament id, status) of a match that is a tournament game."""
+    """(tournament id, name) of a match that is a tournament game."""
     query = (
-        select(Tournament.id, Tournament.status)
+        select(Tournament.id, Tournament.name)
         .join(TournamentGame, TournamentGame.tournament_id == Tournament.id)
         .where(TournamentGame.match_id == match_id)
     )

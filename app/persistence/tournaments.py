@@ -179,7 +179,7 @@ def set_present(
 ) -> None:
     """Whether the player has the tournament open; coming back sets the wait before pairing."""
     values: dict[str, Any] = {"present": present}
-    if present:
+    if present and ready_at is not None:
         values["ready_at"] = ready_at
     stmt = (
         update(Entrant)

@@ -120,7 +120,10 @@ class Director:
             if not repo.set_status(db, tid, "running", started_at=now, ends_at=ends):
                 return
             for player in repo.entrant_ids(db, tid):
-                data = {"tournament_id": tid, "name": t.name, "game": t.game}
+                data = {
+                    "tournament_id": tid, "name": t.name, "game": t.game,
+                    "url": f"/tournaments/{tid}",
+                }  # fmt: skip
                 done.notified.append(
                     (player, notifications.add(db, player, "tournament_start", data, now))
                 )

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..auth import new_invite_code, new_match_id
 from ..errors import ApiError, checked_id, not_found
+from ..games import site
 from ..persistence import ratings as ratings_repo
 from ..persistence import repository as match_repo
 from ..persistence import tournament_games as games_repo
@@ -221,7 +222,8 @@ class Tournaments:
         for match_id in match_ids:
             row = match_repo.match_row(db, match_id)
             if row is not None and row.spectator_key:
-                paths[match_id] = f"/watch/{match_id}?key={row.spectator_key}"
+                prefix = site(row.game).prefix
+                paths[match_id] = f"{prefix}/watch/{match_id}?key={row.spectator_key}"
         return paths
 
     def _mine(self, db: Session, tid: str, player: str) -> dict[str, Any] | None:
@@ -335,6 +337,20 @@ class Tournaments:
                 repo.delete_entrant(db, tid, me.id)
             else:
                 repo.withdraw(db, tid, me.id)
+
+    async def of_match(self, match_id: str) -> dict[str, str] | None:
+        """The tournament a match is a game of (its id and name), for its table's way back."""
+
+        def run() -> dict[str, str] | None:
+            with self.core.db.reader() as db:
+                found = games_repo.tournament_of(db, match_id)
+            return None if found is None else {"id": found[0], "name": found[1]}
+
+        try:
+            checked_id(match_id)
+        except ApiError:
+            return None
+        return await run_in_threadpool(run)
 
     # --- pushing ---
 

@@ -1,0 +1,86 @@
+// The tournaments page (/tournaments): running, upcoming and finished public tournaments of one
+// game or all (?game=), and the form to create one (the server says who may: moderators, or
+// players with 20 rated games of the game).
+import { api } from "./api.js";
+import { t } from "./i18n.js";
+import { el } from "./people.js";
+import { asPlayer, loadPlayer } from "./player.js";
+
+const $ = (id) => document.getElementById(id);
+const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** What a tournament is, in one line: game, format, clock, length, rated. */
+export function facts(tour) {
+  return [
+    t(`games.${tour.game}`), t("tournaments.arena"), t(`tournaments.clock.${tour.clock}`),
+    tour.minutes ? t("tournaments.minutes", { count: tour.minutes }) : null,
+    t(tour.rated ? "tournaments.rated" : "tournaments.casual"),
+    tour.private ? t("tournaments.private") : null,
+  ].filter(Boolean).join(" · ");
+}
+
+/** A problem as the reader's language says it, when the code is one we know. */
+export function said(err) {
+  const key = `tournaments.errors.${err.code}`;
+  const found = t(key);
+  return found === key ? err.message : found;
+}
+
+function line(tour, status) {
+  const time = status === "upcoming" ? t("tournaments.starts_at", { when: when(tour.starts_at) })
+    : status === "finished" ? t("tournaments.ended_at", { when: when(tour.finished_at || tour.starts_at) })
+    : t("tournaments.ends_in", { time: t("tournaments.minutes", { count: Math.max(0, Math.round((Date.parse(tour.ends_at) - Date.now()) / 60000)) }) });
+  return el("li", { className: "t-item" },
+    el("a", { className: "t-title", href: `/tournaments/${encodeURIComponent(tour.tournament_id)}`, textContent: tour.name }),
+    el("span", { className: "muted", textContent: facts(tour) }),
+    el("span", { className: "muted", textContent: `${t("tournaments.players", { count: tour.players })} · ${time}` }));
+}
+
+async function show() {
+  const game = new URLSearchParams(location.search).get("game");
+  const chosen = game === "watergate" || game === "nations" ? game : "";
+  for (const tab of document.querySelectorAll("#t-games a")) {
+    if (tab.dataset.game === chosen) tab.setAttribute("aria-current", "page");
+  }
+  const found = await api(`/api/tournaments${chosen ? `?game=${chosen}` : ""}`);
+  for (const status of ["running", "upcoming", "finished"]) {
+    $(`t-${status}`).replaceChildren(...found[status].map((tour) => line(tour, status)));
+    $(`t-${status}-none`).hidden = found[status].length > 0;
+  }
+  $("tournaments").setAttribute("aria-busy", "false");
+}
+
+function prepareForm() {
+  const form = $("t-create");
+  const soon = new Date(Date.now() + 15 * 60000);
+  soon.setSeconds(0, 0);
+  const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000);
+  form.elements.starts_at.value = local.toISOString().slice(0, 16);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("t-create-error").hidden = true;
+    const f = form.elements;
+    const body = {
+      name: f.name.value.trim(), game: f.game.value, format: "arena", clock: f.clock.value,
+      starts_at: new Date(f.starts_at.value).toISOString(), minutes: Number(f.minutes.value),
+      max_players: Number(f.max_players.value), rated: f.rated.checked, private: f.private.checked,
+    };
+    try {
+      const made = await api("/api/tournaments", { method: "POST", body, headers: asPlayer(loadPlayer()) });
+      const path = `/tournaments/${encodeURIComponent(made.tournament_id)}`;
+      if (made.join_code) {
+        const link = `${location.origin}${path}?code=${encodeURIComponent(made.join_code)}`;
+        Object.assign($("t-created-link"), { href: link, textContent: link });
+        $("t-created").hidden = false;
+      } else location.assign(path);
+    } catch (err) {
+      $("t-create-error").textContent = said(err);
+      $("t-create-error").hidden = false;
+    }
+  });
+}
+
+if ($("tournaments")) {
+  prepareForm();
+  show().catch(() => $("tournaments").setAttribute("aria-busy", "false"));
+}
