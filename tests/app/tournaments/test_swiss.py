@@ -181,6 +181,19 @@ def test_round_one_pairs_the_top_half_with_the_bottom_half():
     assert paired.bye is None
 
 
+def test_a_downfloater_meets_the_top_of_the_next_bracket():
+    # Round 1 of a..f (rated in that order) was a-d, e-b, c-f, and a, b, c won. Round 2:
+    # the 1-point bracket a, b, c pairs S1 = [a] with S2's first, b (a wants the second seat
+    # after a first, b the first: both granted); c floats down and, as the next bracket's MDP,
+    # meets its highest resident d (d wants the first seat, c the second); e and f remain,
+    # e wanting the second seat and f the first.
+    history = [Round((Pair("a", "d"), Pair("e", "b"), Pair("c", "f")))]
+    ratings = dict(zip("abcdef", (1900, 1800, 1700, 1600, 1500, 1400), strict=True))
+    players = [Entrant(p, r, 1.0 if p in "abc" else 0.0) for p, r in ratings.items()]
+    paired = pair_round(players, history)
+    assert paired.pairs == (Pair("b", "a"), Pair("d", "c"), Pair("f", "e"))
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_seven_players_over_three_rounds(seed: int):
     rounds = list(_tournament(7, 3, random.Random(seed)))
