@@ -95,13 +95,12 @@ def _check(players: Sequence[Entrant], history: Sequence[Round], paired: Round) 
     else:
         assert all(frozenset((p.first, p.second)) in strict_pairs for p in paired.pairs)  # C.3
     roles = _roles(history)
-    for pair in paired.pairs:  # E.1: both preferences granted when they differ; the only one
+    for pair in paired.pairs:
+        # E.1: when the two want different things (or only one wants anything), both are
+        # granted: the first seat went to whoever wanted it, or the second to whoever did
         wa, _ = _wants(roles.get(pair.first, []))
         wb, _ = _wants(roles.get(pair.second, []))
-        if wa != wb and (wa == 1 or wb == -1):
-            pass  # the first seat to whoever wants it
-        elif wa != wb:
-            raise AssertionError(f"{pair} ignores differing preferences {wa}, {wb}")
+        assert wa == wb or wa == 1 or wb == -1, f"{pair} ignores preferences {wa}, {wb}"
     if paired.bye is not None and len(ids) <= 14:
         # the lowest-ranked player without a bye whose absence leaves the rest pairable
         ranked = [p.id for p in sorted(players, key=lambda p: (-p.points, -p.rating, p.id))]
@@ -179,6 +178,17 @@ def test_round_one_pairs_the_top_half_with_the_bottom_half():
     # ranked of each pair when their pairing number is odd, the other seat when even
     assert paired.pairs == (Pair("p1", "p5"), Pair("p6", "p2"), Pair("p3", "p7"), Pair("p8", "p4"))
     assert paired.bye is None
+
+
+def test_a_transposition_honours_colour_preferences():
+    # After round 1 (p1-p5, p6-p2, p3-p7, p8-p4; the top half won) the winners' bracket's
+    # first candidate S1 [p1, p2] against S2 [p3, p4] would meet p1-p3 (both want the second
+    # seat) and p2-p4 (both the first): C.10 takes the transposition p1-p4, p2-p3 instead,
+    # where everyone gets their wish; likewise p5-p8 and p6-p7 among the losers.
+    players = [Entrant(f"p{i}", 2000 - 10 * i, 1.0 if i <= 4 else 0.0) for i in range(1, 9)]
+    history = [Round((Pair("p1", "p5"), Pair("p6", "p2"), Pair("p3", "p7"), Pair("p8", "p4")))]
+    paired = pair_round(players, history)
+    assert paired.pairs == (Pair("p4", "p1"), Pair("p2", "p3"), Pair("p5", "p8"), Pair("p7", "p6"))
 
 
 def test_a_downfloater_meets_the_top_of_the_next_bracket():
