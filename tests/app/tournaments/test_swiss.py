@@ -157,6 +157,19 @@ def test_every_round_keeps_the_absolute_rules(n: int, rounds: int, rng: random.R
                 assert all(len({*seq[i : i + 3]}) > 1 for i in range(len(seq) - 2))
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.integers(14, 80), st.integers(1, 9), st.randoms(use_true_random=False))
+def test_larger_fields_keep_roles_balanced(n: int, rounds: int, rng: random.Random):
+    played: list[Round] = []
+    for _, _, paired in _tournament(n, rounds, rng):  # each round checked as it goes
+        assert paired is not None  # a field this size never runs out of opponents in 9 rounds
+        assert not paired.relaxed
+        played.append(paired)
+    for seq in _roles(played).values():
+        assert abs(sum(seq)) <= 2
+        assert all(len({*seq[i : i + 3]}) > 1 for i in range(len(seq) - 2))
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(2, 20).map(lambda k: 2 * k), st.randoms(use_true_random=False))
 def test_round_two_pairs_winners_with_winners(n: int, rng: random.Random):

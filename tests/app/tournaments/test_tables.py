@@ -8,6 +8,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.tournaments.tables import (
     Contender,
@@ -36,6 +38,25 @@ def test_table_sizes():
     assert table_sizes(13, 5) == [5, 4, 4]
     assert table_sizes(4, 5) == [4]
     assert table_sizes(3, 4) == [3]
+
+
+@given(st.integers(0, 60), st.integers(3, 5))
+def test_table_sizes_seat_everyone_or_refuse_only_when_nothing_fits(players: int, size: int):
+    largest = 4 if size == 3 else size  # a table of 3 cannot shrink: it may grow to 4
+    try:
+        sizes = table_sizes(players, size)
+    except Unseatable:
+        # brute force: the field cannot be written as a sum of tables of 3..largest seats
+        fits = {0}
+        for _ in range(players):
+            fits |= {f + k for f in fits for k in range(3, largest + 1) if f + k <= players}
+        assert players < 3 or players not in fits
+        return
+    assert sum(sizes) == players
+    assert all(3 <= k <= largest for k in sizes)
+    assert max(sizes) - min(sizes) <= 1 and sizes == sorted(sizes, reverse=True)
+    if players % size == 0:
+        assert set(sizes) == {size}  # every table the asked size when the field divides
 
 
 @pytest.mark.parametrize(
