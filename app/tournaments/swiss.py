@@ -346,12 +346,13 @@ def _pair(field: _Field) -> Round | None:
             made, carried = _Bracket(field, group, lower, score).solve()
         except _Exhausted:
             fallback = field.matching(group + lower)
-            assert fallback is not None  # C.4 was kept by every bracket above
+            if fallback is None:  # cannot happen: every bracket above kept C.4
+                return None
             pairs.extend(fallback)
             carried = []
             break
         pairs.extend(made)
-    seats = [_seat(field, a, b) for a, b in pairs]
+    seats = [_seat(field, min(a, b), max(a, b)) for a, b in pairs]  # E needs the higher first
     seated = tuple(Pair(field.players[f].id, field.players[s].id) for f, s in seats)
     return Round(seated, None if bye is None else field.players[bye].id, not field.strict)
 
