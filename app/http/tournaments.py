@@ -35,8 +35,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "No such tournament (or player)"},
     409: {"model": ErrorBody, "description": "already_joined, not_joined, tournament_full, "
           "tournament_closed"},
-    422: {"model": ErrorBody, "description": "format_unavailable, invalid_clock, invalid_minutes, "
-          "invalid_max_players, invalid_start, invalid_action"},
+    422: {"model": ErrorBody, "description": "invalid_clock, invalid_minutes, invalid_rounds, "
+          "too_many_rounds, invalid_format, invalid_table_size, invalid_max_players, "
+          "invalid_start, invalid_action"},
     429: {"model": ErrorBody, "description": "rate_limited, too_many_tournaments"},
 }  # fmt: skip
 TournamentId = Annotated[str, Field(min_length=1, max_length=32)]
@@ -86,7 +87,8 @@ async def create(
         raise ApiError(422, "invalid_start", "starts_at needs a time zone (e.g. Z).")
     wanted = Wanted(
         body.name.strip(), body.game, body.format, body.clock, body.starts_at, body.minutes,
-        body.rated, body.max_players, body.min_rating, body.min_games, body.private,
+        body.rounds, body.table_size, body.rated, body.max_players, body.min_rating,
+        body.min_games, body.private,
     )  # fmt: skip
     made = await ctx.tournaments.create(player, await is_admin(request), wanted)
     return CreatedOut(tournament_id=made.tournament_id, join_code=made.join_code)

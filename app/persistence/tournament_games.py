@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, bindparam, func, null, select, update
+from sqlalchemy import Boolean, and_, bindparam, func, null, select, update
 from sqlalchemy.orm import Session
 
 from .models import Player
@@ -39,7 +39,7 @@ class SeatResult:
 
 @dataclass(frozen=True, slots=True)
 class GameRow:
-    match_id: str
+    match_id: str | None  # none: a Swiss bye
     round: int
     created_at: datetime
     ended_at: datetime | None
@@ -117,6 +117,33 @@ def games(
     ]
 
 
+def add_bye(
+    db: Session, tournament_id: str, round_: int, player: str, points: int, now: datetime
+) -> None:
+    """A Swiss bye: a game without a match, scored a win as it is made."""
+    game = TournamentGame(
+        tournament_id=tournament_id, match_id=None, round=round_, created_at=now, ended_at=now
+    )
+    db.add(game)
+    db.flush()
+    db.add(TournamentSeat(game_id=game.id, player=player, seat="", outcome="bye", points=points))
+    db.execute(
+        update(Entrant)
+        .where(Entrant.tournament_id == tournament_id, Entrant.player == player)
+        .values(score=Entrant.score + points)
+    )
+
+
+def advance_round(db: Session, tournament_id: str, old: int) -> bool:
+    """Move the tournament to round old + 1, only from `old` (one process starts a round)."""
+    stmt = (
+        update(Tournament)
+        .where(Tournament.id == tournament_id, Tournament.round == old)
+        .values(round=old + 1)
+    )
+    return bool(db.connection().execute(stmt).rowcount)
+
+
 def unended(db: Session, tournament_id: str) -> int:
     query = select(func.count()).where(
         TournamentGame.tournament_id == tournament_id, TournamentGame.ended_at.is_(None)
@@ -149,9 +176,10 @@ def set_berserk(db: Session, match_id: str, player: str) -> bool:
 # --- a result, in the transaction that ends the match (module constants: compiled once) ---
 
 GAME_OF_MATCH = (
-    select(TournamentGame.id, TournamentGame.tournament_id)
+    select(TournamentGame.id, TournamentGame.tournament_id, Tournament.format)
+    .join(Tournament, Tournament.id == TournamentGame.tournament_id)
     .where(TournamentGame.match_id == bindparam("match_id"), TournamentGame.ended_at.is_(None))
-    .with_for_update()
+    .with_for_update(of=TournamentGame)
 )
 SEATS_OF_GAME = (
     select(TournamentSeat.player, TournamentSeat.seat, TournamentSeat.berserk, Entrant.streak)
@@ -185,6 +213,8 @@ SCORE_ENTRANT = (
         last_seat=func.coalesce(bindparam("last_seat"), Entrant.last_seat),
         last_opponent=func.coalesce(bindparam("opponent"), Entrant.last_opponent),
         match_id=null(),
+        # a round format's player who let their game lapse is withdrawn from the next rounds
+        withdrawn=Entrant.withdrawn | bindparam("missed", type_=Boolean),
     )
 )
 
@@ -199,15 +229,24 @@ class Played:
     streak: int
 
 
-def open_game(sql: Sql, match_id: str) -> tuple[int, str, list[Played]] | None:
-    """(game id, tournament id, its seats) of the match's unscored game, locked; none when the
-    match is not a tournament game or its result is in."""
+@dataclass(frozen=True, slots=True)
+class OpenGame:
+    game_id: int
+    tournament_id: str
+    format: str
+    seats: list[Played]
+
+
+def open_game(sql: Sql, match_id: str) -> OpenGame | None:
+    """The match's unscored tournament game, locked, with its seats; none when the match is
+    not a tournament game or its result is in."""
     found = sql.rows(GAME_OF_MATCH, {"match_id": match_id})
     if not found:
         return None
-    game_id, tid = int(found[0][0]), str(found[0][1])
+    game_id, tid, kind = int(found[0][0]), str(found[0][1]), str(found[0][2])
     seats = sql.rows(SEATS_OF_GAME, {"tid": tid, "game_id": game_id})
-    return game_id, tid, [Played(str(p), str(s), bool(b), int(k)) for p, s, b, k in seats]
+    played = [Played(str(p), str(s), bool(b), int(k)) for p, s, b, k in seats]
+    return OpenGame(game_id, tid, kind, played)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +259,7 @@ class Scoring:
     streak: int
     seat_index: int  # 0: the first seat
     opponent: str | None
+    missed: bool = False  # lost by letting the clock run out or abandoning (round formats)
 
 
 def score(sql: Sql, game_id: int, tid: str, lines: list[Scoring], when: datetime) -> None:
@@ -238,6 +278,6 @@ def score(sql: Sql, game_id: int, tid: str, lines: list[Scoring], when: datetime
                 "first": int(counted and line.seat_index == 0),
                 "second": int(counted and line.seat_index == 1),
                 "last_seat": line.seat_index if counted else None,
-                "opponent": line.opponent if counted else None,
+                "opponent": line.opponent if counted else None, "missed": line.missed,
             },
         )  # fmt: skip

@@ -65,6 +65,7 @@ class Entrant(Base):
     )
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     rating: Mapped[float] = mapped_column(default=1500.0)  # at joining: the order of the unplayed
+    # in the format's units: an arena's points; a Swiss's half points; a table round's 60ths
     score: Mapped[int] = mapped_column(Integer, default=0)
     games: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
@@ -82,7 +83,8 @@ class Entrant(Base):
 
 
 class TournamentGame(Base):
-    """One game of a tournament: its match, and once it ended, when."""
+    """One game of a tournament: its match, and once it ended, when. A Swiss bye is a game
+    without a match, ended as it is made."""
 
     __tablename__ = "tournament_games"
 
@@ -90,7 +92,9 @@ class TournamentGame(Base):
     tournament_id: Mapped[str] = mapped_column(
         ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
     )
-    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), unique=True)
+    match_id: Mapped[str | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), unique=True, nullable=True
+    )
     round: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
@@ -109,7 +113,7 @@ class TournamentSeat(Base):
     )
     seat: Mapped[str] = mapped_column(String(16))
     berserk: Mapped[bool] = mapped_column(Boolean, default=False)
-    outcome: Mapped[str | None] = mapped_column(String(8), nullable=True)  # win | draw | loss
+    outcome: Mapped[str | None] = mapped_column(String(8), nullable=True)  # win|draw|loss|bye
     points: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 

@@ -212,25 +212,12 @@ def _standing(e: Entrant, name: str) -> Standing:
     )  # fmt: skip
 
 
-def rank_of(db: Session, tournament_id: str, player: str) -> int | None:
-    """The player's place in the standings (1 first), for the page to open on their page."""
-    mine = db.get(Entrant, (tournament_id, player))
-    if mine is None or mine.removed:
-        return None
-    above = select(func.count()).where(
-        Entrant.tournament_id == tournament_id,
-        Entrant.removed.is_(False),
-        (Entrant.score > mine.score)
-        | ((Entrant.score == mine.score) & (Entrant.vp > mine.vp))
-        | ((Entrant.score == mine.score) & (Entrant.vp == mine.vp) & (Entrant.rating > mine.rating))
-        | (
-            (Entrant.score == mine.score)
-            & (Entrant.vp == mine.vp)
-            & (Entrant.rating == mine.rating)
-            & (Entrant.player < mine.player)
-        ),
+def playing_entrants(db: Session, tournament_id: str) -> list[Entrant]:
+    """The entrants still playing (not withdrawn nor removed): a round's field."""
+    query = select(Entrant).where(
+        Entrant.tournament_id == tournament_id, Entrant.withdrawn.is_(False)
     )
-    return int(db.scalar(above) or 0) + 1
+    return list(db.scalars(query.order_by(Entrant.player)))
 
 
 def entrant_ids(db: Session, tournament_id: str) -> list[str]:

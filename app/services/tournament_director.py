@@ -1,6 +1,7 @@
 """The tournament director (issue 46): a supervised periodic job that starts tournaments when
-their time comes, pairs an arena's free players into ordinary matches, and finishes an arena
-once its time is up and its last game has ended. It also keeps who has a tournament's page open
+their time comes, pairs an arena's free players into ordinary matches, starts a round format's
+next round once the last has ended (`tournament_rounds`), and finishes a tournament once its
+time or rounds are done and its last game has ended. It also keeps who has a tournament's page open
 (presence), since only they are paired.
 
 Every step is a conditional write, so any number of processes may direct at once: a pairing
@@ -14,33 +15,25 @@ import asyncio
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from engine.registry import get_game
-
-from ..auth import new_token, token_hash
-from ..clocks import clock_option
-from ..games import seats_of
 from ..persistence import blocks, notifications
-from ..persistence import repository as match_repo
 from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
-from ..persistence.cache import fresh_entry, read_info
-from ..persistence.models import Match
-from ..persistence.records import MatchInfo
 from ..persistence.tournaments import TournamentRow
 from ..push.changes import Change, MatchChanged, Moved, Notified, TournamentChanged
-from ..tournaments.arena import Free, Pairing, pair
+from ..tournaments.arena import Free, pair
 from .core import Core
-from .matches import new_row
+from .tournament_rounds import start_round
+from .tournament_seating import Seated, Taken, seat_game
 
 log = logging.getLogger("watergate.tournaments")
 LAST_MINUTE = timedelta(minutes=1)  # no new pairing this close to an arena's end
 PERIOD_S = 2.0  # the director's period; a finished game wakes it sooner
 ENDED = ("finished", "abandoned")
+MIN_FIELD = {"swiss": 2, "tables": 3}  # a round format's fewest players at its start
 
 
 @dataclass
@@ -50,10 +43,6 @@ class Tick:
     tournaments: set[str]
     matches: list[str]
     notified: list[tuple[str, int]]
-
-
-class _Taken(Exception):
-    """A pairing that lost one of its players to another transaction."""
 
 
 class Director:
@@ -102,11 +91,14 @@ class Director:
         now = self.core.stamp()
         with self.core.db.reader() as db:
             due = repo.due(db, now)
-            running = repo.running(db)
         for tid in due:
             self._start(tid, now, done)
+        with self.core.db.reader() as db:  # those just started too: a round 1 begins at once
+            running = repo.running(db)
         for t in running:
-            if t.ends_at is not None and now >= t.ends_at:
+            if t.format != "arena":
+                self._rounds(t, now, done)
+            elif t.ends_at is not None and now >= t.ends_at:
                 self._finish(t, now, done)
             elif not t.paused and t.ends_at is not None and now < t.ends_at - LAST_MINUTE:
                 self._pair(t, now, done)
@@ -116,7 +108,13 @@ class Director:
             t = repo.get(db, tid, lock=True)
             if t is None or t.status != "upcoming":
                 return
-            ends = now + timedelta(minutes=t.minutes or 0)
+            if t.format != "arena" and t.entrants < MIN_FIELD.get(t.format, 2):
+                # a round format cannot start with fewer: recorded, the joined told
+                repo.set_status(db, tid, "canceled", finished_at=now)
+                repo.add_event(db, tid, "cancel", "site", {"reason": "too few players"}, now)
+                done.tournaments.add(tid)
+                return
+            ends = now + timedelta(minutes=t.minutes) if t.minutes else None
             if not repo.set_status(db, tid, "running", started_at=now, ends_at=ends):
                 return
             for player in repo.entrant_ids(db, tid):
@@ -130,13 +128,34 @@ class Director:
         done.tournaments.add(tid)
         log.info("tournament started", extra={"tournament_id": tid})
 
-    def _finish(self, t: TournamentRow, now: datetime, done: Tick) -> None:
-        """An arena whose time is up ends once its games in progress have (they count)."""
+    def _finish(self, t: TournamentRow, now: datetime, done: Tick, why: str | None = None) -> None:
+        """A tournament ends once its games in progress have (they count)."""
         with self.core.db.write() as db:
             if games_repo.unended(db, t.id):
                 return
             if repo.set_status(db, t.id, "finished", finished_at=now):
+                if why is not None:
+                    repo.add_event(db, t.id, "finish", "site", {"reason": why}, now)
                 done.tournaments.add(t.id)
+
+    def _rounds(self, t: TournamentRow, now: datetime, done: Tick) -> None:
+        """A round format: once every game of the round has ended, the next round, or the end."""
+        if t.paused:
+            return
+        with self.core.db.reader() as db:
+            if games_repo.unended(db, t.id):
+                return
+        if t.round >= (t.rounds or 0):
+            self._finish(t, now, done)
+            return
+        made, ends = start_round(self.core, t, now)
+        if ends is not None:
+            self._finish(t, now, done, f"round {t.round + 1} could not be paired: {ends}")
+            return
+        done.matches.extend(made.matches)
+        done.notified.extend(made.notified)
+        if made.matches:
+            done.tournaments.add(t.id)
 
     def _pair(self, t: TournamentRow, now: datetime, done: Tick) -> None:
         with self.core.db.reader() as db:
@@ -146,60 +165,16 @@ class Director:
             ids = [f.player_id for f in free]
             apart = {frozenset(p) for p in blocks.apart_among(db, ids, ids)}
         for pairing in pair(free, apart):
-            if self._seat(t, pairing, now, done):
-                done.tournaments.add(t.id)
-
-    def _seat(self, t: TournamentRow, pairing: Pairing, now: datetime, done: Tick) -> bool:
-        """One game: its match (both seats taken, active at once), its tournament rows and the
-        players' notices, in one transaction; false when a player was taken meanwhile."""
-        game = get_game(t.game)
-        seats = seats_of(t.game, t.players_per_game)
-        options: dict[str, Any] = {
-            "opponent": "human", "visibility": "public", "tournament": t.id,
-        }  # fmt: skip
-        kind, amount = t.clock.split("-")
-        clock = clock_option(kind, int(amount))
-        if clock:
-            options["clock"] = clock
-        if len(seats) != len(game.seats):
-            options["players"] = len(seats)
-        if t.rated:
-            options["rated"] = True
-        match = new_row(self.core, t.game, options, dict.fromkeys(seats, "human"))
-        match.status, match.activated_at = "active", now
-        players = {seats[0]: pairing.first, seats[1]: pairing.second}
-        held = {seat: token_hash(new_token()) for seat in seats}  # each player's keys come later
-        try:
-            with self.core.db.write() as db:
-                info, notes = self._write_game(db, t, match, players, held, now)
-        except _Taken:
-            return False
-        done.notified.extend(notes)
-        self.core.cache.put_info(info)
-        self.core.cache.put_entry(
-            fresh_entry(match.id, match.game, match.seed, match.rules_version, options).warm()
-        )
-        done.matches.append(match.id)
-        return True
-
-    def _write_game(
-        self, db: Session, t: TournamentRow, match: Match, players: dict[str, str],
-        held: dict[str, str], now: datetime,
-    ) -> tuple[MatchInfo, list[tuple[str, int]]]:  # fmt: skip
-        """The game's rows and its players' notices (their ids), once both players are claimed."""
-        if not games_repo.claim(db, t.id, list(players.values()), match.id):
-            raise _Taken  # a player was paired or left meanwhile: nothing of this is kept
-        match_repo.add_match(db, match)
-        match_repo.add_seats(db, match.id, dict.fromkeys(players, "human"), held, dict(players))
-        games_repo.add_game(db, t.id, match.id, t.round, {p: s for s, p in players.items()}, now)
-        notes = []
-        for seat, player in players.items():
-            data = {
-                "tournament_id": t.id, "name": t.name, "game": t.game, "match_id": match.id,
-                "seat": seat,
-            }  # fmt: skip
-            notes.append((player, notifications.add(db, player, "tournament_paired", data, now)))
-        return read_info(db, match), notes
+            made = Seated()
+            try:
+                with self.core.db.write() as db:
+                    seat_game(self.core, db, t, [pairing.first, pairing.second], 0, now, made)
+            except Taken:
+                continue  # a player was paired or left meanwhile: nothing of it was kept
+            made.remember(self.core)
+            done.matches.extend(made.matches)
+            done.notified.extend(made.notified)
+            done.tournaments.add(t.id)
 
     async def presence(self, tid: str, player: str, present: bool) -> None:
         """The player opened (or closed the last of) the tournament's page here."""

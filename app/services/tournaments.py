@@ -24,10 +24,14 @@ from ..persistence import tournaments as repo
 from ..persistence.models import Player
 from ..persistence.tournament_tables import Tournament
 from ..push.changes import TournamentChanged
+from ..tournaments.swiss import max_rounds
+from ..tournaments.tables import MAX_SIZE, MIN_SIZE
 from .core import Core
 from .matches import player_required
 from .players import player_of
 from .reliability import refuse_banned
+from .tournament_results import UNITS
+from .tournament_standings import Ranked, ranked, shown, standing_json
 
 MIN_RATED_GAMES = 20  # of the game, to create a tournament as a player
 PUBLIC_PER_DAY = 2  # public tournaments a player may create a day (private ones: unlimited)
@@ -49,6 +53,8 @@ class Wanted:
     clock: str
     starts_at: datetime
     minutes: int | None
+    rounds: int | None
+    table_size: int | None
     rated: bool
     max_players: int
     min_rating: int | None
@@ -62,33 +68,51 @@ class Created:
     join_code: str | None
 
 
-def unavailable_format() -> ApiError:
-    return ApiError(
-        422, "format_unavailable", "This server runs arenas; Swiss and table rounds are coming."
-    )
+SWISS_CLOCKS = ("realtime-15", "realtime-30", "turn-1", "turn-3")
+MAX_ROUNDS = 30
+
+
+def check_format(wanted: Wanted) -> None:
+    """What each format needs (422 with a stable code): an arena is live and lasts 30-120
+    minutes; a Swiss is a duel of a set number of rounds, live or by correspondence; table
+    rounds are Nations at tables of 3-5."""
+    if wanted.format == "arena":
+        if wanted.clock not in ARENA_CLOCKS:
+            raise ApiError(422, "invalid_clock", "An arena is live: realtime-15 or realtime-30.")
+        if wanted.minutes not in ARENA_MINUTES:
+            raise ApiError(422, "invalid_minutes", "An arena lasts 30, 60, 90 or 120 minutes.")
+        return
+    if wanted.clock not in SWISS_CLOCKS:
+        raise ApiError(422, "invalid_clock", f"Clocks: {', '.join(SWISS_CLOCKS)}.")
+    if wanted.rounds is None or not 1 <= wanted.rounds <= MAX_ROUNDS:
+        raise ApiError(422, "invalid_rounds", f"From 1 to {MAX_ROUNDS} rounds.")
+    if wanted.format == "swiss" and wanted.rounds > max_rounds(wanted.max_players):
+        raise ApiError(
+            422, "too_many_rounds",
+            f"{wanted.max_players} players meet each other in {max_rounds(wanted.max_players)} "
+            "rounds at most: a Swiss never repeats a pairing.",
+        )  # fmt: skip
+    if wanted.format == "tables":
+        if wanted.game != "nations":
+            raise ApiError(422, "invalid_format", "Table rounds are for Nations.")
+        size = wanted.table_size or 0
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ApiError(422, "invalid_table_size", f"Tables of {MIN_SIZE} to {MAX_SIZE}.")
+        if wanted.max_players < MIN_SIZE:
+            raise ApiError(422, "invalid_max_players", f"At least {MIN_SIZE} players.")
 
 
 def tournament_json(t: repo.TournamentRow) -> dict[str, Any]:
     return {
         "tournament_id": t.id, "name": t.name, "game": t.game, "format": t.format,
         "clock": t.clock, "rated": t.rated, "status": t.status, "paused": t.paused,
+        "round": t.round, "table_size": t.players_per_game if t.format == "tables" else None,
         "starts_at": t.starts_at.isoformat(), "minutes": t.minutes, "rounds": t.rounds,
         "ends_at": t.ends_at.isoformat() if t.ends_at else None,
         "finished_at": t.finished_at.isoformat() if t.finished_at else None,
         "max_players": t.max_players, "min_rating": t.min_rating, "min_games": t.min_games,
         "players": t.entrants, "private": t.private,
     }  # fmt: skip
-
-
-def standing_json(s: repo.Standing, rank: int) -> dict[str, Any]:
-    line: dict[str, Any] = {
-        "rank": rank, "player_id": s.player_id, "name": s.name, "score": s.score,
-        "games": s.games, "wins": s.wins, "rating": round(s.rating),
-        "playing": s.playing, "withdrawn": s.withdrawn,
-    }  # fmt: skip
-    if s.streak >= 2:
-        line["streak"] = s.streak  # on fire: the flame
-    return line
 
 
 def game_json(g: games_repo.GameRow) -> dict[str, Any]:
@@ -103,10 +127,11 @@ def game_json(g: games_repo.GameRow) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _own_line(s: repo.Standing, rank: int) -> dict[str, Any]:
+def _own_line(r: Ranked, units: int) -> dict[str, Any]:
+    s = r.line
     return {
-        "player_id": s.player_id, "rank": rank, "score": s.score, "playing": s.playing,
-        "withdrawn": s.withdrawn,
+        "player_id": s.player_id, "rank": r.rank, "score": shown(units, s.score),
+        "playing": s.playing, "withdrawn": s.withdrawn,
     }  # fmt: skip
 
 
@@ -123,12 +148,7 @@ class Tournaments:
         return made
 
     def _check(self, wanted: Wanted) -> None:
-        if wanted.format != "arena":
-            raise unavailable_format()
-        if wanted.clock not in ARENA_CLOCKS:
-            raise ApiError(422, "invalid_clock", "An arena is live: realtime-15 or realtime-30.")
-        if wanted.minutes not in ARENA_MINUTES:
-            raise ApiError(422, "invalid_minutes", "An arena lasts 30, 60, 90 or 120 minutes.")
+        check_format(wanted)
         if not 2 <= wanted.max_players <= MAX_PLAYERS:
             raise ApiError(422, "invalid_max_players", f"From 2 to {MAX_PLAYERS} players.")
         now = self.core.stamp()
@@ -145,8 +165,10 @@ class Tournaments:
                 db,
                 Tournament(
                     id=tid, name=wanted.name, game=wanted.game, format=wanted.format,
-                    clock=wanted.clock, players_per_game=2, rated=wanted.rated,
-                    starts_at=max(wanted.starts_at, now), minutes=wanted.minutes,
+                    clock=wanted.clock, players_per_game=wanted.table_size or 2,
+                    rated=wanted.rated, starts_at=max(wanted.starts_at, now),
+                    minutes=wanted.minutes if wanted.format == "arena" else None,
+                    rounds=wanted.rounds if wanted.format != "arena" else None,
                     max_players=wanted.max_players, min_rating=wanted.min_rating,
                     min_games=wanted.min_games, join_code=code, creator=creator,
                     status="upcoming", paused=False, round=0, created_at=now,
@@ -203,17 +225,20 @@ class Tournaments:
             if t is None:
                 raise not_found("tournament")
             me = player_of(db, token) if token else None
+            every = ranked(db, t)
+            units = UNITS.get(t.format, 1)
             offset = (page - 1) * STANDINGS_PAGE
-            lines = repo.standings(db, tid, STANDINGS_PAGE, offset)
             out = tournament_json(t)
             out["page"] = page
-            out["standings"] = [standing_json(s, offset + i + 1) for i, s in enumerate(lines)]
+            out["standings"] = [
+                standing_json(r, units) for r in every[offset : offset + STANDINGS_PAGE]
+            ]
             running = games_repo.games(db, tid, running=True, limit=GAMES_SHOWN)
             out["games"] = [game_json(g) for g in running]
-            out["watch"] = self._watch_paths(db, [g.match_id for g in running])
+            out["watch"] = self._watch_paths(db, [g.match_id for g in running if g.match_id])
             if t.status == "finished":
-                out["podium"] = [standing_json(s, i + 1) for i, s in enumerate(lines[:3])]
-            out["me"] = self._mine(db, tid, me.id) if me is not None else None
+                out["podium"] = [standing_json(r, units) for r in every[:3]]
+            out["me"] = self._mine(db, t, me.id, every) if me is not None else None
             return out
 
     def _watch_paths(self, db: Session, match_ids: list[str]) -> dict[str, str]:
@@ -226,12 +251,17 @@ class Tournaments:
                 paths[match_id] = f"{prefix}/watch/{match_id}?key={row.spectator_key}"
         return paths
 
-    def _mine(self, db: Session, tid: str, player: str) -> dict[str, Any] | None:
+    def _mine(
+        self, db: Session, t: repo.TournamentRow, player: str, every: list[Ranked]
+    ) -> dict[str, Any] | None:
+        tid = t.id
         entry = repo.entrant(db, tid, player)
         if entry is None or entry.removed:
             return None
+        rank = next((r.rank for r in every if r.line.player_id == player), None)
         return {
-            "player_id": player, "rank": repo.rank_of(db, tid, player), "score": entry.score,
+            "player_id": player, "rank": rank,
+            "score": shown(UNITS.get(t.format, 1), entry.score),
             "withdrawn": entry.withdrawn, "playing": entry.match_id,
             "ready_at": entry.ready_at.isoformat() if entry.ready_at else None,
             "games": [game_json(g) for g in games_repo.games(
@@ -249,11 +279,12 @@ class Tournaments:
                 t = repo.get(db, tid)
                 if t is None:
                     raise not_found("tournament")
-                lines = repo.standings(db, tid, MAX_PLAYERS, 0)
+                units = UNITS.get(t.format, 1)
                 played = games_repo.games(db, tid, running=False, limit=EXPORT_GAMES)
                 return {
                     **tournament_json(t),
-                    "standings": [standing_json(s, i + 1) for i, s in enumerate(lines)],
+                    "units": units,  # a game's stored points per point shown
+                    "standings": [standing_json(r, units) for r in ranked(db, t)],
                     "games": [game_json(g) for g in reversed(played)],
                 }
 
@@ -361,8 +392,10 @@ class Tournaments:
         def run() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
             page = self._one(tournament_id, None, 1)
             with self.core.db.reader() as db:
-                every = repo.standings(db, tournament_id, MAX_PLAYERS, 0)
-            lines = {s.player_id: _own_line(s, i + 1) for i, s in enumerate(every)}
+                t = repo.get(db, tournament_id)
+                every = ranked(db, t) if t is not None else []
+            units = UNITS.get(t.format, 1) if t is not None else 1
+            lines = {r.line.player_id: _own_line(r, units) for r in every}
             return page, lines
 
         return await run_in_threadpool(run)

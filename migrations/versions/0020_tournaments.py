@@ -87,7 +87,7 @@ def upgrade() -> None:
         "tournament_games",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("tournament_id", sa.String(length=32), nullable=False),
-        sa.Column("match_id", sa.String(length=32), nullable=False),
+        sa.Column("match_id", sa.String(length=32), nullable=True),
         sa.Column("round", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),

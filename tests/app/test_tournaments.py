@@ -175,7 +175,12 @@ def test_bad_requests_are_stable_4xx_and_store_nothing(client: TestClient, fake:
     c = client
     newcomer = sign_up(c, "newcomer")
     assert create(c, fake, headers=as_player(newcomer)).json()["code"] == "not_enough_games"
-    assert create(c, fake, format="swiss").json()["code"] == "format_unavailable"
+    assert create(c, fake, format="swiss").json()["code"] == "invalid_rounds"
+    too_many = create(c, fake, format="swiss", rounds=5, max_players=5)
+    assert too_many.json()["code"] == "too_many_rounds"  # 5 players meet in 4 rounds at most
+    assert create(c, fake, format="tables", rounds=3).json()["code"] == "invalid_format"
+    nations = {"format": "tables", "rounds": 3, "game": "nations"}
+    assert create(c, fake, **nations).json()["code"] == "invalid_table_size"
     assert create(c, fake, minutes=45).json()["code"] == "invalid_minutes"
     assert create(c, fake, clock="turn-1").json()["code"] == "invalid_clock"
     assert create(c, fake, max_players=1).json()["code"] == "invalid_max_players"

@@ -1,0 +1,132 @@
+"""Round formats through the API (issue 46): a Swiss of 7 players over 3 rounds (a bye each
+round, to a different player, worth a win; no pairing repeated; standings by points, then
+Buchholz and Sonneborn-Berger), and a Nations table round of 9 players at tables of 3 (points by
+place, 3/1/0, ties shared); a round starts only when the last one has ended, and a round format
+with too few players at its start is canceled, on record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from app.persistence.records import Ending
+from app.services.changes import Changed, MatchChanges
+from tests.app.accounts_helpers import Account, as_player, resign, sign_up
+from tests.app.test_challenges import client, fake
+from tests.app.test_clocks import FakeClock
+from tests.app.test_tournaments import ADMIN, create, page, seat_token, tick
+
+__all__ = ["client", "fake"]  # the fixtures, used by name below
+
+
+def field(c: TestClient, tid: str, n: int, prefix: str) -> list[Account]:
+    players = [sign_up(c, f"{prefix}{i}") for i in range(n)]
+    for p in players:
+        assert c.post(f"/api/tournaments/{tid}/join", headers=as_player(p)).status_code == 204
+    return players
+
+
+def end_with(c: TestClient, match_id: str, ranking: tuple[tuple[str, ...], ...]) -> None:
+    """End a match by the rules with this finishing order, through the one transaction that
+    ends every match (what the last move of a Nations game does)."""
+    ctx = c.app.state.ctx  # type: ignore[attr-defined]
+
+    def change(tx: Any, row: Any, info: Any, entry: Any) -> Changed:
+        winner = ranking[0][0] if len(ranking[0]) == 1 else None
+        return Changed(info, ending=Ending("finished", winner, "points", ranking=ranking))
+
+    MatchChanges(ctx.core).run(match_id, change, ctx.core.stamp())
+
+
+def test_a_swiss_of_seven_over_three_rounds(client: TestClient, fake: FakeClock) -> None:
+    c = client
+    made = create(c, fake, format="swiss", rounds=3, clock="turn-3", minutes=None)
+    assert made.status_code == 201, made.text
+    tid = made.json()["tournament_id"]
+    players = field(c, tid, 7, "sw")
+    by_id = {p["player_id"]: p for p in players}
+    fake.advance(5 * 60)
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    for number in (1, 2, 3):
+        tick(c)  # starts (round 1) or starts the next round
+        games = page(c, tid)["games"]
+        assert len(games) == 3, number  # 7 players: three games and a bye
+        seated = set()
+        for g in games:
+            pair = frozenset(s["player_id"] for s in g["seats"])
+            assert pair not in met  # never the same pairing twice
+            met.add(pair)
+            seated |= pair
+        (bye,) = set(by_id) - seated
+        assert bye not in byes  # a bye at most once each
+        byes.append(bye)
+        tick(c)  # nothing new while the round's games go on
+        assert len(page(c, tid)["games"]) == 3
+        for g in games:  # the second seat wins each
+            first = by_id[g["seats"][0]["player_id"]]
+            _, token = seat_token(c, g["match_id"], first)
+            assert resign(c, g["match_id"], token).status_code == 200
+    tick(c)
+    final = page(c, tid)
+    assert final["status"] == "finished" and final["round"] == 3
+    standings = final["standings"]
+    assert sum(s["score"] for s in standings) == 3 * 3 + 3  # a point a game, a point a bye
+    # points first, then Buchholz, then Sonneborn-Berger
+    keys = [(-s["score"], -s["buchholz"], -s["sonneborn_berger"]) for s in standings]
+    assert keys == sorted(keys)
+    export = c.get(f"/api/tournaments/{tid}/export").json()
+    assert len([g for g in export["games"] if g["match_id"] is None]) == 3  # the byes
+
+
+def test_a_nations_table_round_of_nine_at_tables_of_three(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    made = create(
+        c, fake, format="tables", game="nations", rounds=2, table_size=3, clock="turn-3",
+        minutes=None, max_players=20,
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    tid = made.json()["tournament_id"]
+    players = field(c, tid, 9, "nt")
+    fake.advance(5 * 60)
+    tick(c)
+    tables = page(c, tid)["games"]
+    assert sorted(len(g["seats"]) for g in tables) == [3, 3, 3]
+    assert len({s["player_id"] for g in tables for s in g["seats"]}) == 9
+    # table 1: a clear order; table 2: two share first place; table 3: everyone level
+    orders = [
+        lambda seats: ((seats[0],), (seats[1],), (seats[2],)),
+        lambda seats: ((seats[0], seats[1]), (seats[2],)),
+        lambda seats: (tuple(seats),),
+    ]
+    expected: dict[str, float] = {}
+    shares = [[3, 1, 0], [2, 2, 0], [4 / 3, 4 / 3, 4 / 3]]  # 3/1/0, ties share
+    for g, order, points in zip(tables, orders, shares, strict=True):
+        seats = [s["seat"] for s in sorted(g["seats"], key=lambda s: s["seat"])]
+        end_with(c, g["match_id"], order(seats))
+        for s, p in zip(sorted(g["seats"], key=lambda s: s["seat"]), points, strict=True):
+            expected[s["player_id"]] = p
+    got = {s["player_id"]: s["score"] for s in page(c, tid)["standings"]}
+    assert got == {k: round(v, 2) if v != int(v) else int(v) for k, v in expected.items()}
+    tick(c)  # round 2: seated by score, no table of round 1 again
+    second = page(c, tid)["games"]
+    assert page(c, tid)["round"] == 2 and len(second) == 3
+    first_round = {frozenset(s["player_id"] for s in g["seats"]) for g in tables}
+    assert not first_round & {frozenset(s["player_id"] for s in g["seats"]) for g in second}
+    assert players
+
+
+def test_a_round_format_with_too_few_players_is_canceled_on_record(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    tid = create(c, fake, format="swiss", rounds=1, clock="turn-1").json()["tournament_id"]
+    field(c, tid, 1, "lone")
+    fake.advance(5 * 60)
+    tick(c)
+    assert page(c, tid)["status"] == "canceled"
+    history = c.get(f"/api/tournaments/{tid}/history", headers=ADMIN).json()
+    assert history["events"][0]["detail"]["reason"] == "too few players"
