@@ -125,14 +125,14 @@ async def export(tournament_id: str, request: Request, ctx: CtxDep) -> dict[str,
 async def join(
     tournament_id: str, ctx: CtxDep, player: PlayerTokenDep, body: JoinBody | None = None
 ) -> Response:
-    await ctx.tournaments.join(player, tournament_id, body.code if body else None)
+    await ctx.tournament_entries.join(player, tournament_id, body.code if body else None)
     return Response(status_code=204)
 
 
 @router.post("/api/tournaments/{tournament_id}/withdraw", status_code=204, responses=ERRORS)
 async def withdraw(tournament_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Response:
     """Leave; a game under way goes on, no new pairing comes."""
-    await ctx.tournaments.withdraw(player, tournament_id)
+    await ctx.tournament_entries.withdraw(player, tournament_id)
     return Response(status_code=204)
 
 

@@ -49,6 +49,7 @@ from .social import Social
 from .standings import Standings
 from .tournament_admin import TournamentAdmin
 from .tournament_director import Director
+from .tournament_entries import TournamentEntries
 from .tournaments import Tournaments
 from .turns import TurnNotices
 from .views import Views
@@ -95,6 +96,7 @@ class AppContext:
     challenges: Challenges
     bot_events: BotEvents
     tournaments: Tournaments
+    tournament_entries: TournamentEntries
     tournament_admin: TournamentAdmin
     tournament_room: TournamentRoom
     director: Director
@@ -148,7 +150,7 @@ class AppContext:
             Notices(core, turns),  # the bell: its Web Push uses the turn notices' sender
             BellRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
             TurnLines(core), Social(core, presence, lobby_room), Challenges(core, matches),
-            BotEvents(core), Tournaments(core), TournamentAdmin(core),
+            BotEvents(core), Tournaments(core), TournamentEntries(core), TournamentAdmin(core),
             TournamentRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
             Director(core),
         )  # fmt: skip
