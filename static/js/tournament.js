@@ -25,6 +25,10 @@ const tablePath = (game, matchId) => `${game === "nations" ? "/nations" : ""}/ma
 
 function countdown() {
   if (!shown) return;
+  if (shown.rounds && shown.status === "running") {
+    $("t-countdown").textContent = t("tournaments.round_of", { round: shown.round, rounds: shown.rounds });
+    return;
+  }
   const target = shown.status === "upcoming" ? shown.starts_at : shown.status === "running" ? shown.ends_at : null;
   if (!target) { $("t-countdown").textContent = t(`tournaments.status.${shown.status}`); return; }
   const left = Math.max(0, Math.round((Date.parse(target) - Date.now()) / 1000));
@@ -40,6 +44,7 @@ function standingRow(s) {
   if (s.playing) cell.append(" ", el("span", { className: "badge quiet", textContent: t("tournaments.playing_now") }));
   const row = el("tr", {}, el("td", { textContent: String(s.rank) }), cell,
     el("td", { className: "t-score", textContent: String(s.score) }), el("td", { textContent: String(s.games) }));
+  if (s.buchholz !== undefined) row.append(el("td", { className: "t-tb", textContent: `${s.buchholz} · ${s.sonneborn_berger}` }));
   if (me && s.player_id === me.id) row.className = "t-mine";
   return row;
 }
@@ -52,10 +57,12 @@ function gameLine(g, watch) {
 }
 
 function resultLine(g) {
+  if (!g.match_id) return el("li", { className: "t-item" }, el("span", { textContent: t("tournaments.bye") }), el("span", { className: "muted", textContent: t("tournaments.points", { count: 1 }) }));
   const own = g.seats.find((s) => me && s.player_id === me.id);
   const other = g.seats.find((s) => !me || s.player_id !== me.id);
   const outcome = own?.outcome ? t(`tournaments.${{ win: "won", loss: "lost", draw: "drawn" }[own.outcome]}`) : t("tournaments.playing_now");
-  const points = own?.points ? t("tournaments.points", { count: own.points }) : "";
+  const units = { swiss: 2, tables: 60 }[shown.format] || 1;
+  const points = own?.points ? t("tournaments.points", { count: Math.round((100 * own.points) / units) / 100 }) : "";
   return el("li", { className: "t-item" }, el("a", { href: tablePath(shown.game, g.match_id), textContent: `${outcome} · ${other?.name ?? "?"}` }), el("span", { className: "muted", textContent: points }));
 }
 
@@ -67,7 +74,7 @@ function showMine() {
   let text = "";
   if (!me) text = t("tournaments.sign_in");
   else if (inIt && mine.withdrawn) text = t("tournaments.withdrawn");
-  else if (inIt && !mine.playing && shown.status === "running") text = t("tournaments.waiting");
+  else if (inIt && !mine.playing && shown.status === "running") text = t(shown.rounds ? "tournaments.round_wait" : "tournaments.waiting");
   else if (inIt) text = t("tournaments.joined");
   $("t-me-text").textContent = text;
   const playing = inIt && mine.playing && shown.status !== "canceled";
@@ -90,6 +97,7 @@ function render(data) {
   $("t-name").textContent = data.name;
   $("t-facts").textContent = `${facts(data)} · ${t("tournaments.players", { count: data.players })}`;
   $("t-paused").hidden = !data.paused;
+  $("t-tb-head").hidden = data.format !== "swiss";
   countdown();
   if (data.page === page) {
     $("t-rows").replaceChildren(...data.standings.map(standingRow));

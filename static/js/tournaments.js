@@ -12,8 +12,10 @@ const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang
 /** What a tournament is, in one line: game, format, clock, length, rated. */
 export function facts(tour) {
   return [
-    t(`games.${tour.game}`), t("tournaments.arena"), t(`tournaments.clock.${tour.clock}`),
+    t(`games.${tour.game}`), t(`tournaments.${tour.format}`), t(`tournaments.clock.${tour.clock}`),
     tour.minutes ? t("tournaments.minutes", { count: tour.minutes }) : null,
+    tour.rounds ? `${tour.rounds} ${t("tournaments.rounds").toLowerCase()}` : null,
+    tour.table_size ? `${t("tournaments.table_size")}: ${tour.table_size}` : null,
     t(tour.rated ? "tournaments.rated" : "tournaments.casual"),
     tour.private ? t("tournaments.private") : null,
   ].filter(Boolean).join(" · ");
@@ -29,6 +31,7 @@ export function said(err) {
 function line(tour, status) {
   const time = status === "upcoming" ? t("tournaments.starts_at", { when: when(tour.starts_at) })
     : status === "finished" ? t("tournaments.ended_at", { when: when(tour.finished_at || tour.starts_at) })
+    : tour.rounds ? t("tournaments.round_of", { round: tour.round, rounds: tour.rounds })
     : t("tournaments.ends_in", { time: t("tournaments.minutes", { count: Math.max(0, Math.round((Date.parse(tour.ends_at) - Date.now()) / 60000)) }) });
   return el("li", { className: "t-item" },
     el("a", { className: "t-title", href: `/tournaments/${encodeURIComponent(tour.tournament_id)}`, textContent: tour.name }),
@@ -50,8 +53,22 @@ async function show() {
   $("tournaments").setAttribute("aria-busy", "false");
 }
 
+/** Show the fields of the chosen format: an arena's length; rounds (and a table's size). */
+function fitForm(form) {
+  const format = form.elements.format.value;
+  for (const label of form.querySelectorAll("[data-for]")) {
+    const wanted = label.dataset.for;
+    label.hidden = !(wanted === format || (wanted === "rounds" && format !== "arena"));
+  }
+  for (const option of form.elements.clock.options) option.disabled = format === "arena" && "roundsOnly" in option.dataset;
+  if (form.elements.clock.selectedOptions[0]?.disabled) form.elements.clock.value = "realtime-15";
+  if (format === "tables") form.elements.game.value = "nations";
+}
+
 function prepareForm() {
   const form = $("t-create");
+  form.elements.format.addEventListener("change", () => fitForm(form));
+  fitForm(form);
   const soon = new Date(Date.now() + 15 * 60000);
   soon.setSeconds(0, 0);
   const local = new Date(soon.getTime() - soon.getTimezoneOffset() * 60000);
@@ -60,9 +77,13 @@ function prepareForm() {
     event.preventDefault();
     $("t-create-error").hidden = true;
     const f = form.elements;
+    const format = f.format.value;
     const body = {
-      name: f.name.value.trim(), game: f.game.value, format: "arena", clock: f.clock.value,
-      starts_at: new Date(f.starts_at.value).toISOString(), minutes: Number(f.minutes.value),
+      name: f.name.value.trim(), game: f.game.value, format, clock: f.clock.value,
+      starts_at: new Date(f.starts_at.value).toISOString(),
+      minutes: format === "arena" ? Number(f.minutes.value) : null,
+      rounds: format === "arena" ? null : Number(f.rounds.value),
+      table_size: format === "tables" ? Number(f.table_size.value) : null,
       max_players: Number(f.max_players.value), rated: f.rated.checked, private: f.private.checked,
     };
     try {
