@@ -33,6 +33,9 @@ CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to ev
 NOTIFICATIONS_LIMIT = "120/minute;1200/hour"  # the bell: listing and marking read (each page)
 MODERATION_LIMIT = "60/minute;600/hour"  # reports and moderation (issue 43)
 BOT_LIMIT = "120/minute;3000/hour"  # the bot API's calls per client (issue 45), streams included
+# per bot account: its challenges to other bot accounts (lichess allows a few an hour too), so
+# two bots cannot loop challenge after challenge against each other
+BOT_CHALLENGE_LIMIT = "5/hour"
 SOCIAL_LIMIT = "120/minute;1500/hour"  # follows, blocks, settings, challenge lists and answers
 REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
@@ -79,6 +82,7 @@ class Settings(BaseSettings):
     rate_limit_notifications: str = NOTIFICATIONS_LIMIT
     rate_limit_moderation: str = MODERATION_LIMIT
     rate_limit_bot: str = BOT_LIMIT
+    rate_limit_bot_challenge: str = BOT_CHALLENGE_LIMIT
     rate_limit_social: str = SOCIAL_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
@@ -196,6 +200,7 @@ class Settings(BaseSettings):
         "rate_limit_notifications",
         "rate_limit_moderation",
         "rate_limit_bot",
+        "rate_limit_bot_challenge",
         "rate_limit_social",
     )
     @classmethod

@@ -126,6 +126,8 @@ class Limiter:
             "notifications": parse_many(settings.rate_limit_notifications),
             "moderation": parse_many(settings.rate_limit_moderation),
             "bot": parse_many(settings.rate_limit_bot),
+            # keyed by the challenging bot account, not by address (a bot moves between hosts)
+            "bot_challenge": parse_many(settings.rate_limit_bot_challenge),
             "social": parse_many(settings.rate_limit_social),
         }
         self.memory_storage = MemoryStorage()

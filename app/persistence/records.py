@@ -90,6 +90,7 @@ class PlayerRow:
     id: str
     name: str
     has_account: bool = False
+    bot: bool = False  # a bot account (contract v1.2 "Bots"): public, marked BOT wherever shown
 
 
 GUEST_NAME = "Guest"  # the wire's names for seats without a player; the browser translates them

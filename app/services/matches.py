@@ -172,7 +172,7 @@ class Matches:
         role: str,
         opponent: str,
         clock: dict[str, Any] | None,
-        player: str | None = None,
+        player: str | PlayerRef | None = None,
         *,
         level: str = DEFAULT_LEVEL,
         rated: bool = False,
@@ -187,11 +187,11 @@ class Matches:
         also: AlsoWrite | None = None,
     ) -> SeatTaken:
         """Create a match of `game_id` and take a seat in it (as the player whose token is
-        `player`); against the computer, `level` says how well it plays; a rated one only
-        between accounts (422 against the computer, 403 without an account). With `public` (the
-        clock's name, as the lobby shows it) it is a challenge in the lobby, within its creator's
-        and its creator's address's caps (429 too_many_challenges). With `lesson`, a
-        tutorial: its deal, its seat, against the computer (which plays the lesson's path).
+        `player`, or a `PlayerRef`'s); against the computer, `level` says how well it plays; a
+        rated one only between accounts (422 against the computer, 403 without an account). With
+        `public` (the clock's name, as the lobby shows it) it is a challenge in the lobby, within
+        its creator's and its creator's address's caps (429 too_many_challenges). With `lesson`,
+        a tutorial: its deal, its seat, against the computer (which plays the lesson's path).
         A table of N (contract v1.2): `players` seats, `seats` saying which others the computer
         plays (at `levels`), Nations' `handicaps` per seat; every person's seat has its invite.
         `rules_version`: an earlier published edition, for an unrated match only."""
@@ -235,7 +235,7 @@ class Matches:
         mine: str,
         table: Table,
         clock: dict[str, Any] | None,
-        player: str | None,
+        player: str | PlayerRef | None,
         level: str,
         rated: bool,
         public: str | None,
@@ -269,7 +269,7 @@ class Matches:
             options["visibility"] = "public"
         match = new_row(self.core, game.id, options, kinds, lesson, edition)
         with self.core.db.write() as db:
-            me = player_of(db, player)
+            me = whose(db, player)
             check_may_sit(options, me)
             if public is not None and me is None:
                 raise player_required()

@@ -148,9 +148,8 @@ class Players:
             player = player_of(db, token)
             assert player is not None
             player_rows.rename_player(db, player.id, name)
-            return PlayerRow(player.id, name, player.has_account), player_rows.open_matches_of(
-                db, player.id
-            )
+            renamed = PlayerRow(player.id, name, player.has_account, player.bot)
+            return renamed, player_rows.open_matches_of(db, player.id)
 
     async def profile(self, player_id: str) -> Profile:
         return await run_in_threadpool(self._profile, checked_id(player_id, "player"))
