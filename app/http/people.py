@@ -45,6 +45,7 @@ class PersonOut(BaseModel):
     online: bool
     playing: bool
     friend: bool  # a follow each way
+    bot: bool = False  # a bot account (contract v1.2 "Bots")
 
 
 class FollowsOut(BaseModel):
@@ -135,8 +136,9 @@ class DeclineBody(BaseModel):
 
 def person(p: Listed) -> PersonOut:
     return PersonOut(
-        player_id=p.player_id, name=p.name, online=p.online, playing=p.playing, friend=p.friend
-    )
+        player_id=p.player_id, name=p.name, online=p.online, playing=p.playing, friend=p.friend,
+        bot=p.bot,
+    )  # fmt: skip
 
 
 def wire(row: ChallengeRow) -> ChallengeOut:

@@ -15,6 +15,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     delete,
+    false,
     func,
     insert,
     literal_column,
@@ -78,6 +79,7 @@ SEAT_ROWS: Select[Any] = select(  # (the star makes the typing guess a shorter r
     PLAYERS.c.name,
     PLAYERS.c.deleted_at.is_not(None),
     RATINGS.c.rating,
+    func.coalesce(PLAYERS.c.bot, false()),
 ).select_from(
     SEATS.outerjoin(PLAYERS, SEATS.c.player == PLAYERS.c.id)
     .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)

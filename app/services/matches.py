@@ -126,6 +126,12 @@ def chosen_edition(
     return asked
 
 
+def bot_not_allowed() -> ApiError:
+    """A bot account in the lobby (contract v1.2 "Bots"): it plays by direct challenges and
+    invite links, never where people look for a person to play."""
+    return ApiError(403, "bot_not_allowed", "A bot account does not use the lobby.")
+
+
 def player_required() -> ApiError:
     return ApiError(401, "player_required", "This needs a player (X-Player-Token): a name.")
 
@@ -273,6 +279,8 @@ class Matches:
             check_may_sit(options, me)
             if public is not None and me is None:
                 raise player_required()
+            if public is not None and me is not None and me.bot:
+                raise bot_not_allowed()
             lobby = ("lobby",) if public is not None else ()
             refuse_banned(
                 db, me.id if me else None, self.core.stamp(), *lobby, *rated_scope(options)
@@ -352,6 +360,8 @@ class Matches:
     def _join(self, match_id: str, player: str | None, seat: str | None) -> SeatTaken:
         with self.core.db.reader() as db:
             me = player_of(db, player)
+            if me is not None and me.bot:
+                raise bot_not_allowed()
             match = repo.match_row(db, checked_id(match_id))
             if match is None:
                 raise not_found()

@@ -69,6 +69,7 @@ class Profile:
     ratings: tuple[RatingRow, ...] = ()  # per game, accounts only
     roles: tuple[RoleRecord, ...] = ()
     reliability: int | None = None  # issue 43: finished share of the last 50 games, 0-100
+    bot: bool = False  # a bot account (contract v1.2 "Bots"): public, marked BOT
 
 
 def played(recent: list[player_rows.Decided]) -> tuple[Played, ...]:
@@ -178,6 +179,7 @@ class Players:
             ratings,
             roles,
             reliable,
+            player.bot,
         )
 
     async def check_seat(self, player_token: str, seat_token: str | None, match_id: str) -> None:
