@@ -69,6 +69,7 @@ ROUTES: Final = {
     ("GET", "/api/stream/events"): "bot",
     ("POST", "/api/bot/matches/{match_id}/actions"): "bot",
     ("POST", "/api/bot/matches/{match_id}/resign"): "bot",
+    ("POST", "/api/bot/matches/{match_id}/chat"): "bot",
     # people (contract v1.2): a direct challenge makes a match; the rest is "social"
     ("POST", "/api/challenges"): "create",
     ("POST", "/api/challenges/{challenge_id}/accept"): "join",
