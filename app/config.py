@@ -93,6 +93,9 @@ class Settings(BaseSettings):
     # interpreter (0: in this process's worker threads)
     bot_processes: int = Field(default=1, ge=0, le=64)
     sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
+    # a bot account's seat in a match without a clock forfeits after this long without acting on
+    # its turn (contract v1.2 "Bots": with no clock, an inactive bot forfeits); 0: never
+    bot_idle_hours: float = Field(default=24.0, ge=0)
     worker_threads: int = 12  # threads for blocking work (database, bots)
     # connections (app/http/connections.py): at most this many at once (0: as many as the
     # open-file limit leaves room for), this many from one address (0: any; trusted proxies
