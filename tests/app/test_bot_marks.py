@@ -6,6 +6,7 @@ bot_not_allowed` (it plays by direct challenges and invite links)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -79,3 +80,18 @@ def test_a_bot_account_stays_out_of_the_lobby(db_client: TestClient) -> None:
     # her challenge is still open to people
     listed = db_client.get("/api/lobby").json()["challenges"]
     assert [c["match_id"] for c in listed] == [hers.json()["match_id"]]
+
+
+def test_a_bot_account_seat_gets_no_hints(db_client: TestClient) -> None:
+    """Hints are for people at unrated tables: the bot's own seat's view has none, its
+    opponent's still does (both through the API and through the bot's stream)."""
+    ana = sign_up(db_client, "ana_hinted")
+    robo, api = bot(db_client, "robo_unhinted")
+    match_id, seats = rated_match(db_client, ana, robo, rated=False)
+    person = db_client.get(f"/api/matches/{match_id}", headers=bearer(seats["editor"])).json()
+    assert "hints" in person
+    mine = db_client.get(f"/api/matches/{match_id}", headers=bearer(seats["nixon"])).json()
+    assert "hints" not in mine
+    with db_client.stream("GET", f"/api/bot/matches/{match_id}/stream", headers=bearer(api)) as s:
+        first = json.loads(next(line for line in s.iter_lines() if line.strip()))
+    assert first["type"] == "view" and "hints" not in first
