@@ -33,6 +33,9 @@ CHALLENGE_LIMIT = "10/minute;60/hour"  # public challenges (each is listed to ev
 NOTIFICATIONS_LIMIT = "120/minute;1200/hour"  # the bell: listing and marking read (each page)
 MODERATION_LIMIT = "60/minute;600/hour"  # reports and moderation (issue 43)
 BOT_LIMIT = "120/minute;3000/hour"  # the bot API's calls per client (issue 45), streams included
+# per bot account: its challenges to other bot accounts (lichess allows a few an hour too), so
+# two bots cannot loop challenge after challenge against each other
+BOT_CHALLENGE_LIMIT = "5/hour"
 SOCIAL_LIMIT = "120/minute;1500/hour"  # follows, blocks, settings, challenge lists and answers
 REPLAY_LIMIT = "60/minute;600/hour"  # public replays, exports, deal checks: each replays a match
 # The computer's push services browsers subscribe with (Chrome, Firefox, Edge, Safari): the only
@@ -79,6 +82,7 @@ class Settings(BaseSettings):
     rate_limit_notifications: str = NOTIFICATIONS_LIMIT
     rate_limit_moderation: str = MODERATION_LIMIT
     rate_limit_bot: str = BOT_LIMIT
+    rate_limit_bot_challenge: str = BOT_CHALLENGE_LIMIT
     rate_limit_social: str = SOCIAL_LIMIT
     bot_delay_ms: int = 600  # the computer's fixed pace: every answer comes this long after
     # "level": each match's own level (easy | normal | hard); a bot's name (search | heuristic |
@@ -89,6 +93,9 @@ class Settings(BaseSettings):
     # interpreter (0: in this process's worker threads)
     bot_processes: int = Field(default=1, ge=0, le=64)
     sweep_seconds: float = 2.0  # how often clocks and abandonment are checked
+    # a bot account's seat in a match without a clock forfeits after this long without acting on
+    # its turn (contract v1.2 "Bots": with no clock, an inactive bot forfeits); 0: never
+    bot_idle_hours: float = Field(default=24.0, ge=0)
     worker_threads: int = 12  # threads for blocking work (database, bots)
     # connections (app/http/connections.py): at most this many at once (0: as many as the
     # open-file limit leaves room for), this many from one address (0: any; trusted proxies
@@ -196,6 +203,7 @@ class Settings(BaseSettings):
         "rate_limit_notifications",
         "rate_limit_moderation",
         "rate_limit_bot",
+        "rate_limit_bot_challenge",
         "rate_limit_social",
     )
     @classmethod

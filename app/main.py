@@ -21,6 +21,7 @@ from .http import (
     analysis,
     api,
     bot_api,
+    developers,
     docs,
     hardening,
     health,
@@ -163,7 +164,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     for module in (
         api, players, lifecycle, replays, admin, ws, health, metrics_route, pages, admin_pages,
         accounts, account_pages, lobby, push, analysis, lessons, privacy, moderation, bot_api,
-        notifications, people, tournaments,
+        notifications, people, tournaments, developers,
     ):  # fmt: skip
         app.include_router(module.router)
     if settings.api_docs:  # an operator's choice: it loads Swagger UI from a CDN (http/docs.py)

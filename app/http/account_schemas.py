@@ -90,6 +90,7 @@ class ProfileOut(BaseModel):
         description="Issue 43: the finished share (0-100) of the player's last 50 ended games "
         "(not let run out of time in a live game, nor abandoned); absent below 5 games.",
     )
+    bot: bool | None = Field(default=None, description="v1.2: a bot account (marked BOT).")
 
 
 class PointOut(BaseModel):
@@ -112,10 +113,12 @@ class RankedOut(BaseModel):
     rd: float
     provisional: bool
     games: int
+    bot: bool = False  # a bot account (contract v1.2 "Bots"): on the bots' board only
 
 
 class LeaderboardOut(BaseModel):
     game: str
+    board: Literal["humans", "bots"] = "humans"
     total: int
     offset: int
     players: list[RankedOut]

@@ -5,7 +5,7 @@ never logged (the request log writes no bodies)."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 
@@ -210,14 +210,17 @@ async def leaderboard(
     game: str = "watergate",
     limit: int = Query(default=50, ge=1, le=100),
     offset: int = Query(default=0, ge=0, le=1_000_000),
+    board: Literal["humans", "bots"] = "humans",
 ) -> LeaderboardOut:
-    """Rated players of the game by rating, best first, a page at a time."""
-    ranked, total = await ctx.standings.leaderboard(game, limit, offset)
+    """Rated players of the game by rating, best first, a page at a time: people's board, or
+    with `board=bots` the bot accounts' own (contract v1.2 "Bots")."""
+    bots = board == "bots"
+    ranked, total = await ctx.standings.leaderboard(game, limit, offset, bots)
     rows = [
         RankedOut(
             rank=r.rank, player_id=r.player_id, name=r.name, rating=r.rating.rating,
-            rd=r.rating.rd, provisional=provisional(r.rating.rd), games=r.rating.games,
+            rd=r.rating.rd, provisional=provisional(r.rating.rd), games=r.rating.games, bot=bots,
         )
         for r in ranked
     ]  # fmt: skip
-    return LeaderboardOut(game=game, total=total, offset=offset, players=rows)
+    return LeaderboardOut(game=game, board=board, total=total, offset=offset, players=rows)

@@ -1,7 +1,7 @@
 """The bot API (contract v1.2 "Bots", issue 45): an account's personal API tokens (made, listed
 and revoked with its player token, on the account page), and the calls a program makes with one
 (`Authorization: Bearer <token>`): upgrading its account to a bot account, and playing its
-seats — the seat's pushes as a stream of JSON lines, actions, resignation."""
+seats — the seat's pushes as a stream of JSON lines, actions, resignation, the chat's phrases."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..addresses import client_key
 from ..names import REFUSED_CATEGORIES
 from .api import ERRORS, json_text
 from .deps import CtxDep, PlayerTokenDep, TokenDep
@@ -139,6 +140,24 @@ async def events(ctx: CtxDep, token: TokenDep) -> Response:
 async def act(match_id: str, body: SubmitAction, ctx: CtxDep, token: TokenDep) -> Response:
     """One action from the seat's legal_actions, as given: the seat's new view."""
     return json_text(await ctx.bot_play.act(token, match_id, body.action, body.expected_version))
+
+
+class BotChat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    phrase: str | None = Field(default=None, max_length=32)
+    text: str | None = Field(default=None, max_length=600)  # refused: bots say phrases only
+
+
+@router.post("/bot/matches/{match_id}/chat", status_code=204, responses=ERRORS)
+async def chat(
+    match_id: str, body: BotChat, request: Request, ctx: CtxDep, token: TokenDep
+) -> Response:
+    """Say a preset phrase at the table (`{"phrase": "good_game"}`: good_game, good_luck,
+    thinking, thanks); free text is `403 bot_chat_phrases_only`."""
+    address = client_key(request.scope)
+    await ctx.bot_play.say(token, match_id, body.text, body.phrase, address)
+    return Response(status_code=204)
 
 
 @router.post("/bot/matches/{match_id}/resign", responses=ERRORS)

@@ -27,6 +27,7 @@ from .security import template_context
 router = APIRouter(include_in_schema=False)
 # every template sees `csp_nonce`, the nonce its <script> tags carry
 templates = Jinja2Templates(directory=str(TEMPLATES), context_processors=[template_context])
+SERVER_ONLY = ("developers",)  # locale sections only templates lay out: kept out of the scripts
 
 
 def meta(game_id: str = DEFAULT_GAME) -> dict[str, Any]:
@@ -62,7 +63,9 @@ def _page(
     base = link_base(request, request.app.state.ctx.settings)
     # a game's card texts in every language are large: the page carries its own language's
     data = {k: v for k, v in meta(game).items() if not k.startswith("i18n_") or k == _i18n(lang)}
-    boot = {"lang": lang, "locale": strings, "meta": data, "link_base": base, "game": game}
+    # the developers' page's words are laid out by its template alone: no script needs them
+    scripted = {k: v for k, v in strings.items() if k not in SERVER_ONLY}
+    boot = {"lang": lang, "locale": scripted, "meta": data, "link_base": base, "game": game}
     boot |= extra
     response = templates.TemplateResponse(
         request,

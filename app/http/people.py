@@ -25,8 +25,11 @@ from .schemas import ClockChoice, CreateMatch, ErrorBody
 
 router = APIRouter()
 ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorBody, "description": "player_required, or unknown_player"},
-    403: {"model": ErrorBody, "description": "blocked, challenge_refused, not_your_challenge"},
+    401: {"model": ErrorBody, "description": "player_required, unknown_player, unauthorized"},
+    403: {
+        "model": ErrorBody,
+        "description": "blocked, challenge_refused, not_your_challenge, missing_scope",
+    },
     404: {"model": ErrorBody, "description": "No such player or challenge"},
     409: {"model": ErrorBody, "description": "too_many_follows, challenge_open, challenge_closed"},
     422: {"model": ErrorBody, "description": "invalid_request, invalid_reason"},
@@ -42,6 +45,7 @@ class PersonOut(BaseModel):
     online: bool
     playing: bool
     friend: bool  # a follow each way
+    bot: bool = False  # a bot account (contract v1.2 "Bots")
 
 
 class FollowsOut(BaseModel):
@@ -132,8 +136,9 @@ class DeclineBody(BaseModel):
 
 def person(p: Listed) -> PersonOut:
     return PersonOut(
-        player_id=p.player_id, name=p.name, online=p.online, playing=p.playing, friend=p.friend
-    )
+        player_id=p.player_id, name=p.name, online=p.online, playing=p.playing, friend=p.friend,
+        bot=p.bot,
+    )  # fmt: skip
 
 
 def wire(row: ChallengeRow) -> ChallengeOut:
@@ -205,13 +210,28 @@ async def settings(body: SettingsBody, ctx: CtxDep, player: PlayerTokenDep) -> S
     return SettingsOut(challenges=body.challenges)
 
 
+async def actor(ctx: CtxDep, player: PlayerTokenDep, bearer: TokenDep) -> str | PlayerRef | None:
+    """Who makes or answers a challenge: a player token's player, else a bot's API token's
+    account (scope challenge:write; contract v1.2 "Bots")."""
+    if player or not bearer:
+        return player
+    return await ctx.bot_play.account(bearer, "challenge:write")
+
+
+ActorDep = Annotated[str | PlayerRef | None, Depends(actor)]
+
+
 @router.post("/api/challenges", status_code=201, response_model=ChallengeMade, responses=ERRORS)
 async def challenge(
-    body: ChallengeBody, request: Request, ctx: CtxDep, player: PlayerTokenDep
+    body: ChallengeBody, request: Request, ctx: CtxDep, player: ActorDep
 ) -> ChallengeMade:
-    """Challenge a player: a waiting match with my seat taken and theirs kept for them; they
-    are notified at once. 403 challenge_refused by their setting (or a block)."""
+    """Challenge a player (with a player token, or an API token of scope challenge:write): a
+    waiting match with my seat taken and theirs kept for them; they are notified at once. 403
+    challenge_refused by their setting (or a block); a bot account challenging another bot is
+    also counted per bot (RATE_LIMIT_BOT_CHALLENGE, 429 rate_limited)."""
     await ratelimit.check(request, "challenge")  # beside "create": it reaches another person
+    if (bot := await ctx.challenges.between_bots(player, body.to)) is not None:
+        await ratelimit.check_key(request, "bot_challenge", bot)
     clock = clock_option(*CreateMatch(clock=body.clock).clock_choice())
     wanted = Wanted(
         body.to, body.game, body.players, body.role, body.clock, clock, body.rated, dict(body.seats)
@@ -233,19 +253,8 @@ async def challenges(ctx: CtxDep, player: PlayerTokenDep) -> ChallengesOut:
     return ChallengesOut(incoming=[wire(r) for r in incoming], outgoing=[wire(r) for r in outgoing])
 
 
-async def answerer(ctx: CtxDep, player: PlayerTokenDep, bearer: TokenDep) -> str | PlayerRef | None:
-    """Who answers a challenge: a player token's player, else a bot's API token's account
-    (scope challenge:write; contract v1.2 "Bots")."""
-    if player or not bearer:
-        return player
-    return await ctx.bot_play.account(bearer, "challenge:write")
-
-
-AnswererDep = Annotated[str | PlayerRef | None, Depends(answerer)]
-
-
 @router.post("/api/challenges/{challenge_id}/accept", response_model=Accepted, responses=ERRORS)
-async def accept(challenge_id: str, ctx: CtxDep, player: AnswererDep) -> Accepted:
+async def accept(challenge_id: str, ctx: CtxDep, player: ActorDep) -> Accepted:
     """Take my seat of the challenge's match (with a player token, or a bot's API token)."""
     taken = await ctx.challenges.accept(player, challenge_id[:65])
     return Accepted(match_id=taken.match_id, role=taken.seat, seat_token=taken.seat_token)
@@ -253,7 +262,7 @@ async def accept(challenge_id: str, ctx: CtxDep, player: AnswererDep) -> Accepte
 
 @router.post("/api/challenges/{challenge_id}/decline", status_code=204, responses=ERRORS)
 async def decline(
-    challenge_id: str, ctx: CtxDep, player: AnswererDep, body: DeclineBody | None = None
+    challenge_id: str, ctx: CtxDep, player: ActorDep, body: DeclineBody | None = None
 ) -> Response:
     """Decline with a reason (generic, later, too_fast, too_slow, rated, casual, game)."""
     await ctx.challenges.decline(player, challenge_id[:65], body.reason if body else "generic")
@@ -261,8 +270,8 @@ async def decline(
 
 
 @router.post("/api/challenges/{challenge_id}/cancel", status_code=204, responses=ERRORS)
-async def cancel(challenge_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Response:
-    """The challenger takes the challenge back."""
+async def cancel(challenge_id: str, ctx: CtxDep, player: ActorDep) -> Response:
+    """The challenger takes the challenge back (with a player token, or a bot's API token)."""
     await ctx.challenges.cancel(player, challenge_id[:65])
     return Response(status_code=204)
 

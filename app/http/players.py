@@ -63,4 +63,5 @@ async def player_profile(player_id: str, ctx: CtxDep) -> ProfileOut:
         rating=ratings or None,
         roles={r.role: RoleOut(games=r.games, wins=r.wins) for r in found.roles},
         reliability=found.reliability,
+        bot=found.bot or None,
     )

@@ -69,6 +69,7 @@ ROUTES: Final = {
     ("GET", "/api/stream/events"): "bot",
     ("POST", "/api/bot/matches/{match_id}/actions"): "bot",
     ("POST", "/api/bot/matches/{match_id}/resign"): "bot",
+    ("POST", "/api/bot/matches/{match_id}/chat"): "bot",
     # people (contract v1.2): a direct challenge makes a match; the rest is "social"
     ("POST", "/api/challenges"): "create",
     ("POST", "/api/challenges/{challenge_id}/accept"): "join",
@@ -132,6 +133,8 @@ class Limiter:
             "notifications": parse_many(settings.rate_limit_notifications),
             "moderation": parse_many(settings.rate_limit_moderation),
             "bot": parse_many(settings.rate_limit_bot),
+            # keyed by the challenging bot account, not by address (a bot moves between hosts)
+            "bot_challenge": parse_many(settings.rate_limit_bot_challenge),
             "social": parse_many(settings.rate_limit_social),
         }
         self.memory_storage = MemoryStorage()

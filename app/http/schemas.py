@@ -94,6 +94,7 @@ class SeatPlayer(BaseModel):
     replaced: bool | None = None
     left: Literal["resigned", "timeout", "abandoned"] | None = None
     left_by: str | None = None  # the leaver's name, as the seat showed it
+    bot: bool | None = None  # v1.2: the player is a bot account (marked BOT)
 
 
 class PlayedOut(BaseModel):

@@ -23,6 +23,7 @@ class Person:
     player_id: str
     name: str
     since: datetime
+    bot: bool = False  # a bot account: the page marks it BOT
 
 
 def follow(db: Session, follower: str, followee: str, now: datetime) -> bool:
@@ -69,13 +70,13 @@ def friends(db: Session, one: str, other: str) -> bool:
 
 def _people(db: Session, mine: Any, theirs: Any, me: str, limit: int) -> list[Person]:
     query = (
-        select(theirs, Player.name, Follow.created_at)
+        select(theirs, Player.name, Follow.created_at, Player.bot)
         .join(Player, Player.id == theirs)
         .where(mine == me, Player.deleted_at.is_(None))
         .order_by(func.lower(Player.name), Player.id)
         .limit(limit)
     )
-    return [Person(str(p), str(n), at) for p, n, at in db.execute(query)]
+    return [Person(str(p), str(n), at, bool(b)) for p, n, at, b in db.execute(query)]
 
 
 def following(db: Session, player: str, limit: int) -> list[Person]:

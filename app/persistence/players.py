@@ -14,7 +14,7 @@ from . import repository
 from .records import PlayerRow, SeatRow
 from .repository import MATCHES, PLAYERS, SEATS, SESSIONS
 
-PLAYER = select(PLAYERS.c.id, PLAYERS.c.name, PLAYERS.c.username.is_not(None)).where(
+PLAYER = select(PLAYERS.c.id, PLAYERS.c.name, PLAYERS.c.username.is_not(None), PLAYERS.c.bot).where(
     PLAYERS.c.deleted_at.is_(None)
 )
 

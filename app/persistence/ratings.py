@@ -131,10 +131,11 @@ def history_of(
 
 
 def leaderboard(
-    db: Session, game: str, limit: int, offset: int
+    db: Session, game: str, limit: int, offset: int, bots: bool = False
 ) -> tuple[list[tuple[str, str, RatingRow]], int]:
     """One page of the game's rated players, best first: (player id, name, rating); and how
-    many there are. Only accounts that have played a rated match, never a deleted one."""
+    many there are. Only accounts that have played a rated match, never a deleted one; people
+    and bot accounts each have their own board (`bots`)."""
     ranked = (
         select(PLAYERS.c.id, PLAYERS.c.name, *RATING_COLUMNS)
         .join_from(RATINGS, PLAYERS, PLAYERS.c.id == RATINGS.c.player_id)
@@ -143,6 +144,7 @@ def leaderboard(
             RATINGS.c.games > 0,
             PLAYERS.c.deleted_at.is_(None),
             PLAYERS.c.username_key.is_not(None),
+            PLAYERS.c.bot == bots,
         )
     )
     total = db.connection().execute(select(func.count()).select_from(ranked.subquery())).scalar()

@@ -81,6 +81,7 @@ class SeatRow:
     player_name: str | None = None
     player_deleted: bool = False
     player_rating: float | None = None
+    player_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,7 @@ class PlayerRow:
     id: str
     name: str
     has_account: bool = False
+    bot: bool = False  # a bot account (contract v1.2 "Bots"): public, marked BOT wherever shown
 
 
 GUEST_NAME = "Guest"  # the wire's names for seats without a player; the browser translates them
@@ -142,6 +144,7 @@ class SeatInfo:
     left_at: float | None = None  # when (epoch seconds): a later leaver ranks above an earlier
     left_log: int = 0  # how many log entries the match had then: where the log says so
     level: str = DEFAULT_LEVEL  # the computer's level at this seat (seat_info's `options`)
+    player_bot: bool = False  # the player is a bot account (public: marked BOT wherever named)
 
     def wire_player(self, level: str | None = None) -> dict[str, object]:
         """The seat's entry in a view's "players": public facts only (contract v1.1). A seat
@@ -166,6 +169,8 @@ class SeatInfo:
                 "name": self.player_name,
                 "player_id": self.player_id,
             }
+            if self.player_bot:  # a bot account's seat (v1.2): being a bot is public
+                named["bot"] = True
             if self.rating is not None:
                 named["rating"] = round(self.rating)
             return named
@@ -327,6 +332,7 @@ def seat_info(seat: SeatRow, options: Mapping[str, Any] | None = None) -> SeatIn
         seat.left_at.timestamp() if seat.left_at is not None else None,
         seat.left_log or 0,
         seat_level(options, seat.name, seat.left_reason is not None),
+        seat.player_bot,
     )
 
 

@@ -15,6 +15,7 @@ from sqlalchemy import (
     and_,
     bindparam,
     delete,
+    false,
     func,
     insert,
     literal_column,
@@ -78,6 +79,7 @@ SEAT_ROWS: Select[Any] = select(  # (the star makes the typing guess a shorter r
     PLAYERS.c.name,
     PLAYERS.c.deleted_at.is_not(None),
     RATINGS.c.rating,
+    func.coalesce(PLAYERS.c.bot, false()),
 ).select_from(
     SEATS.outerjoin(PLAYERS, SEATS.c.player == PLAYERS.c.id)
     .join(MATCHES, MATCHES.c.id == SEATS.c.match_id)
@@ -176,6 +178,26 @@ STILL_IDLE = select(MATCHES.c.id).where(
 
 def idle_human_matches(db: Session, cutoff: datetime) -> list[str]:
     return list(db.connection().execute(IDLE, {"cutoff": cutoff}).scalars())
+
+
+def idle_bot_matches(db: Session, cutoff: datetime, limit: int) -> list[MatchRow]:
+    """Active matches untouched since `cutoff` where a bot account holds a seat it still plays,
+    the stalest first (the sweep keeps those without a clock, and asks whose turn it is)."""
+    bot_seats = (
+        select(SEATS.c.match_id)
+        .join(PLAYERS, PLAYERS.c.id == SEATS.c.player)
+        .where(PLAYERS.c.bot.is_(True), SEATS.c.kind == literal_column("'human'"))
+    )
+    query = (
+        ROWS.where(
+            MATCHES.c.status == "active",
+            MATCHES.c.updated_at < cutoff,
+            MATCHES.c.id.in_(bot_seats),
+        )
+        .order_by(MATCHES.c.updated_at)
+        .limit(limit)
+    )
+    return [MatchRow(*row) for row in db.connection().execute(query)]
 
 
 # A match without a clock: due never (a far date rather than null, which means "not known yet").

@@ -1,8 +1,9 @@
 """Bot accounts at play (contract v1.2 "Bots", issue 45): an account with no games becomes a bot
 account through its API token, and then plays its seats through the bot API — a stream of each
-seat's pushes (app/push/streams.py), actions and resignation — with the same rules as any seat:
-the same views (the engine's per-seat projection, nothing more), the same legal actions, clocks
-and version checks. A bot's views carry no hints (hints are for people at unrated tables)."""
+seat's pushes (app/push/streams.py), actions, resignation and the chat's preset phrases —
+with the same rules as any seat: the same views (the engine's per-seat projection, nothing
+more), the same legal actions, clocks and version checks. A bot's views carry no hints (hints
+are for people at unrated tables)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..persistence.models import Player
 from ..push.hub import Connection
 from ..push.streams import StreamSocket
 from .api_tokens import Caller, caller
+from .chat import Chat
 from .core import Core
 from .lifecycle import Lifecycle
 from .play import Play
@@ -33,8 +35,8 @@ def not_your_seat() -> ApiError:
 
 
 class BotPlay:
-    def __init__(self, core: Core, play: Play, lifecycle: Lifecycle) -> None:
-        self.core, self.play, self.lifecycle = core, play, lifecycle
+    def __init__(self, core: Core, play: Play, lifecycle: Lifecycle, chat: Chat) -> None:
+        self.core, self.play, self.lifecycle, self.chat = core, play, lifecycle, chat
 
     def _bot_seat(self, bearer: str | None, match_id: str, scope: str) -> tuple[Caller, str]:
         with self.core.db.write() as db:
@@ -83,6 +85,14 @@ class BotPlay:
     async def resign(self, bearer: str | None, match_id: str) -> None:
         _, seat = await run_in_threadpool(self._bot_seat, bearer, match_id, "bot:play")
         await self.lifecycle.resign_seat(match_id, seat)
+
+    async def say(
+        self, bearer: str | None, match_id: str, text: object, phrase: object, address: str
+    ) -> None:
+        """A chat line from the bot's seat: a preset phrase only (the chat refuses a bot
+        account's free text, whichever way it comes)."""
+        _, seat = await run_in_threadpool(self._bot_seat, bearer, match_id, "bot:play")
+        await self.chat.say(match_id, seat, text, phrase, address)
 
     async def stream(
         self, bearer: str | None, match_id: str, scope: dict[str, Any]

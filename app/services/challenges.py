@@ -21,6 +21,7 @@ from ..errors import ApiError, checked_id, not_found
 from ..persistence import blocks, follows, notifications
 from ..persistence import challenges as rows
 from ..persistence import lobby as lobby_rows
+from ..persistence import players as player_rows
 from ..persistence.challenges import ChallengeRow
 from ..persistence.models import Player
 from ..persistence.people_tables import DirectChallenge
@@ -94,7 +95,9 @@ class Challenges:
     def __init__(self, core: Core, matches: Matches) -> None:
         self.core, self.matches = core, matches
 
-    async def create(self, token: str | None, wanted: Wanted) -> Made:
+    async def create(self, token: str | PlayerRef | None, wanted: Wanted) -> Made:
+        """The challenge, by a player token's player or a bot's API token's account (a
+        `PlayerRef`): its match made with the challenger seated, the target told."""
         if not token:
             raise player_required()
         target_id = checked_id(wanted.to, "player")
@@ -158,6 +161,23 @@ class Challenges:
             "game": row.game, "players": row.players, "clock": row.clock, "rated": row.rated,
         }  # fmt: skip
         return target.id, notifications.add(db, target.id, "challenge", data, now)
+
+    async def between_bots(self, token: str | PlayerRef | None, target: str) -> str | None:
+        """The challenger's id when it and `target` are both bot accounts (bots challenging
+        bots are counted apart, a few an hour: an endless bot-against-bot loop would fill the
+        tables and the bot leaderboard); None otherwise, or when the target is unknown (the
+        challenge itself then answers 404)."""
+        if not token:
+            return None
+        wanted = checked_id(target, "player")
+
+        def run() -> str | None:
+            with self.core.db.reader() as db:
+                me = whose(db, token)
+                them = player_rows.player_by_id(db, wanted)
+            return me.id if me and me.bot and them and them.bot else None
+
+        return await run_in_threadpool(run)
 
     async def listed(self, token: str | None) -> tuple[list[ChallengeRow], list[ChallengeRow]]:
         """(incoming, outgoing) of the player."""
@@ -249,7 +269,7 @@ class Challenges:
             raise ApiError(422, "invalid_reason", f"reason must be one of {', '.join(REASONS)}.")
         await self._end(token, challenge_id, "declined", reason)
 
-    async def cancel(self, token: str | None, challenge_id: str) -> None:
+    async def cancel(self, token: str | PlayerRef | None, challenge_id: str) -> None:
         await self._end(token, challenge_id, "canceled", None)
 
     async def _end(

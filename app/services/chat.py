@@ -4,7 +4,8 @@ seats and spectators alike. Never for a person alone with the computer (a table 
 people chats, whoever else sits at it); spectators only read. Issue 43: a muted player is
 refused (`403 muted`); a flood or a repeated text is refused (`429 chat_flood`,
 `chat_repeated`); a line a word list marks reaches only its writer and is reported; a line never
-reaches a seat whose player is kept apart from its writer by a block."""
+reaches a seat whose player is kept apart from its writer by a block. Issue 45: a bot account
+says only the preset phrases (`403 bot_chat_phrases_only`), so a program cannot talk at people."""
 
 from __future__ import annotations
 
@@ -57,6 +58,12 @@ def spectator_cannot() -> ApiError:
 
 def chat_quota(lines: int) -> ApiError:
     return ApiError(429, "chat_quota", f"{lines} lines a day have been said; the chat rests now.")
+
+
+def bot_phrases_only() -> ApiError:
+    return ApiError(
+        403, "bot_chat_phrases_only", f"A bot account says only the phrases {', '.join(PHRASES)}."
+    )
 
 
 def checked_text(raw: object) -> str:
@@ -142,6 +149,8 @@ class Chat:
         if len(info.people) < 2:  # a person alone with the computer
             raise ApiError(422, "no_chat", "There is no chat in a match against the computer.")
         preset = phrase if phrase in PHRASES else None
+        if preset is None and info.seat(seat).player_bot:
+            raise bot_phrases_only()
         player = info.seat(seat).player_id
         hidden = preset is None and marked(text)
         line = ChatLine(seat, _name(info, seat), text, now, preset, 0, player, hidden)

@@ -141,12 +141,13 @@ class AppContext:
         fanout.lobby_changed.append(lobby_room.wake)
         lifecycle = Lifecycle(core)
         turns = TurnNotices(core)
+        chat = Chat(core)
         ctx = AppContext(
             settings, db, cache, hub, fanout, presence, core, matches, play, Views(core),
             lifecycle, Admin(core), bots, metrics, Monitor(core), Players(core),
-            Replays(core), Accounts(core), Standings(core), lobby, lobby_room, Chat(core),
+            Replays(core), Accounts(core), Standings(core), lobby, lobby_room, chat,
             turns, Analyses(core), Lessons(matches, play), Devices(core), Reports(core),
-            Moderation(core), ApiTokens(core), BotPlay(core, play, lifecycle),
+            Moderation(core), ApiTokens(core), BotPlay(core, play, lifecycle, chat),
             Notices(core, turns),  # the bell: its Web Push uses the turn notices' sender
             BellRoom(settings.max_lobby_sockets, settings.max_lobby_sockets_per_address),
             TurnLines(core), Social(core, presence, lobby_room), Challenges(core, matches),

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from engine.registry import get_game
+
 from ..clocks import decider
 from ..errors import ApiError
 from ..persistence.cache import Entry
@@ -84,6 +86,27 @@ def timing_out(seat: str, version: int, when: datetime) -> Change:
         return leave(tx, info, entry, seat, "timeout", when)
 
     return change
+
+
+def idle_bot(version: int, when: datetime) -> Change:
+    """The sweep found a match without a clock untouched for the bot accounts' stated time at
+    `version` (contract v1.2 "Bots"): a bot account's seat among those deciding forfeits as if
+    its time ran out — a duel ends, the other seat winning; at a table the computer plays the
+    seat on. Unless a move came first, or no seat deciding is a bot account's."""
+
+    def change(tx: MoveTransaction, row: MatchRow, info: MatchInfo, entry: Entry) -> Changed:
+        seat = bot_deciding(info, entry)
+        if row.status != "active" or row.version != version or seat is None:
+            return Changed(info, done=False)
+        return leave(tx, info, entry, seat, "timeout", when)
+
+    return change
+
+
+def bot_deciding(info: MatchInfo, entry: Entry) -> str | None:
+    """A seat a bot account still plays among those the game waits on, if any."""
+    deciding = get_game(entry.game).to_move(entry.state)
+    return next((s for s in deciding if info.kind(s) == "human" and info.seat(s).player_bot), None)
 
 
 def abandoning(cutoff: datetime, when: datetime) -> Change:

@@ -24,13 +24,14 @@ from .access import seat_for
 from .announce import PresenceNotices
 from .changes import MatchChanges
 from .core import Core, utc
-from .leaving import abandoning, resigning, seat_left, timing_out
+from .leaving import abandoning, bot_deciding, idle_bot, resigning, seat_left, timing_out
 from .matches import SeatTaken, new_row
 from .notice_producers import rematch_lines
 from .reliability import rated_scope, refuse_banned
 from .seating import IN_REMATCH, Seating, take_seat
 
 ABANDON_AFTER = timedelta(days=30)
+IDLE_BOTS_SWEPT = 100  # matches with an idle bot account looked at per sweep
 log = logging.getLogger("watergate.lifecycle")
 
 
@@ -198,7 +199,8 @@ class Lifecycle:
     # ---- sweeps -------------------------------------------------------------------------------
 
     async def sweep(self) -> list[str]:
-        """Clock expiry and abandonment; publishes every match that changed."""
+        """Clock expiry, idle bot accounts and abandonment; publishes every match that
+        changed."""
         changed = await run_in_threadpool(self._sweep, self.core.clock.now())
         for match_id in changed:
             self.core.cache.drop_info(match_id)
@@ -218,6 +220,7 @@ class Lifecycle:
         known: list[tuple[str, int, datetime]] = []
         with self.db.reader() as db:
             idle = repo.idle_human_matches(db, cutoff)
+            bots = self._idle_bots(db, now)
             for row in repo.due_matches(db, utc(now)):
                 if rule_from_options(row.options) is None:
                     known.append((row.id, row.version, repo.NEVER))  # no clock: never due
@@ -230,10 +233,11 @@ class Lifecycle:
                     continue
                 due = due_at(info, entry)
                 known.append((row.id, row.version, repo.NEVER if due is None else utc(due)))
-        if not idle and not late and not known:
+        if not idle and not late and not known and not bots:
             return []
         when = utc(now)
-        changed = [m for m in idle if self.changes.run(m, abandoning(cutoff, when), when).done]
+        changed = [m for m, v in bots if self.changes.run(m, idle_bot(v, when), when).done]
+        changed += [m for m in idle if self.changes.run(m, abandoning(cutoff, when), when).done]
         for row, loser in late:
             if self.changes.run(row.id, timing_out(loser, row.version, when), when).done:
                 changed.append(row.id)
@@ -242,6 +246,22 @@ class Lifecycle:
                 for match_id, version, due_moment in known:
                     repo.set_due(db, match_id, due_moment, at_version=version)
         return changed
+
+    def _idle_bots(self, db: Session, now: float) -> list[tuple[str, int]]:
+        """(match, version) of matches without a clock where a bot account may have sat on its
+        decision for BOT_IDLE_HOURS (the change itself checks whose turn it is)."""
+        hours = self.core.settings.bot_idle_hours
+        if hours <= 0:
+            return []
+        cutoff = utc(now) - timedelta(hours=hours)
+        found = []
+        for row in repo.idle_bot_matches(db, cutoff, IDLE_BOTS_SWEPT):
+            if rule_from_options(row.options) is not None:
+                continue  # a clock of its own decides how long anyone may think
+            info = row_info(db, self.core.cache, row)
+            if bot_deciding(info, self._entry(db, row, info.options)) is not None:
+                found.append((row.id, row.version))
+        return found
 
     def _entry(self, db: Session, row: MatchRow, options: dict[str, Any]) -> Entry:
         return catch_up(

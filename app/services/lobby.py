@@ -22,7 +22,7 @@ from ..persistence import ratings as ratings_repo
 from ..persistence.lobby import ChallengeRow
 from ..push.changes import LobbyChanged
 from .core import Core, utc
-from .matches import Matches, SeatTaken, player_required
+from .matches import Matches, SeatTaken, bot_not_allowed, player_required
 from .players import player_of
 from .reliability import figures
 from .sanctions import refuse_if_sanctioned
@@ -197,6 +197,8 @@ class Lobby:
         with self.core.db.reader() as db:
             me = player_of(db, player)
             assert me is not None
+            if me.bot:
+                raise bot_not_allowed()
             now = self.core.stamp()
             refuse_if_sanctioned(db, me.id, ("pairing",), now)  # a ban says "pairing" here
             refuse_if_sanctioned(db, me.id, ("lobby", *(("rated",) if rated else ())), now)

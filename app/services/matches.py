@@ -126,6 +126,12 @@ def chosen_edition(
     return asked
 
 
+def bot_not_allowed() -> ApiError:
+    """A bot account in the lobby (contract v1.2 "Bots"): it plays by direct challenges and
+    invite links, never where people look for a person to play."""
+    return ApiError(403, "bot_not_allowed", "A bot account does not use the lobby.")
+
+
 def player_required() -> ApiError:
     return ApiError(401, "player_required", "This needs a player (X-Player-Token): a name.")
 
@@ -172,7 +178,7 @@ class Matches:
         role: str,
         opponent: str,
         clock: dict[str, Any] | None,
-        player: str | None = None,
+        player: str | PlayerRef | None = None,
         *,
         level: str = DEFAULT_LEVEL,
         rated: bool = False,
@@ -187,11 +193,11 @@ class Matches:
         also: AlsoWrite | None = None,
     ) -> SeatTaken:
         """Create a match of `game_id` and take a seat in it (as the player whose token is
-        `player`); against the computer, `level` says how well it plays; a rated one only
-        between accounts (422 against the computer, 403 without an account). With `public` (the
-        clock's name, as the lobby shows it) it is a challenge in the lobby, within its creator's
-        and its creator's address's caps (429 too_many_challenges). With `lesson`, a
-        tutorial: its deal, its seat, against the computer (which plays the lesson's path).
+        `player`, or a `PlayerRef`'s); against the computer, `level` says how well it plays; a
+        rated one only between accounts (422 against the computer, 403 without an account). With
+        `public` (the clock's name, as the lobby shows it) it is a challenge in the lobby, within
+        its creator's and its creator's address's caps (429 too_many_challenges). With `lesson`,
+        a tutorial: its deal, its seat, against the computer (which plays the lesson's path).
         A table of N (contract v1.2): `players` seats, `seats` saying which others the computer
         plays (at `levels`), Nations' `handicaps` per seat; every person's seat has its invite.
         `rules_version`: an earlier published edition, for an unrated match only."""
@@ -235,7 +241,7 @@ class Matches:
         mine: str,
         table: Table,
         clock: dict[str, Any] | None,
-        player: str | None,
+        player: str | PlayerRef | None,
         level: str,
         rated: bool,
         public: str | None,
@@ -269,10 +275,12 @@ class Matches:
             options["visibility"] = "public"
         match = new_row(self.core, game.id, options, kinds, lesson, edition)
         with self.core.db.write() as db:
-            me = player_of(db, player)
+            me = whose(db, player)
             check_may_sit(options, me)
             if public is not None and me is None:
                 raise player_required()
+            if public is not None and me is not None and me.bot:
+                raise bot_not_allowed()
             lobby = ("lobby",) if public is not None else ()
             refuse_banned(
                 db, me.id if me else None, self.core.stamp(), *lobby, *rated_scope(options)
@@ -352,6 +360,8 @@ class Matches:
     def _join(self, match_id: str, player: str | None, seat: str | None) -> SeatTaken:
         with self.core.db.reader() as db:
             me = player_of(db, player)
+            if me is not None and me.bot:
+                raise bot_not_allowed()
             match = repo.match_row(db, checked_id(match_id))
             if match is None:
                 raise not_found()

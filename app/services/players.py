@@ -69,6 +69,7 @@ class Profile:
     ratings: tuple[RatingRow, ...] = ()  # per game, accounts only
     roles: tuple[RoleRecord, ...] = ()
     reliability: int | None = None  # issue 43: finished share of the last 50 games, 0-100
+    bot: bool = False  # a bot account (contract v1.2 "Bots"): public, marked BOT
 
 
 def played(recent: list[player_rows.Decided]) -> tuple[Played, ...]:
@@ -148,9 +149,8 @@ class Players:
             player = player_of(db, token)
             assert player is not None
             player_rows.rename_player(db, player.id, name)
-            return PlayerRow(player.id, name, player.has_account), player_rows.open_matches_of(
-                db, player.id
-            )
+            renamed = PlayerRow(player.id, name, player.has_account, player.bot)
+            return renamed, player_rows.open_matches_of(db, player.id)
 
     async def profile(self, player_id: str) -> Profile:
         return await run_in_threadpool(self._profile, checked_id(player_id, "player"))
@@ -179,6 +179,7 @@ class Players:
             ratings,
             roles,
             reliable,
+            player.bot,
         )
 
     async def check_seat(self, player_token: str, seat_token: str | None, match_id: str) -> None:

@@ -40,6 +40,7 @@ class Listed:
     friend: bool  # a follow each way
     online: bool  # a socket open now: the lobby here, or a seat at an active table
     playing: bool  # at an active table with their seat connected
+    bot: bool = False  # a bot account (contract v1.2 "Bots"): marked BOT
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,8 @@ class Social:
         def shown(p: follows.Person) -> Listed:
             at_table = p.player_id in playing
             friend = p.player_id in friends_of
-            return Listed(p.player_id, p.name, friend, at_table or p.player_id in online, at_table)
+            online_now = at_table or p.player_id in online
+            return Listed(p.player_id, p.name, friend, online_now, at_table, p.bot)
 
         return People(tuple(map(shown, mine)), tuple(map(shown, theirs)))
 

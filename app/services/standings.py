@@ -74,13 +74,18 @@ class Standings:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def leaderboard(self, game: str, limit: int, offset: int) -> tuple[list[Ranked], int]:
+    async def leaderboard(
+        self, game: str, limit: int, offset: int, bots: bool = False
+    ) -> tuple[list[Ranked], int]:
+        """A page of the game's board: people's, or bot accounts' (`bots`)."""
         game, limit = known_game(game), max(1, min(limit, PAGE_MAX))
-        return await run_in_threadpool(self._leaderboard, game, limit, max(0, offset))
+        return await run_in_threadpool(self._leaderboard, game, limit, max(0, offset), bots)
 
-    def _leaderboard(self, game: str, limit: int, offset: int) -> tuple[list[Ranked], int]:
+    def _leaderboard(
+        self, game: str, limit: int, offset: int, bots: bool
+    ) -> tuple[list[Ranked], int]:
         with self.core.db.reader() as db:
-            rows, total = store.leaderboard(db, game, limit, offset)
+            rows, total = store.leaderboard(db, game, limit, offset, bots)
         ranked = [Ranked(offset + i + 1, p, n, r) for i, (p, n, r) in enumerate(rows)]
         return ranked, total
 

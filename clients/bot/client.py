@@ -32,6 +32,7 @@ class Played:
     actions: int = 0
     accepted: list[str] = field(default_factory=list)
     declined: list[str] = field(default_factory=list)
+    challenged: dict[str, str] = field(default_factory=dict)  # challenge id -> its match's id
 
 
 class BotClient:
@@ -56,8 +57,12 @@ class BotClient:
 
     # ---- the event stream -----------------------------------------------------------------
 
-    def run(self) -> None:
-        """Listen to the account's events until `stop` is set, reconnecting after failures."""
+    def run(self, challenge: str | None = None, game: str = "watergate") -> None:
+        """Listen to the account's events until `stop` is set, reconnecting after failures;
+        with `challenge` (a player id), first challenge that player to `game` (the match is
+        played once it starts, from its `match_start` event)."""
+        if challenge is not None:
+            self.challenge(challenge, game)
         self._keep_going("events", self._events)
         for thread in list(self._matches.values()):
             thread.join(timeout=5)
@@ -71,6 +76,20 @@ class BotClient:
                 self._play_soon(event["match"]["match_id"])
             elif kind == "match_finish":
                 self.say(f"match {event['match']['match_id']} finished")
+
+    def challenge(self, player_id: str, game: str = "watergate") -> str | None:
+        """Challenge a player (a person or another bot: bots challenging bots are limited to a
+        few an hour); the challenge's id, or None when it was refused (said why)."""
+        made = self.http.post(
+            "/api/challenges", json={"to": player_id, "game": game}, headers=self.headers
+        )
+        if made.status_code != 201:
+            self.say(f"challenge to {player_id}: {made.status_code} {made.json().get('code')}")
+            return None
+        challenge_id: str = made.json()["challenge_id"]
+        self.played.challenged[challenge_id] = made.json()["match_id"]
+        self.say(f"challenged {player_id} to {game}: {challenge_id}")
+        return challenge_id
 
     def _answer(self, challenge: dict[str, Any]) -> None:
         challenge_id = challenge["challenge_id"]

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { listen, mountChallenges, openChallenge, problem } from "./challenges.js";
 import { t } from "./i18n.js";
+import { botMark } from "./botmark.js";
 import { el } from "./people.js";
 import { asPlayer, loadPlayer } from "./player.js";
 
@@ -30,7 +31,7 @@ function button(label, action, primary = false) {
 
 function person(p, ...actions) {
   const name = el("a", { className: "who", href: `/players/${encodeURIComponent(p.player_id)}`, textContent: p.name });
-  const marks = el("span", { className: "marks" });
+  const marks = el("span", { className: "marks" }, ...botMark(p));
   if (p.friend) marks.append(el("span", { className: "badge", textContent: t("social.friend") }));
   if (p.online !== undefined) marks.append(status(p));
   return el("li", { className: "person" }, name, marks, el("span", { className: "actions" }, ...actions));

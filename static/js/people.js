@@ -11,7 +11,7 @@ const DELETED = "Deleted player";  // the wire's name for a player who deleted i
 export function playerName(p, withLevel = true) {
   if (!p || (p.kind === "human" && p.name == null)) return null;
   if (p.kind === "bot") return withLevel && p.level ? t("names.computer_level", { level: t(`ui.level_${p.level}`) }) : t("names.computer");
-  if (p.player_id) return p.name;
+  if (p.player_id) return p.bot ? t("names.bot_named", { name: p.name }) : p.name;
   return p.name === DELETED ? t("names.deleted_player") : t("names.guest");
 }
 

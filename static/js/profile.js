@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { BOOT, roleCap, t } from "./i18n.js";
 import { matchHead } from "./matchhead.js";
+import { botMark } from "./botmark.js";
 import { el, personName, ratingNode } from "./people.js";
 import { mountRelation } from "./relation.js";
 
@@ -74,7 +75,7 @@ async function show() {
     $("profile").setAttribute("aria-busy", "false");
     return;
   }
-  $("profile-name").textContent = found.name;
+  $("profile-name").replaceChildren(found.name, ...botMark(found));
   mountRelation(found);  // follow, challenge, block
   document.title = `${found.name} · ${document.title}`;
   const rating = found.rating?.[GAME];

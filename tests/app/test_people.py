@@ -63,7 +63,7 @@ def test_follow_unfollow_and_friends(client: TestClient) -> None:
     friend = people(client, ana)["following"][0]
     assert friend == {
         "player_id": bo["player_id"], "name": "Bo", "online": False, "playing": False,
-        "friend": True,
+        "friend": True, "bot": False,
     }  # fmt: skip
     assert people(client, bo)["following"][0]["friend"]
     gone = client.delete(f"/api/players/me/follows/{bo['player_id']}", headers=as_player(ana))

@@ -1,7 +1,8 @@
 """The reference bot client (issue 45) against a real server (`python -m app`): two bot accounts,
-each run by its own client on its own connections, play each other — a Watergate duel and a
-Nations table of three with the computer in the third seat — accepting the challenges from
-their event streams and playing from their match streams to the end. It doubles as the bot
+each run by its own client on its own connections, play each other — a Watergate duel that one
+client asks for itself (`--challenge`) and a Nations table of three with the computer in the
+third seat — accepting the challenges from their event streams and playing from their match
+streams to the end. It doubles as the bot
 API's integration test: every action the clients send is an unchanged legal one."""
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ def finished_by_both(clients: list[BotClient], match_id: str) -> dict[str, Any]:
     pytest.fail(f"match {match_id} did not end within {MATCH_BUDGET_S} s for both clients")
 
 
+def challenged(client: BotClient) -> str:
+    """The match of the client's own challenge, once it has made it."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if client.played.challenged:
+            return next(iter(client.played.challenged.values()))
+        time.sleep(0.05)  # a condition polled with a deadline, not a wait standing in for one
+    pytest.fail("the client made no challenge within 30 s")
+
+
 def test_two_reference_clients_play_each_other_at_both_games(server: str) -> None:
     with httpx.Client(base_url=server, timeout=10.0) as http:
         (ann, ann_token), (bob, bob_token) = (
@@ -62,17 +73,15 @@ def test_two_reference_clients_play_each_other_at_both_games(server: str) -> Non
             BotClient(httpx.Client(base_url=server, timeout=10.0), token, seed=n, say=said.append)
             for n, token in enumerate((ann_token, bob_token))
         ]
-        threads = [threading.Thread(target=c.run, daemon=True) for c in clients]
+        threads = [
+            threading.Thread(target=clients[0].run, args=(bob["player_id"],), daemon=True),
+            threading.Thread(target=clients[1].run, daemon=True),
+        ]
         for thread in threads:
             thread.start()
         try:
+            duel_id = challenged(clients[0])  # Ann's client challenged Bob by its token
             owner = {"X-Player-Token": ann["player_token"]}  # Ann's owner, from the site
-            duel = http.post(
-                "/api/challenges", json={"to": bob["player_id"], "game": "watergate"},
-                headers=owner,
-            )  # fmt: skip
-            assert duel.status_code == 201, duel.text
-            duel_id = duel.json()["match_id"]
             winners = finished_by_both(clients, duel_id)
             assert len(set(winners.values())) == 1  # both saw the same end
 
@@ -100,5 +109,7 @@ def test_two_reference_clients_play_each_other_at_both_games(server: str) -> Non
                 client.stop.set()
             for thread in threads:
                 thread.join(timeout=40)
+            for client in clients:
+                client.http.close()
         assert all(c.played.actions > 0 for c in clients), said
         assert clients[1].played.accepted and not clients[1].played.declined
