@@ -70,8 +70,8 @@ def test_a_rated_match_between_two_accounts_moves_both_ratings(
     expect(ana.locator("#side-theirs")).to_contain_text("bob_browser")
 
     menu(bob)
-    bob.once("dialog", lambda dialog: dialog.accept())
     bob.locator("#resign").click()
+    bob.locator("#resign-yes").click()  # the page's own question
     expect(ana.locator("#final")).to_be_visible()
 
     won, lost = shown_rating(ana, ana_id), shown_rating(bob, bob_id)
@@ -133,8 +133,8 @@ def test_two_accounts_meet_in_the_lobby_play_rated_with_chat_and_both_ratings_mo
         assert role is not None, table.summary()
         table.act(role)
     menu(bea)
-    bea.once("dialog", lambda dialog: dialog.accept())
     bea.locator("#resign").click()
+    bea.locator("#resign-yes").click()  # the page's own question
     expect(ana.locator("#final")).to_be_visible()
 
     won, lost = shown_rating(ana, ana_id), shown_rating(bea, bea_id)

@@ -5,14 +5,13 @@
 // {set}, {setting}, {rematch: "offer"|"accept"|"decline"}, {resign}. A board keeps no state.
 import { api } from "../api.js";
 import { mountChat } from "../chat.js";
-import { coachModel, followCoach, holdsAutoPass, offered } from "../coach.js";
+import { coachFields, coachModel, followCoach, holdsAutoPass, offered } from "../coach.js";
 import { beep, notify, watchAutoPass } from "../effects.js";
 import { rememberCommitment } from "../fairness.js";
 import { BOOT, t } from "../i18n.js";
 import { loadSeat, saveSeat } from "../seats.js";
 import { connect } from "../socket.js";
 import { SETTING_KEYS, createStore, loadSettings, overtaken } from "../store.js";
-import { coachFields } from "../coach.js";
 
 const REMATCH_PATHS = { offer: "rematch", accept: "rematch/accept", decline: "rematch/decline" };
 
@@ -87,9 +86,11 @@ export function runTable(root, board) {
     } catch (err) { store.set({ error: err.message }); }
   }
 
-  async function resign() {
-    if (!window.confirm(t("ui.resign_confirm"))) return;
-    try { await api(`/api/matches/${matchId}/resign`, { method: "POST", token: page.token }); } catch (err) { store.set({ error: err.message }); }
+  function resign() {  // asked in the page's own dialog (templates/resign_dialog.html), not confirm()
+    const ask = root.querySelector("[data-shell=resign]");
+    ask.returnValue = "";
+    ask.onclose = () => ask.returnValue && api(`/api/matches/${matchId}/resign`, { method: "POST", token: page.token }).catch((err) => store.set({ error: err.message }));
+    ask.showModal();
   }
 
   function dispatch(intent) {
