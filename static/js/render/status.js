@@ -8,7 +8,7 @@ import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 import { analysisBox } from "./analysis.js";
 import { renderSummary } from "./summary.js";
-import { endLinks, rematchRow } from "../table/end.js";
+import { endLinks, ratingLine, rematchRow } from "../table/end.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -54,7 +54,7 @@ function renderFinal(final, state, page, dispatch) {
   if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
   if (page.spectator) h.textContent = t("ui.match_ended");
   const links = endLinks(page, { replayHref: `/replay/${page.matchId}`, cls: "final-links" });
-  final.append(h, p, renderSummary(v), links);
+  final.append(h, p, ratingLine(v, page) || "", renderSummary(v), links);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
     const replay = el("a", "btn", t("replay.open_replay"));
     replay.href = `/match/${page.matchId}/replay`;

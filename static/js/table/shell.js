@@ -1,7 +1,7 @@
 // The table shell: one controller for every game's table (docs/table-shell.md). It owns the
 // session — seat, store, socket or stored steps, HTTP, chat, coach, clocks' tick, notices, resign,
 // rematch — and hands each state to the game's board module (fields, settle, mount, draw; tick,
-// autoPass, autoPassed optional), which draws it and reports choices as intents: {send}, {pick},
+// autoPass, autoPassed, steps optional), which draws it and reports choices as intents: {send}, {pick},
 // {set}, {setting}, {rematch: "offer"|"accept"|"decline"}, {resign}. A board keeps no state.
 import { api } from "../api.js";
 import { mountChat } from "../chat.js";
@@ -135,8 +135,8 @@ export function runTable(root, board) {
   if (board.tick) setInterval(() => board.tick(store.get(), Date.now(), ctx), 1000);
   board.draw(store.get(), { ...store.get(), view: null }, ctx);
 
-  // a replay's step controls: only its pages load them
-  if (replaying) { import("./steps.js").then(({ playSteps }) => playSteps(root, store, page)); return; }
+  // a replay's step controls: a board that has replay pages (steps) loads them, only there
+  if (replaying) { board.steps().then(({ playSteps }) => playSteps(root, store, page)); return; }
   if (!seat) { window.location.replace(`/match/${encodeURIComponent(matchId)}/here`); return; }
   if (spectator) root.classList.add("spectator");
   refresh();
