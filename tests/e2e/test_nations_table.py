@@ -249,6 +249,28 @@ def test_the_war_text_says_its_verb_once_in_every_language(open_page: Callable[.
             expect(face.locator(".n-card-line", has_text=line)).to_have_count(1)
 
 
+LOG_LINE = """async (e) => (await import("/static/js/nations/summary.js")).logLine(e, {}, null)"""
+
+
+def test_a_loss_is_logged_as_a_loss_in_every_language(open_page: Callable[..., Page]) -> None:
+    """An event's negative gain reads "Nation 1 loses 2 Books", never "gains -2 Books"."""
+    for lang in ("en", "pt-BR", "de"):
+        n = LOCALES[lang]["nations"]
+        page = open_page(prefs={}, locale=lang)
+        page.goto(f"/nations/cards?lang={lang}")
+        said = {
+            amount: page.evaluate(
+                LOG_LINE, {"type": "gained", "seat": "p1", "resource": "books", "amount": amount}
+            )
+            for amount in (-2, 3)
+        }
+        nation, books = n["seats"]["p1"], words(lang)["terms"]["books"]
+        assert said == {
+            -2: fill(n["log"]["lost"], nation=nation, amount=2, resource=books),
+            3: fill(n["log"]["gained"], nation=nation, amount=3, resource=books),
+        }
+
+
 def api(server: str, path: str, body: Any = None, token: str | None = None) -> Any:
     request = urllib.request.Request(
         server + path,

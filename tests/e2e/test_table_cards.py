@@ -173,6 +173,29 @@ def test_a_pairs_colour_letters_stay_inside_its_disc(
         assert page.evaluate(PAIR_OVERFLOW, colors) <= 0.5, colors
 
 
+def test_the_computers_level_is_worded_in_the_pages_language(
+    open_page: Callable[..., Page],
+) -> None:
+    """The status bar names the computer's level in German ("schwer"), not the wire's "hard"."""
+    page = open_page(locale="de", **SIZES["desktop"])
+    page.goto("/")
+    page.evaluate(
+        """async () => {
+          const r = await fetch("/api/matches", { method: "POST",
+            body: JSON.stringify({ role: "editor", opponent: "bot", level: "hard" }),
+            headers: { "Content-Type": "application/json" } });
+          const m = await r.json();
+          localStorage.setItem(`wg.seat.${m.match_id}`,
+            JSON.stringify({ role: m.role, token: m.seat_token }));
+          location.assign(`/match/${m.match_id}`);
+        }"""
+    )
+    ui, names = LOCALES["de"]["ui"], LOCALES["de"]["names"]
+    presence = page.locator("#presence")
+    expect(presence).to_contain_text(f"{names['computer']} · {ui['level_hard']}")
+    expect(presence).not_to_contain_text("hard")
+
+
 def human_match(open_page: Callable[..., Page], lang: str, size: dict[str, Any]) -> Page:
     """The Editor's browser at a match against a friend, who has not joined yet."""
     editor = open_page(locale=lang, **size)

@@ -22,7 +22,8 @@ function renderPresence(box, v, page, now) {
   const bot = !page.spectator && v.opponent === "bot";
   box.textContent = (v.presence ? who : []).map((r) => {
     const p = v.presence[r];
-    if (bot) return `${roleCap(r)}: ${t("names.computer")} · ${v.players?.[r]?.level || t("names.at_table")}`;  // the computer is always there
+    const level = bot && v.players?.[r]?.level;  // the wire's word: worded in the page's language
+    if (bot) return `${roleCap(r)}: ${t("names.computer")} · ${level ? t(`ui.level_${level}`) : t("names.at_table")}`;  // the computer is always there
     const state = p.online ? t("ui.online") : p.last_seen ? t("ui.last_seen", { when: ago(now / 1000 - p.last_seen) }) : t("ui.never_seen");
     return `${seatLabel(v, r)}: ${state}`;
   }).join(" · ");
