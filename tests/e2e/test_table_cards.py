@@ -134,13 +134,14 @@ def test_each_card_of_the_hand_reads_in_full_after_one_tap(
     assert page.evaluate("() => window.scrollY") == 0
 
 
+@pytest.mark.parametrize("width", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", ["pt-BR", "de", "en"])
-def test_the_phone_hand_fits_the_screen_and_shows_every_name_whole(
-    open_page: Callable[..., Page], lang: str
+def test_the_hand_fits_the_screen_and_shows_every_name_whole(
+    open_page: Callable[..., Page], lang: str, width: str
 ) -> None:
-    """At 390 px the hand never scrolls sideways (it used to be a strip wider than the screen) and
-    every card's name is whole in it, the long German ones wrapped, not cut."""
-    page = open_match(open_page, lang, "phone")
+    """The hand never scrolls sideways (at 390 px it used to be a strip wider than the screen)
+    and every card's name is whole in it, the long German ones wrapped, not cut."""
+    page = open_match(open_page, lang, width)
     assert page.locator("#hand").evaluate("(h) => h.scrollWidth - h.clientWidth") <= 0
     names = page.locator("#hand .card-name")
     assert names.count() >= 4

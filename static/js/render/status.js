@@ -55,7 +55,9 @@ function renderFinal(final, state, page, dispatch) {
   if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
   if (page.spectator) h.textContent = t("ui.match_ended");
   const links = endLinks(page, { replayHref: `/replay/${page.matchId}`, cls: "final-links" });
-  final.append(h, p, ratingLine(v, page) || "", renderSummary(v), links);
+  const edition = $("rules-edition")?.cloneNode(true);  // the menu's line: the end names the rules played too
+  edition?.removeAttribute("id");
+  final.append(h, p, ratingLine(v, page) || "", renderSummary(v), edition || "", links);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
     const replay = el("a", "btn", t("replay.open_replay"));
     replay.href = `/match/${page.matchId}/replay`;
