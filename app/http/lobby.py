@@ -57,6 +57,7 @@ class ChallengeOut(BaseModel):
     created_at: str
     players: int = 2  # v1.2: the table's size
     open_seats: list[str] = []  # v1.2: the seats a joiner may still take, in seat order
+    rules_version: str | None = None  # v1.2: the match's rules edition (issue 41)
 
 
 class LobbyOut(BaseModel):

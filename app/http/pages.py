@@ -100,8 +100,9 @@ async def home(request: Request) -> HTMLResponse:
 
 @router.get("/lobby", response_class=HTMLResponse)
 async def lobby(request: Request) -> HTMLResponse:
-    """The public lobby: open challenges, live; open one, join one, or quick pairing."""
-    return _page(request, "lobby.html", page="lobby")
+    """The public lobby: open challenges, live; open one, join one, or quick pairing (a
+    challenge under an earlier rules edition than today's is named so)."""
+    return _page(request, "lobby.html", page="lobby", shown={"current_edition": RULES_VERSION})
 
 
 @router.get("/invite/{code}", response_class=HTMLResponse)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from .models import Challenge, Invite, Player
+from .models import Challenge, Invite, Match, Player
 
 MAX_LISTED = 100  # the lobby shows the oldest this many (contract v1.1)
 
@@ -28,16 +29,24 @@ class ChallengeRow:
     creator: str
     creator_name: str
     players: int = 2  # the table's size (contract v1.2)
+    rules_version: str | None = None  # its match's rules edition (issue 41)
 
 
 LISTED = (
     select(
         Challenge.match_id, Challenge.game, Challenge.open_role, Challenge.clock, Challenge.rated,
         Challenge.created_at, Challenge.creator, Player.name, Challenge.players,
+        Match.rules_version,
     )
     .join(Player, Player.id == Challenge.creator)
+    .join(Match, Match.id == Challenge.match_id)
     .order_by(Challenge.created_at, Challenge.match_id)
 )  # fmt: skip
+
+
+def _row(columns: Any) -> ChallengeRow:
+    """A LISTED row (ten columns: past what SQLAlchemy's select types count)."""
+    return ChallengeRow(*columns)
 
 
 def add_challenge(
@@ -75,7 +84,7 @@ def open_count(db: Session, creator: str | None = None, address: str | None = No
 
 
 def open_challenges(db: Session, limit: int = MAX_LISTED) -> list[ChallengeRow]:
-    return [ChallengeRow(*row) for row in db.execute(LISTED.limit(limit))]
+    return [_row(row) for row in db.execute(LISTED.limit(limit))]
 
 
 def compatible(
@@ -93,12 +102,12 @@ def compatible(
     )
     if besides is not None:
         query = query.where(Challenge.creator != besides)
-    return [ChallengeRow(*row) for row in db.execute(query.limit(MAX_LISTED))]
+    return [_row(row) for row in db.execute(query.limit(MAX_LISTED))]
 
 
 def challenge(db: Session, match_id: str) -> ChallengeRow | None:
     row = db.execute(LISTED.where(Challenge.match_id == match_id)).first()
-    return None if row is None else ChallengeRow(*row)
+    return None if row is None else _row(row)
 
 
 def remove_challenge(db: Session, match_id: str) -> bool:

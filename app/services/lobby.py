@@ -51,6 +51,7 @@ class Listed:
     created_at: str  # ISO 8601, UTC
     players: int = 2  # the table's size (v1.2)
     open_seats: tuple[str, ...] = ()  # the seats still open to a joiner (v1.2)
+    rules_version: str | None = None  # the edition its match is played by (issue 41)
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ def listed(
         row.created_at.isoformat(),
         row.players,
         tuple(open_seats),
+        row.rules_version,
     )
 
 

@@ -7,7 +7,7 @@
 // The table supplies what is its own: the words for a move, and the pieces it is made with.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
-import { el } from "./render/dom.js";
+import { button, el } from "./render/dom.js";
 
 export const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -76,10 +76,8 @@ export function renderCoach(root, model, words, collapsed, page, on) {
   const head = el("div", "coach-head");
   const title = el("h2", "coach-title", model.title);
   title.id = "coach-title";
-  const toggle = el("button", "btn btn-quiet coach-toggle", collapsed ? t("lessons.ui.show") : t("lessons.ui.hide"));
-  toggle.type = "button";
+  const toggle = button("btn btn-quiet coach-toggle", collapsed ? t("lessons.ui.show") : t("lessons.ui.hide"), on.toggle);
   toggle.setAttribute("aria-expanded", String(!collapsed));
-  toggle.addEventListener("click", on.toggle);
   head.append(title, toggle);
   const parts = [head];
   if (collapsed) { root.replaceChildren(...parts); return; }
@@ -93,10 +91,7 @@ export function renderCoach(root, model, words, collapsed, page, on) {
   const at = Math.min(page, last);
   if (model.texts.length) parts.push(el("p", "coach-text", model.texts[at]));
   if (at < last) {
-    const next = el("button", "btn btn-primary coach-next", t("lessons.ui.next", { n: at + 2, total: last + 1 }));
-    next.type = "button";
-    next.addEventListener("click", on.next);
-    parts.push(next);
+    parts.push(button("btn btn-primary coach-next", t("lessons.ui.next", { n: at + 2, total: last + 1 }), on.next));
   } else if (model.move) {
     parts.push(el("p", "coach-move", t(model.only ? "lessons.ui.do" : "lessons.ui.suggest", { move: words(model.move) })));
   }
@@ -111,10 +106,7 @@ export function renderCoach(root, model, words, collapsed, page, on) {
     home.href = "/#learn";
     row.append(home);
   } else {
-    const leave = el("button", "btn btn-quiet", t("lessons.ui.leave"));
-    leave.type = "button";
-    leave.addEventListener("click", on.leave);
-    row.append(leave);
+    row.append(button("btn btn-quiet", t("lessons.ui.leave"), on.leave));
   }
   parts.push(row);
   root.replaceChildren(...parts);

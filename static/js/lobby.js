@@ -98,6 +98,14 @@ async function standing() {
   }
 }
 
+/** A Watergate challenge played by an earlier edition than today's says which (issue 41), so
+ * nobody joins a match under rules they did not expect; today's goes without saying. */
+function edition(c) {
+  const today = document.getElementById("challenges").dataset.currentEdition;
+  if (c.game !== "watergate" || !c.rules_version || c.rules_version === today) return null;
+  return `${t("rules_edition.label")}: ${t(`rules_edition.names.${c.rules_version}`)}`;
+}
+
 function row(c) {
   const me = loadPlayer();
   const mine = me && c.creator.player_id === me.id;
@@ -115,6 +123,7 @@ function row(c) {
     open.length === 1 ? t("lobby.plays_as", { role: seatName(c.game, open[0]) }) : null,
     t(`ui.clock_${c.clock}`),
     c.rated ? t("lobby.rated") : t("lobby.unrated"),
+    edition(c),
   ].filter(Boolean).join(" · ");
   if (c.creator.reliability != null) {  // issue 43: the finished share of the creator's last games
     const low = c.creator.reliability < LOW;

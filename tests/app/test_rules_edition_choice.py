@@ -69,3 +69,18 @@ def test_a_rated_match_is_played_by_todays_rules_only(db_client: TestClient) -> 
     assert_error(refused, 422, "invalid_rules_version")
     today = {**earlier, "rules_version": RULES_VERSION}
     assert db_client.post("/api/matches", json=today, headers=as_player(ana)).status_code == 201
+
+
+def test_the_lobby_lists_each_challenges_edition(db_client: TestClient) -> None:
+    """A public challenge carries the edition its match is played by (issue 41: the lobby names
+    an earlier one), on the list and the lobby socket alike (one rendering)."""
+    earlier = min(VERSIONS, key=int)
+    me = as_player(sign_up(db_client, "edition_host"))
+    made = {}
+    for edition in (earlier, None):
+        body = {"role": "editor", "visibility": "public", "rules_version": edition}
+        got = db_client.post("/api/matches", json=body, headers=me)
+        assert got.status_code == 201, got.text
+        made[got.json()["match_id"]] = edition or RULES_VERSION
+    listed = db_client.get("/api/lobby").json()["challenges"]
+    assert {c["match_id"]: c["rules_version"] for c in listed} == made

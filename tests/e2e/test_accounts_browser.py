@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import LOCALES
+from .conftest import LOCALES, fill
 from .test_browser import Table, start_match
 from .test_players_browser import both_widths, menu
 
@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 EN = LOCALES["en"]
 ACCOUNT = EN["account"]
+UI = EN["ui"]
 Shot = Callable[..., Path]
 PASSWORD = "correct horse battery"
 MATCH_URL = re.compile(r"/match/([^/?#]+)$")
@@ -70,12 +71,22 @@ def test_a_rated_match_between_two_accounts_moves_both_ratings(
     expect(ana.locator("#side-theirs")).to_contain_text("bob_browser")
 
     menu(bob)
-    bob.once("dialog", lambda dialog: dialog.accept())
     bob.locator("#resign").click()
+    bob.locator("#resign-yes").click()  # the page's own question
     expect(ana.locator("#final")).to_be_visible()
+    said = {}  # each end screen tells its player the rating change (issue 42)
+    for page, name in ((ana, "ana"), (bob, "bob")):
+        line = page.locator("#final .end-rating")
+        expect(line).to_have_text(re.compile(r"\d+ \([+−]\d+ "))
+        said[name] = line.inner_text()
+    both_widths(ana, "final-rated-win")
 
     won, lost = shown_rating(ana, ana_id), shown_rating(bob, bob_id)
     assert won > 1500 > lost, (won, lost)
+    assert said == {  # the same figures as the profiles, the change from the 1500 start
+        "ana": fill(UI["rating_change"], rating=won, change=f"+{won - 1500}"),
+        "bob": fill(UI["rating_change"], rating=lost, change=f"−{1500 - lost}"),
+    }
     expect(ana.locator("#recent li").first).to_contain_text("bob_browser")
     both_widths(ana, "profile-after-rated-win")
     bob.goto(f"/players/{ana_id}")  # anyone sees the same public page
@@ -133,8 +144,8 @@ def test_two_accounts_meet_in_the_lobby_play_rated_with_chat_and_both_ratings_mo
         assert role is not None, table.summary()
         table.act(role)
     menu(bea)
-    bea.once("dialog", lambda dialog: dialog.accept())
     bea.locator("#resign").click()
+    bea.locator("#resign-yes").click()  # the page's own question
     expect(ana.locator("#final")).to_be_visible()
 
     won, lost = shown_rating(ana, ana_id), shown_rating(bea, bea_id)

@@ -39,3 +39,36 @@ def test_a_match_started_under_an_earlier_edition_names_it_at_the_table(
     edition = page.locator("#rules-edition")
     expect(edition).to_contain_text(names["4"])
     expect(edition.locator("a")).to_have_attribute("href", re.compile(r"version=4$"))
+    page.locator("#menu summary").click()
+    page.locator("#resign").click()
+    page.locator("#resign-yes").click()
+    final = page.locator("#final")  # the end screen names the edition played as well
+    expect(final).to_contain_text(f"{DE['rules_edition']['label']}: {names['4']}")
+    expect(final.get_by_role("link", name=names["4"])).to_have_attribute(
+        "href", re.compile(r"version=4$")
+    )
+    shot(page, "edition-end-de")
+
+
+PUBLIC_MATCH = """async (edition) => {
+  const me = await (await fetch("/api/players", { method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Eda" }) })).json();
+  const body = { role: "editor", visibility: "public", rules_version: edition };
+  const r = await fetch("/api/matches", { method: "POST", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", "X-Player-Token": me.player_token } });
+  return (await r.json()).match_id;
+}"""
+
+
+def test_the_lobby_names_a_challenge_under_an_earlier_edition(
+    open_page: Callable[..., Page], shot: Shot
+) -> None:
+    page = open_page(locale="de-DE")
+    page.goto("/lobby")
+    names, label = DE["rules_edition"]["names"], DE["rules_edition"]["label"]
+    old, today = page.evaluate(PUBLIC_MATCH, "4"), page.evaluate(PUBLIC_MATCH, RULES_VERSION)
+    old_row = page.locator(f'.challenge[data-match-id="{old}"]')
+    expect(old_row).to_contain_text(f"{label}: {names['4']}")
+    expect(page.locator(f'.challenge[data-match-id="{today}"]')).not_to_contain_text(label)
+    shot(page, "edition-lobby-de")

@@ -103,10 +103,10 @@ def test_two_players_meet_in_the_lobby_chat_and_play(
         role = table.whose_turn()
         assert role is not None, table.summary()
         table.act(role)
-    ana.once("dialog", lambda dialog: dialog.accept())
     if ana.locator("#menu").get_attribute("open") is None:
         ana.locator("#menu summary").click()
     ana.locator("#resign").click()
+    ana.locator("#resign-yes").click()  # the page's own question
     for page in pages.values():
         expect(page.locator("#final")).to_be_visible()
     expect(bea.locator("#chat-form")).to_be_visible()  # a word after the end is still possible

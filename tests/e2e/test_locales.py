@@ -120,3 +120,11 @@ def test_every_action_and_log_entry_of_the_engine_has_words() -> None:
             wanted.append(kind)
     assert [k for k in wanted if k not in actions] == []
     assert [e.type for e in EVENT_TYPES if not any(k.startswith(e.type) for k in log)] == []
+
+
+def test_the_portuguese_lessons_use_the_tables_own_words() -> None:
+    """The pt-BR Watergate lessons speak as the table and the rules do ("marcador", "colocar",
+    "espaço", "trilha de pesquisa", "quadro"), not of "fichas" to "fixar" on "casas" (issue 42)."""
+    lessons = " ".join(t for k, t in FLAT["pt-BR"].items() if k.startswith("lessons.watergate."))
+    other = re.findall(r"\b(fichas?|fix\w+|casas?|tabuleiro|investigação)\b", lessons, re.I)
+    assert other == []

@@ -27,6 +27,7 @@ from engine.registry import get_game
 from .conftest import LOCALES, fill, serving
 from .test_axe import violations
 from .test_nations_browser import CAUGHT_UP, MAX_CLICKS, MOVED_ON, describe, take_a_turn, wait
+from .test_resign_rematch import STATUS_OF
 
 Shot = Callable[..., Path]
 META: dict[str, Any] = get_game("nations").metadata()
@@ -247,6 +248,47 @@ def test_the_war_text_says_its_verb_once_in_every_language(open_page: Callable[.
             line = fill(w["ops"]["war_defeat"], effects=losses)
             face = page.locator(f'#n-gallery .n-card[data-card="{war["id"]}"]')
             expect(face.locator(".n-card-line", has_text=line)).to_have_count(1)
+
+
+def test_resigning_is_asked_in_the_page_in_its_language(open_page: Callable[..., Page]) -> None:
+    """The Nations table asks in its own dialog (never confirm()), saying what leaving a table
+    does; Cancel (focused) keeps the match, Resign ends it."""
+    page = open_page(locale="de")
+    start_against_the_computer(page, "de")
+    asked = LOCALES["de"]["nations"]["resign_confirm"]
+    question = page.get_by_role("dialog", name=asked)
+    for answer in ("cancel", "resign"):
+        page.locator("#n-menu summary").click()
+        page.locator("#n-resign").click()
+        expect(question).to_be_visible()
+        expect(question.get_by_role("button", name=LOCALES["de"]["ui"]["cancel"])).to_be_focused()
+        question.get_by_role("button", name=LOCALES["de"]["ui"][answer], exact=True).click()
+        expect(question).to_be_hidden()
+        if answer == "cancel":  # the match goes on (asked after the dialog closed)
+            assert page.evaluate(STATUS_OF, page.url.rsplit("/", 1)[1]) == "active"
+    expect(page.locator("#n-final")).to_be_visible()
+
+
+LOG_LINE = """async (e) => (await import("/static/js/nations/summary.js")).logLine(e, {}, null)"""
+
+
+def test_a_loss_is_logged_as_a_loss_in_every_language(open_page: Callable[..., Page]) -> None:
+    """An event's negative gain reads "Nation 1 loses 2 Books", never "gains -2 Books"."""
+    for lang in ("en", "pt-BR", "de"):
+        n = LOCALES[lang]["nations"]
+        page = open_page(prefs={}, locale=lang)
+        page.goto(f"/nations/cards?lang={lang}")
+        said = {
+            amount: page.evaluate(
+                LOG_LINE, {"type": "gained", "seat": "p1", "resource": "books", "amount": amount}
+            )
+            for amount in (-2, 3)
+        }
+        nation, books = n["seats"]["p1"], words(lang)["terms"]["books"]
+        assert said == {
+            -2: fill(n["log"]["lost"], nation=nation, amount=2, resource=books),
+            3: fill(n["log"]["gained"], nation=nation, amount=3, resource=books),
+        }
 
 
 def api(server: str, path: str, body: Any = None, token: str | None = None) -> Any:

@@ -1,8 +1,8 @@
 """Resign and rematch in the browser (issue 7): two people at two computers (two browser
 contexts) start a friend match through the invite link; one resigns through the Resign button and
-its confirmation; both see the final screen; the loser offers a rematch, the winner accepts, and
-both land in the new match with the roles swapped. A third browser holding the spectator link
-watches, read-only. Screenshots land in tests/e2e/output/."""
+the page's own question (no confirm()); both see the final screen; the loser offers a rematch,
+the winner accepts, and both land in the new match with the roles swapped. A third browser
+holding the spectator link watches, read-only, and is told so. Screenshots: tests/e2e/output/."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from .conftest import LOCALES, fill
 from .test_browser import join_invite, player_name, seat_label
 
 try:
-    from playwright.sync_api import Dialog, Page, expect
+    from playwright.sync_api import Locator, Page, expect
 except ImportError:  # pragma: no cover - depends on the machine
     if os.environ.get("CI") == "true":
         raise
@@ -55,17 +55,14 @@ def match_id_of(page: Page) -> str:
     return found[1]
 
 
-def answer_confirm(page: Page, accept: bool, asked: list[str]) -> None:
-    """Answer the next confirm() of the page, remembering its question."""
-
-    def handle(dialog: Dialog) -> None:
-        asked.append(f"{dialog.type}: {dialog.message}")
-        if accept:
-            dialog.accept()
-        else:
-            dialog.dismiss()
-
-    page.once("dialog", handle)
+def ask_to_resign(page: Page) -> Locator:
+    """Resign from the menu: the page asks in its own dialog (issue 42: never the browser's
+    confirm(), which a page cannot word, style or translate), Cancel focused; returns it."""
+    menu(page).locator("#resign").click()
+    question = page.get_by_role("dialog", name=UI["resign_confirm"])
+    expect(question).to_be_visible()
+    expect(question.get_by_role("button", name=UI["cancel"])).to_be_focused()
+    return question
 
 
 def friends_at_the_table(open_page: Callable[..., Page]) -> tuple[Page, Page, str]:
@@ -98,19 +95,25 @@ def test_resign_then_rematch_with_roles_swapped(open_page: Callable[..., Page], 
     watcher = open_page()  # someone given the spectator link
     watcher.goto(menu(editor).locator("#spectate-url").input_value())
     expect(watcher.locator("#whoami")).to_have_text(UI["spectating"])
+    # told on the table itself, not only in the menu
+    expect(watcher.locator("#watching")).to_have_text(UI["spectating"])
+    expect(watcher.locator("#watching")).to_be_in_viewport()
+    for page in (editor, nixon):
+        expect(page.locator("#watching")).to_have_count(0)
     expect(watcher.locator("#resign")).to_be_hidden()
     expect(watcher.locator("#hand .card")).to_have_count(0)
 
-    asked: list[str] = []
-    answer_confirm(editor, accept=False, asked=asked)  # a change of mind: nothing happens
-    menu(editor).locator("#resign").click()
-    assert asked == [f"confirm: {UI['resign_confirm']}"]
+    question = ask_to_resign(editor)
+    shot(editor, "resign-question")
+    question.get_by_role("button", name=UI["cancel"]).click()  # a change of mind: nothing happens
+    expect(question).to_be_hidden()
+    assert editor.evaluate(STATUS_OF, match_id) == "active"
+    ask_to_resign(editor).press("Escape")  # so does Escape
+    expect(question).to_be_hidden()
     assert editor.evaluate(STATUS_OF, match_id) == "active"
     expect(menu(editor).locator("#resign")).to_be_visible()
 
-    answer_confirm(editor, accept=True, asked=asked)
-    menu(editor).locator("#resign").click()
-    assert asked[1:] == [f"confirm: {UI['resign_confirm']}"]
+    ask_to_resign(editor).get_by_role("button", name=UI["resign"]).click()
     verdict = (
         f"{fill(UI['winner_is'], role=EN['roles_cap']['nixon'])}: {EN['reasons']['resigned']}."
     )

@@ -450,9 +450,9 @@ def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -
     expect(moved).to_contain_text(re.compile(r"(your|their) \d"))
     expect(page.locator("#log li.log-round_started")).to_have_count(2)
     expect(page.locator("#log li.log-evaluation_started")).to_have_count(1)
-    page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#menu summary").click()
     page.locator("#resign").click()
+    page.locator("#resign-yes").click()  # the page's own question
     final = page.locator("#final")
     expect(final).to_be_visible()
     expect(final.locator("h2")).to_have_text(EN["ui"]["you_lost"])
@@ -512,9 +512,9 @@ def test_screenshots_through_a_match(
     play_until(page, ROUND_2, role, seen, budget_s=BUDGET_S * 4)  # a slow deal on a busy machine
     assert inside_viewport(page, ("#hand", "#board svg")) == []
     shot(page, f"table-{width}-{role}-evaluation", full_page=False)
-    page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#menu summary").click()
     page.locator("#resign").click()
+    page.locator("#resign-yes").click()  # the page's own question
     expect(page.locator("#final svg.chart")).to_be_visible()
     shot(page, f"table-{width}-{role}-end", full_page=False)
 

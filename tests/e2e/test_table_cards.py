@@ -134,6 +134,69 @@ def test_each_card_of_the_hand_reads_in_full_after_one_tap(
     assert page.evaluate("() => window.scrollY") == 0
 
 
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["pt-BR", "de", "en"])
+def test_the_hand_fits_the_screen_and_shows_every_name_whole(
+    open_page: Callable[..., Page], lang: str, width: str
+) -> None:
+    """The hand never scrolls sideways (at 390 px it used to be a strip wider than the screen)
+    and every card's name is whole in it, the long German ones wrapped, not cut."""
+    page = open_match(open_page, lang, width)
+    assert page.locator("#hand").evaluate("(h) => h.scrollWidth - h.clientWidth") <= 0
+    names = page.locator("#hand .card-name")
+    assert names.count() >= 4
+    for name in names.all():
+        assert name.evaluate(READABLE) == "", name.text_content()
+        assert name.evaluate("(e) => e.scrollWidth - e.clientWidth") <= 0, name.text_content()
+
+
+# a face-up pair drawn into the track's tokens; how far its letters stick out of the disc (px)
+PAIR_OVERFLOW = """async (colors) => {
+  const { evidenceFace } = await import("/static/js/render/track.js");
+  const tk = document.querySelector("#track .tk-down");
+  evidenceFace(tk, { face: "up", colors });
+  const disc = tk.getBoundingClientRect();
+  const text = tk.querySelector(".tk-letters").getBoundingClientRect();
+  return Math.max(disc.left - text.left, text.right - disc.right,
+    disc.top - text.top, text.bottom - disc.bottom);
+}"""
+
+
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["pt-BR", "de"])
+def test_a_pairs_colour_letters_stay_inside_its_disc(
+    open_page: Callable[..., Page], lang: str, width: str
+) -> None:
+    """Portuguese and German colour letters are two letters long ("Am", "Ge"): a pair's letters
+    ("AmAz", "GeGr") still fit the token they are printed on."""
+    page = open_match(open_page, lang, width)
+    for colors in (["yellow", "green"], ["blue", "yellow"], ["green", "blue"]):
+        assert page.evaluate(PAIR_OVERFLOW, colors) <= 0.5, colors
+
+
+def test_the_computers_level_is_worded_in_the_pages_language(
+    open_page: Callable[..., Page],
+) -> None:
+    """The status bar names the computer's level in German ("schwer"), not the wire's "hard"."""
+    page = open_page(locale="de", **SIZES["desktop"])
+    page.goto("/")
+    page.evaluate(
+        """async () => {
+          const r = await fetch("/api/matches", { method: "POST",
+            body: JSON.stringify({ role: "editor", opponent: "bot", level: "hard" }),
+            headers: { "Content-Type": "application/json" } });
+          const m = await r.json();
+          localStorage.setItem(`wg.seat.${m.match_id}`,
+            JSON.stringify({ role: m.role, token: m.seat_token }));
+          location.assign(`/match/${m.match_id}`);
+        }"""
+    )
+    ui, names = LOCALES["de"]["ui"], LOCALES["de"]["names"]
+    presence = page.locator("#presence")
+    expect(presence).to_contain_text(f"{names['computer']} · {ui['level_hard']}")
+    expect(presence).not_to_contain_text("hard")
+
+
 def human_match(open_page: Callable[..., Page], lang: str, size: dict[str, Any]) -> Page:
     """The Editor's browser at a match against a friend, who has not joined yet."""
     editor = open_page(locale=lang, **size)

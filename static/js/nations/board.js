@@ -6,9 +6,9 @@
 import { coachChanged, drawCoach, renderPointer, reveal } from "../coach.js";
 import { clockText } from "../clock.js";
 import { BOOT, t } from "../i18n.js";
-import { el } from "../render/dom.js";
+import { button, el } from "../render/dom.js";
 import { analysisBox } from "../render/analysis.js";
-import { endLinks, rankingList, rematchRow } from "../table/end.js";
+import { endLinks, rankingList, ratingLine, rematchRow } from "../table/end.js";
 import { cardFace, renderProgress, renderScoring } from "./boards.js";
 import { actionLabel, buyNotes, choiceModel } from "./choices.js";
 import { wireDetail } from "./detail.js";
@@ -18,6 +18,7 @@ import { renderLog, renderSummary, scoreSheet } from "./summary.js";
 import { cardName, nationName, nt } from "./text.js";
 
 export const game = "nations";
+export const steps = () => import("../table/steps.js");  // its replay and the admin's step-through
 const $ = (id) => document.getElementById(id);
 const NO_PICK = { worker: null };
 
@@ -76,9 +77,7 @@ function drawInvites(v, page) {
     if (i === 0) input.id = "n-invite-url";
     const label = seat === "link" ? t("ui.invite_share") : nt("invite_for", { nation: nt(`seats.${seat}`) });
     input.setAttribute("aria-label", label);
-    const copy = el("button", "btn n-copy", t("ui.copy"));
-    copy.type = "button";
-    copy.addEventListener("click", async () => {
+    const copy = button("btn n-copy", t("ui.copy"), async () => {
       try { await navigator.clipboard.writeText(url); } catch { input.select(); }
       copy.textContent = t("ui.copied");
     });
@@ -103,6 +102,7 @@ function finalBox(s, ctx) {
   else if (winner && o.reason === "resigned") parts.push(el("h2", "n-h", nt("ended_resigned", { nation: name(winner) })));
   else parts.push(el("h2", "n-h", nt("ended_other", { reason: t(`reasons.${o.reason || v.ended_by}`) })));
   if (page.role && winner) parts.push(el("p", "n-result", winner === page.role ? t("ui.you_won") : t("ui.you_lost")));
+  parts.push(ratingLine(v, page) || "");
   const ranked = rankingList(v, name);
   if (ranked) parts.push(el("h3", "n-h3", t("ui.ranking")), ranked);
   // the other people at the table, each linking to their page: follow or challenge them there
@@ -194,6 +194,8 @@ function drawOthers(s) {
   document.querySelector(".n-area-theirs").dataset.open = String(Boolean(s.open));
 }
 
+const pressable = (cls, label, busy, onclick) => Object.assign(button(cls, label, onclick), { disabled: busy });
+
 /** Marks every board piece with what a click on it does now, and lays out the buttons. */
 function drawChoices(s, ctx) {
   const { root, page, dispatch, shown, send } = ctx;
@@ -217,23 +219,14 @@ function drawChoices(s, ctx) {
   root.dataset.mine = String(model.legal.length > 0 && !s.busy);
   root.dataset.busy = String(s.busy);  // an action sent, its answer not yet here
   const controls = model.buttons.map((b) => {
-    const button = el("button", `btn n-control n-control-${b.kind}${b.kind === "pass" ? "" : " btn-primary"}`, b.label);
-    button.type = "button";
+    const button = pressable(`btn n-control n-control-${b.kind}${b.kind === "pass" ? "" : " btn-primary"}`, b.label, s.busy, () => dispatch(b.intent));
     button.dataset.kind = b.kind;
     if (b.intent.send) button.dataset.action = JSON.stringify(b.intent.send);  // what the coach points at
-    button.disabled = s.busy;
-    button.addEventListener("click", () => dispatch(b.intent));
     return button;
   });
   $("n-controls").replaceChildren(...controls);
   // the accessible fallback: every legal action as a button, in the engine's order
-  const fallback = model.legal.map((a) => {
-    const button = el("button", "btn n-fallback-btn", actionLabel(a, s.view, seatOf(page)));
-    button.type = "button";
-    button.disabled = s.busy;
-    button.addEventListener("click", () => send(a));
-    return button;
-  });
+  const fallback = model.legal.map((a) => pressable("btn n-fallback-btn", actionLabel(a, s.view, seatOf(page)), s.busy, () => send(a)));
   $("n-fallback-box").hidden = !fallback.length;
   $("n-fallback").replaceChildren(...fallback);
   return model;
@@ -257,11 +250,8 @@ function drawSheet(s, ctx, model) {
     const buys = model.legal.filter((a) => a.type === "buy" && a.card === card);
     for (const note of buyNotes(s.view, me, card)) parts.push(el("p", "n-sheet-note", note));
     const buttons = buys.map((a) => {
-      const b = el("button", "btn btn-primary n-buy is-target", actionLabel(a, s.view, me));
-      b.type = "button";
+      const b = pressable("btn btn-primary n-buy is-target", actionLabel(a, s.view, me), s.busy, () => { ctx.dispatch({ set: { sheet: null } }); ctx.dispatch({ send: a }); });
       b.dataset.action = JSON.stringify(a);  // what the coach points at
-      b.disabled = s.busy;
-      b.addEventListener("click", () => { ctx.dispatch({ set: { sheet: null } }); ctx.dispatch({ send: a }); });
       return b;
     });
     if (buttons.length) parts.push(el("div", "n-sheet-buys", ...buttons));

@@ -1,7 +1,7 @@
 // A nation's player board: advisor, building and military cards with their workers, the wonder
 // under construction with its architects, completed wonders, colonies, resources, idle workers and
 // the population track. Pieces of the seat's own board carry data-key for the choice model.
-import { el } from "../render/dom.js";
+import { button, el } from "../render/dom.js";
 import { cardFace, swatch } from "./boards.js";
 import { t } from "../i18n.js";
 import { playerName } from "../people.js";
@@ -157,8 +157,7 @@ export function renderOthers(root, view, me) {
     const n = view.state.nations[seat];
     const item = el("article", "n-other");
     item.dataset.seat = seat;
-    const toggle = el("button", `n-other-toggle n-seat-edge-${seat}`);
-    toggle.type = "button";
+    const toggle = button(`n-other-toggle n-seat-edge-${seat}`);
     toggle.setAttribute("aria-expanded", "false");
     toggle.setAttribute("aria-controls", `n-other-${seat}`);
     // the colour and "Nation 4" hold together; a line may break before who plays it, and in it

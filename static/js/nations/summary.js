@@ -21,6 +21,7 @@ export function logLine(e, view, me) {
     case "progress_cleared": p.count = e.removed.length; break;
     case "option_chosen": p.option = e.option + 1; break;
     case "produced": p.gained = amounts(e.gained); p.paid = amounts(e.paid); break;
+    case "gained": if (e.amount < 0) [p.type, p.amount] = ["lost", -e.amount]; break;  // never "gains -2"
     case "short_of": p.missing = amounts(e.missing); break;
     case "war_resolved": p.defeated = list(e.defeated); break;
     case "seat_replaced": p.nation = nation(e.role); p.reason = nt(`left.${e.reason}`); break;
@@ -31,7 +32,7 @@ export function logLine(e, view, me) {
       break;
     default: break;
   }
-  const key = `nations.log.${e.type}`;
+  const key = `nations.log.${p.type}`;
   const text = t(key, p);
   return text === key ? e.type : text;
 }

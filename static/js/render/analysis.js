@@ -2,7 +2,7 @@
 // seat's chance to win after each decision, the biggest drops marked with the computer's choice.
 import { api } from "../api.js";
 import { t } from "../i18n.js";
-import { el } from "./dom.js";
+import { button, el } from "./dom.js";
 import { lineChart, svg } from "./chart.js";
 
 const POLL_MS = 1500;
@@ -49,11 +49,9 @@ export function analysisBox(page, { label, note = "ui.analysis_note" }) {
   let box = boxes.get(page.matchId);
   if (box) return box;
   box = el("div", "analysis");
-  const button = el("button", "btn", t("ui.analyse"));
-  button.type = "button";
-  button.id = "analyse";
-  button.addEventListener("click", () => { button.disabled = true; fetchAnalysis(box, page, label, note); });
-  box.append(button, el("p", "analysis-status"));
+  const ask = button("btn", t("ui.analyse"), () => { ask.disabled = true; fetchAnalysis(box, page, label, note); });
+  ask.id = "analyse";
+  box.append(ask, el("p", "analysis-status"));
   boxes.set(page.matchId, box);
   return box;
 }

@@ -73,6 +73,7 @@ function drawPiece(node, token, x, y) {
   if (token.face === "down") svg("circle", { cx: x, cy: y, r: 30, fill: "url(#hatch)", opacity: 0.72 }, piece);
   const label = svg("text", { x, y: y + 9, "text-anchor": "middle", class: "piece-letters", "aria-hidden": "true" }, piece);
   label.textContent = `${token.colors.map(colorLetter).join("")}`;
+  if (label.textContent.length > 3) label.style.fontSize = "15px";  // a long pair ("AMAZ", "GeGr") stays inside the disc
   if (token.momentum_symbol) svg("path", { d: `M ${x} ${y - 44} L ${x + 11} ${y - 26} L ${x - 11} ${y - 26} Z`, class: "piece-symbol" }, piece);
 }
 

@@ -6,3 +6,6 @@ export function el(tag, cls, ...kids) {
   for (const kid of kids) if (kid !== undefined && kid !== null) e.append(kid);
   return e;
 }
+
+/** A button (never a form's submit) that calls `onclick`. */
+export const button = (cls, label, onclick) => Object.assign(el("button", cls, label), { type: "button", onclick });

@@ -8,7 +8,7 @@ import { SEATS, other } from "../meta.js";
 import { el } from "./dom.js";
 import { analysisBox } from "./analysis.js";
 import { renderSummary } from "./summary.js";
-import { endLinks, rematchRow } from "../table/end.js";
+import { endLinks, ratingLine, rematchRow } from "../table/end.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,7 +22,8 @@ function renderPresence(box, v, page, now) {
   const bot = !page.spectator && v.opponent === "bot";
   box.textContent = (v.presence ? who : []).map((r) => {
     const p = v.presence[r];
-    if (bot) return `${roleCap(r)}: ${t("names.computer")} · ${v.players?.[r]?.level || t("names.at_table")}`;  // the computer is always there
+    const level = bot && v.players?.[r]?.level;  // the wire's word: worded in the page's language
+    if (bot) return `${roleCap(r)}: ${t("names.computer")} · ${level ? t(`ui.level_${level}`) : t("names.at_table")}`;  // the computer is always there
     const state = p.online ? t("ui.online") : p.last_seen ? t("ui.last_seen", { when: ago(now / 1000 - p.last_seen) }) : t("ui.never_seen");
     return `${seatLabel(v, r)}: ${state}`;
   }).join(" · ");
@@ -54,7 +55,9 @@ function renderFinal(final, state, page, dispatch) {
   if (v.ended_by === "abandoned") p.textContent = t("log.match_ended_abandoned");
   if (page.spectator) h.textContent = t("ui.match_ended");
   const links = endLinks(page, { replayHref: `/replay/${page.matchId}`, cls: "final-links" });
-  final.append(h, p, renderSummary(v), links);
+  const edition = $("rules-edition")?.cloneNode(true);  // the menu's line: the end names the rules played too
+  edition?.removeAttribute("id");
+  final.append(h, p, ratingLine(v, page) || "", renderSummary(v), edition || "", links);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
     const replay = el("a", "btn", t("replay.open_replay"));
     replay.href = `/match/${page.matchId}/replay`;

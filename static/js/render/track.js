@@ -33,7 +33,8 @@ export function evidenceFace(el, token) {
   const letters = document.createElement("span");
   letters.className = "tk-letters";
   letters.setAttribute("aria-hidden", "true");  // the accessible name says the colours in words
-  letters.textContent = colors.length ? colors.map(colorLetter).join("") : "?";
+  const word = colors.map(colorLetter).join("");  // a pair longer than "BY" ("AmV", "GeGr") takes two lines: it fits the disc
+  letters.textContent = !word ? "?" : word.length > 2 ? colors.map(colorLetter).join("\n") : word;
   el.append(letters);
   // the momentum symbol's ▲ is drawn by the stylesheet (.tk-symbol::after): as text it would
   // be a visible word missing from the accessible name, which says "momentum symbol"

@@ -1,7 +1,8 @@
 // The end screen's shared pieces (pure; buttons hand their intent to `dispatch`): the rematch
 // row, the links onwards and the final ranking of every seat (docs/table-shell.md).
+import { api } from "../api.js";
 import { t } from "../i18n.js";
-import { el } from "../render/dom.js";
+import { button, el } from "../render/dom.js";
 
 /** The final ranking: `outcome.ranking` (groups of seats, best first) when the view has it,
  * else the seats ordered by `outcome.scores` (equal scores share a place); null without either. */
@@ -48,14 +49,12 @@ export function rematchRow(view, me, error, dispatch, name, { cls = "rematch", o
     row.textContent = error || t("ui.rematch_opening");
     return row;
   }
-  const button = (label, which, primary = true) => {
-    const b = el("button", `btn${primary ? " btn-primary" : ""}`, t(label));
-    b.type = "button";
+  const offerer = (label, which, primary = true) => {
+    const b = button(`btn${primary ? " btn-primary" : ""}`, t(label), () => dispatch({ rematch: which }));
     b.dataset.rematch = which;
-    b.addEventListener("click", () => dispatch({ rematch: which }));
     row.append(b);
   };
-  if (!r) { button(offer, "offer"); return row; }
+  if (!r) { offerer(offer, "offer"); return row; }
   // v1.2: a table of more than two answers seat by seat (a duel reads as in v1)
   const table = Array.isArray(r.accepted) && Object.keys(view.players || {}).length > 2;
   const declined = table ? r.declined || [] : [];
@@ -70,8 +69,8 @@ export function rematchRow(view, me, error, dispatch, name, { cls = "rematch", o
     if (waiting.length) row.textContent += ` ${t("ui.rematch_waiting_for", { who: waiting.map(name).join(", ") })}`;
     return row;
   }
-  button("ui.rematch_accept", "accept");
-  if (table) button("ui.rematch_decline", "decline", false);
+  offerer("ui.rematch_accept", "accept");
+  if (table) offerer("ui.rematch_decline", "decline", false);
   return row;
 }
 
@@ -86,4 +85,22 @@ export function endLinks(page, { replayHref, analysis = null, cls = "end-links" 
   links.append(again, shared);
   if (analysis) links.append(analysis);
   return links;
+}
+
+let change = null;  // asked once: an ended match's rating moves no more
+
+/** A rated match's end, for an account's seat: "Your rating: 1512 (+12 in this match)", from the
+ * public history (the point this match wrote less the one before, or the 1500 start); else null. */
+export function ratingLine(view, page) {
+  const id = view.rated && view.players?.[page.role]?.player_id;
+  if (!id) return null;
+  const line = el("p", "end-rating");
+  change ||= api(`/api/players/${id}/ratings?game=${page.game}`).then(({ points: p }) => {
+    const i = p.findIndex((x) => x.match_id === page.matchId);
+    if (i < 0 || (!i && p.length > 199)) throw i;  // not there, or the one before is past the 200 kept
+    const [now, d] = [Math.round(p[i].rating), Math.round(p[i].rating) - Math.round(i ? p[i - 1].rating : 1500)];
+    return t("ui.rating_change", { rating: now, change: d < 0 ? `−${-d}` : `+${d}` });
+  });
+  change.then((text) => { line.textContent = text; }, () => {});
+  return line;
 }

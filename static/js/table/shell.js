@@ -1,18 +1,17 @@
 // The table shell: one controller for every game's table (docs/table-shell.md). It owns the
 // session — seat, store, socket or stored steps, HTTP, chat, coach, clocks' tick, notices, resign,
 // rematch — and hands each state to the game's board module (fields, settle, mount, draw; tick,
-// autoPass, autoPassed optional), which draws it and reports choices as intents: {send}, {pick},
+// autoPass, autoPassed, steps optional), which draws it and reports choices as intents: {send}, {pick},
 // {set}, {setting}, {rematch: "offer"|"accept"|"decline"}, {resign}. A board keeps no state.
 import { api } from "../api.js";
 import { mountChat } from "../chat.js";
-import { coachModel, followCoach, holdsAutoPass, offered } from "../coach.js";
+import { coachFields, coachModel, followCoach, holdsAutoPass, offered } from "../coach.js";
 import { beep, notify, watchAutoPass } from "../effects.js";
 import { rememberCommitment } from "../fairness.js";
 import { BOOT, t } from "../i18n.js";
 import { loadSeat, saveSeat } from "../seats.js";
 import { connect } from "../socket.js";
 import { SETTING_KEYS, createStore, loadSettings, overtaken } from "../store.js";
-import { coachFields } from "../coach.js";
 
 const REMATCH_PATHS = { offer: "rematch", accept: "rematch/accept", decline: "rematch/decline" };
 
@@ -87,9 +86,11 @@ export function runTable(root, board) {
     } catch (err) { store.set({ error: err.message }); }
   }
 
-  async function resign() {
-    if (!window.confirm(t("ui.resign_confirm"))) return;
-    try { await api(`/api/matches/${matchId}/resign`, { method: "POST", token: page.token }); } catch (err) { store.set({ error: err.message }); }
+  function resign() {  // asked in the page's own dialog (templates/resign_dialog.html), not confirm()
+    const ask = root.querySelector("[data-shell=resign]");
+    ask.returnValue = "";
+    ask.onclose = () => ask.returnValue && api(`/api/matches/${matchId}/resign`, { method: "POST", token: page.token }).catch((err) => store.set({ error: err.message }));
+    ask.showModal();
   }
 
   function dispatch(intent) {
@@ -134,8 +135,8 @@ export function runTable(root, board) {
   if (board.tick) setInterval(() => board.tick(store.get(), Date.now(), ctx), 1000);
   board.draw(store.get(), { ...store.get(), view: null }, ctx);
 
-  // a replay's step controls: only its pages load them
-  if (replaying) { import("./steps.js").then(({ playSteps }) => playSteps(root, store, page)); return; }
+  // a replay's step controls: a board that has replay pages (steps) loads them, only there
+  if (replaying) { board.steps().then(({ playSteps }) => playSteps(root, store, page)); return; }
   if (!seat) { window.location.replace(`/match/${encodeURIComponent(matchId)}/here`); return; }
   if (spectator) root.classList.add("spectator");
   refresh();
