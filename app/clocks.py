@@ -41,6 +41,15 @@ class ClockRule:
     initial_s: float = 0.0  # realtime: each player's bank
     increment_s: float = 0.0  # realtime: added after each of the player's decisions
     per_move_s: float = 0.0  # turn: time for each decision
+    # realtime: the seats that went berserk in a tournament (issue 46): half the bank, no
+    # increment, chosen before their first decision
+    berserk: frozenset[str] = frozenset()
+
+    def bank(self, seat: str) -> float:
+        return self.initial_s / 2 if seat in self.berserk else self.initial_s
+
+    def increment(self, seat: str) -> float:
+        return 0.0 if seat in self.berserk else self.increment_s
 
 
 def rule_from_options(options: dict[str, Any] | None) -> ClockRule | None:
@@ -52,6 +61,7 @@ def rule_from_options(options: dict[str, Any] | None) -> ClockRule | None:
             "realtime",
             initial_s=60.0 * clock["minutes"],
             increment_s=float(clock.get("increment_s", INCREMENT_SECONDS)),
+            berserk=frozenset(str(seat) for seat in clock.get("berserk") or ()),
         )
     if clock.get("kind") == "turn":
         return ClockRule("turn", per_move_s=86400.0 * clock["days"])
@@ -81,7 +91,9 @@ def remaining(
         start = stamp
     if decider is not None:
         used[decider] += running
-    return {seat: rule.initial_s + rule.increment_s * moves[seat] - used[seat] for seat in seats}
+    return {
+        seat: rule.bank(seat) + rule.increment(seat) * moves[seat] - used[seat] for seat in seats
+    }
 
 
 def clock_option(kind: str | None, amount: int | None) -> dict[str, Any] | None:
@@ -151,7 +163,7 @@ def clocks_view(info: MatchInfo, entry: Entry, now: float) -> dict[str, object] 
     names = [s.name for s in info.seats]
     running = decider(entry) if info.status == "active" else None
     if info.activated_at is None:
-        left = dict.fromkeys(names, rule.initial_s or rule.per_move_s)
+        left = {seat: rule.bank(seat) or rule.per_move_s for seat in names}
     else:
         left = remaining(rule, info.activated_at, entry.stamps, entry.actors, running, now, names)
     if info.win_reason == "timeout" and info.ended_by in left:

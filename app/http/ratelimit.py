@@ -88,6 +88,7 @@ ROUTES: Final = {
     ("POST", "/api/tournaments"): "create",
     ("POST", "/api/tournaments/{tournament_id}/join"): "social",
     ("POST", "/api/tournaments/{tournament_id}/withdraw"): "social",
+    ("POST", "/api/tournaments/{tournament_id}/berserk"): "social",
     ("POST", "/api/tournaments/{tournament_id}/admin"): "moderation",
     ("GET", "/api/tournaments/{tournament_id}/history"): "moderation",
 }

@@ -34,7 +34,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
           "invite_required, removed, rating_too_low, bot_not_allowed, banned, not_moderator"},
     404: {"model": ErrorBody, "description": "No such tournament (or player)"},
     409: {"model": ErrorBody, "description": "already_joined, not_joined, tournament_full, "
-          "tournament_closed"},
+          "tournament_closed, berserk_unavailable, not_your_game"},
     422: {"model": ErrorBody, "description": "invalid_clock, invalid_minutes, invalid_rounds, "
           "too_many_rounds, invalid_format, invalid_table_size, invalid_max_players, "
           "invalid_start, invalid_action"},
@@ -133,6 +133,21 @@ async def join(
 async def withdraw(tournament_id: str, ctx: CtxDep, player: PlayerTokenDep) -> Response:
     """Leave; a game under way goes on, no new pairing comes."""
     await ctx.tournament_entries.withdraw(player, tournament_id)
+    return Response(status_code=204)
+
+
+class BerserkBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    match_id: str = Field(min_length=1, max_length=32)
+
+
+@router.post("/api/tournaments/{tournament_id}/berserk", status_code=204, responses=ERRORS)
+async def berserk(
+    tournament_id: str, body: BerserkBody, ctx: CtxDep, player: PlayerTokenDep
+) -> Response:
+    """Halve your own clock (and drop its increment) before your first move of an arena game:
+    a win then scores a point more. 409 berserk_unavailable after it, or not_your_game."""
+    await ctx.tournament_entries.berserk(player, tournament_id, body.match_id)
     return Response(status_code=204)
 
 

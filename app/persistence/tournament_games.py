@@ -162,15 +162,24 @@ def tournament_of(db: Session, match_id: str) -> tuple[str, str] | None:
     return None if row is None else (str(row[0]), str(row[1]))
 
 
-def set_berserk(db: Session, match_id: str, player: str) -> bool:
-    game = select(TournamentGame.id).where(TournamentGame.match_id == match_id)
-    stmt = (
-        update(TournamentSeat)
-        .where(TournamentSeat.game_id.in_(game.scalar_subquery()), TournamentSeat.player == player)
-        .where(TournamentSeat.berserk.is_(False))
-        .values(berserk=True)
+# a player's berserk, in the match's transaction (the clock and the score move together)
+SET_BERSERK = (
+    update(TournamentSeat)
+    .where(
+        TournamentSeat.game_id.in_(
+            select(TournamentGame.id)
+            .where(TournamentGame.match_id == bindparam("match_id"))
+            .scalar_subquery()
+        ),
+        TournamentSeat.player == bindparam("p"),
+        TournamentSeat.berserk.is_(False),
     )
-    return bool(db.connection().execute(stmt).rowcount)
+    .values(berserk=bindparam("yes", type_=Boolean))
+)
+
+
+def set_berserk(sql: Sql, match_id: str, player: str) -> bool:
+    return sql.write(SET_BERSERK, {"match_id": match_id, "p": player, "yes": True}) == 1
 
 
 # --- a result, in the transaction that ends the match (module constants: compiled once) ---

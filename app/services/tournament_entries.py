@@ -8,17 +8,25 @@ withdrawing costs a short wait before the next pairing."""
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from datetime import timedelta
 
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
+from ..clocks import due_at
 from ..errors import ApiError, checked_id, not_found
 from ..persistence import ratings as ratings_repo
+from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
+from ..persistence.cache import Entry
 from ..persistence.models import Player
-from ..push.changes import TournamentChanged
-from .core import Core
+from ..persistence.moves import MoveTransaction
+from ..persistence.records import MatchInfo, MatchRow
+from ..persistence.seat_keys import held_seat
+from ..push.changes import MatchChanged, TournamentChanged
+from .changes import Changed, MatchChanges
+from .core import Core, utc
 from .matches import player_required
 from .players import player_of
 from .reliability import refuse_banned
@@ -106,3 +114,49 @@ class TournamentEntries:
                 repo.delete_entrant(db, tid, me.id)
             else:
                 repo.withdraw(db, tid, me.id)
+
+    async def berserk(self, token: str | None, tournament_id: str, match_id: str) -> None:
+        """Go berserk in your arena game before your first decision: your clock's bank is
+        halved and its increment dropped; a win then scores a point more."""
+        if not token:
+            raise player_required()
+        tid, mid = checked_id(tournament_id), checked_id(match_id)
+        seat = await run_in_threadpool(self._berserk_seat, token, tid, mid)
+        player, name = seat
+        await run_in_threadpool(self._berserk, mid, player, name)
+        await self.core.publish(MatchChanged(mid), TournamentChanged(tid))
+
+    def _berserk_seat(self, token: str, tid: str, match_id: str) -> tuple[str, str]:
+        with self.core.db.reader() as db:
+            me = player_of(db, token)
+            assert me is not None
+            t = repo.get(db, tid)
+            entry = repo.entrant(db, tid, me.id) if t is not None else None
+            if t is None or entry is None or entry.removed:
+                raise not_found("tournament")
+            if t.format != "arena":
+                raise ApiError(409, "berserk_unavailable", "Berserk is an arena's.")
+            if entry.match_id != match_id:
+                raise ApiError(409, "not_your_game", "This is not your game in this tournament.")
+            seat = held_seat(db, match_id, me.id)
+            if seat is None:
+                raise ApiError(409, "not_your_game", "This is not your game in this tournament.")
+            return me.id, seat
+
+    def _berserk(self, match_id: str, player: str, seat: str) -> None:
+        def change(tx: MoveTransaction, row: MatchRow, info: MatchInfo, entry: Entry) -> Changed:
+            clock = dict(info.options.get("clock") or {})
+            if info.status != "active" or clock.get("kind") != "realtime":
+                raise ApiError(409, "berserk_unavailable", "Only a live game under way.")
+            if seat in entry.actors or seat in (clock.get("berserk") or ()):
+                raise ApiError(409, "berserk_unavailable", "Berserk comes before your first move.")
+            clock["berserk"] = [*(clock.get("berserk") or ()), seat]
+            options = {**info.options, "clock": clock}
+            tx.set_options(match_id, options)
+            games_repo.set_berserk(tx, match_id, player)
+            new = replace(info, options=options)
+            due = due_at(new, entry)
+            tx.set_due(match_id, None if due is None else utc(due), entry.version)
+            return Changed(new)
+
+        MatchChanges(self.core).run(match_id, change, self.core.stamp(), missing=not_found)

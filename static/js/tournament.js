@@ -20,6 +20,8 @@ let shown = null;  // the tournament as last rendered
 let mine = null;  // your own line (rank, score, playing, withdrawn), or null
 let socket = null;
 const started = new Set();  // games this page already sent you to
+const berserked = new Set();
+const GO_AFTER_S = 3;  // seconds before a paired player is taken to the table
 
 const tablePath = (game, matchId) => `${game === "nations" ? "/nations" : ""}/match/${encodeURIComponent(matchId)}`;
 
@@ -79,15 +81,42 @@ function showMine() {
   $("t-me-text").textContent = text;
   const playing = inIt && mine.playing && shown.status !== "canceled";
   $("t-ready").hidden = !playing;
+  $("t-berserk").hidden = !playing || shown.format !== "arena" || berserked.has(mine.playing);
   if (playing) {
     const to = tablePath(shown.game, mine.playing);
     $("t-play").href = to;
-    // a new pairing takes you to your game (once: coming back here does not send you again)
+    // a new pairing takes you to your game in a few seconds (time to go berserk first); once:
+    // coming back here does not send you again
     if (!started.has(mine.playing) && sessionStorage.getItem(`wg.t.${mine.playing}`) !== "1") {
       started.add(mine.playing);
       sessionStorage.setItem(`wg.t.${mine.playing}`, "1");
-      location.assign(to);
+      go(to);
     }
+  }
+}
+
+let leaving = null;
+function go(to) {
+  clearInterval(leaving);
+  let left = GO_AFTER_S;
+  const tick = () => {
+    $("t-going").textContent = t("tournaments.going", { count: left });
+    if (left-- <= 0) { clearInterval(leaving); location.assign(to); }
+  };
+  tick();
+  leaving = setInterval(tick, 1000);
+}
+
+async function berserk() {
+  const matchId = mine?.playing;
+  if (!matchId) return;
+  try {
+    await api(`${path}/berserk`, { method: "POST", body: { match_id: matchId }, headers: asPlayer(me) });
+    berserked.add(matchId);
+    location.assign(tablePath(shown.game, matchId));
+  } catch (err) {
+    $("t-error").textContent = said(err);
+    $("t-error").hidden = false;
   }
 }
 
@@ -159,6 +188,7 @@ async function act(what) {
 }
 
 $("t-join").addEventListener("click", () => act("join"));
+$("t-berserk").addEventListener("click", berserk);
 $("t-withdraw").addEventListener("click", () => act("withdraw"));
 $("t-prev").addEventListener("click", () => { page = Math.max(1, page - 1); load(); });
 $("t-next").addEventListener("click", () => { page += 1; load(); });

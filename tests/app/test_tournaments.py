@@ -15,6 +15,7 @@ from starlette.testclient import WebSocketTestSession
 
 from tests.app.accounts_helpers import Account, as_player, resign, sign_up
 from tests.app.conftest import ADMIN_TOKEN
+from tests.app.test_api import bearer
 from tests.app.test_challenges import client, fake
 from tests.app.test_clocks import FakeClock
 
@@ -234,3 +235,36 @@ def test_a_tournament_socket_refuses_a_silent_or_junk_client(
         assert first["type"] == "tournament" and first["you"] is None
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
+
+
+def test_berserk_halves_your_own_clock_before_your_first_move_and_adds_a_point_to_a_win(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    tid = create(c, fake, starts_at=at(fake)).json()["tournament_id"]
+    players = [sign_up(c, f"bers{i}") for i in range(2)]
+    for p in players:
+        c.post(f"/api/tournaments/{tid}/join", headers=as_player(p))
+    with on_the_page(c, tid, players):
+        tick(c)
+        tick(c)
+        (game,) = page(c, tid)["games"]
+        by_id = {p["player_id"]: p for p in players}
+        first, second = (by_id[s["player_id"]] for s in game["seats"])
+        path = f"/api/tournaments/{tid}/berserk"
+        body = {"match_id": game["match_id"]}
+        stranger = sign_up(c, "stranger")
+        assert c.post(path, json=body, headers=as_player(stranger)).status_code == 404
+        assert c.post(path, json=body, headers=as_player(second)).status_code == 204
+        assert c.post(path, json=body, headers=as_player(second)).json()["code"] == (
+            "berserk_unavailable"
+        )
+        role, token = seat_token(c, game["match_id"], second)
+        clocks = c.get(f"/api/matches/{game['match_id']}", headers=bearer(token)).json()["clocks"]
+        assert clocks[role]["remaining_ms"] == 15 * 60 * 1000 // 2  # half of 15 minutes
+        other = next(r for r in clocks if r not in (role, "kind"))
+        assert clocks[other]["remaining_ms"] == 15 * 60 * 1000
+        _, first_token = seat_token(c, game["match_id"], first)
+        assert resign(c, game["match_id"], first_token).status_code == 200
+        standings = {s["player_id"]: s["score"] for s in page(c, tid)["standings"]}
+        assert standings[second["player_id"]] == 3  # a win, 2, and a point for berserk
