@@ -4,6 +4,7 @@ commits with the record that caused it."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 
 from sqlalchemy import select
@@ -30,6 +31,18 @@ def in_force(db: Session, player: str, scopes: tuple[str, ...], now: datetime) -
         .order_by(Sanction.until.desc())
     )
     return list(found)
+
+
+def sanctioned(db: Session, players: Collection[str], scope: str, now: datetime) -> set[str]:
+    """Of these players, those under a sanction of this scope now (one query for a field)."""
+    if not players:
+        return set()
+    found = db.scalars(
+        select(Sanction.player).where(
+            Sanction.player.in_(set(players)), Sanction.scope == scope, Sanction.until > now
+        )
+    )
+    return set(found)
 
 
 def lift(db: Session, player: str, scope: str, now: datetime) -> int:

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from ..persistence import blocks, notifications
+from ..persistence import blocks, notifications, sanctions
 from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
 from ..persistence.tournaments import TournamentRow
@@ -160,6 +160,9 @@ class Director:
     def _pair(self, t: TournamentRow, now: datetime, done: Tick) -> None:
         with self.core.db.reader() as db:
             free = free_of(db, t.id, now)
+            # a player banned from tournaments since joining waits out the ban unpaired
+            banned = sanctions.sanctioned(db, [f.player_id for f in free], "tournaments", now)
+            free = [f for f in free if f.player_id not in banned]
             if len(free) < 2:
                 return
             ids = [f.player_id for f in free]

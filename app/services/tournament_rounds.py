@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from sqlalchemy.orm import Session
 
+from ..persistence import sanctions
 from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
 from ..persistence.tournaments import TournamentRow
@@ -25,9 +26,12 @@ log = logging.getLogger("watergate.tournaments")
 Plan = tuple[list[list[str]], str | None]  # the games' players in seat order, and a bye
 
 
-def plan_round(db: Session, t: TournamentRow) -> Plan:
-    """The next round's games of the players still in (NoPairing / Unseatable when none)."""
+def plan_round(db: Session, t: TournamentRow, now: datetime) -> Plan:
+    """The next round's games of the players still in (NoPairing / Unseatable when none); a
+    player banned from tournaments since joining sits the round out (no bye)."""
     field = repo.playing_entrants(db, t.id)
+    banned = sanctions.sanctioned(db, [e.player for e in field], "tournaments", now)
+    field = [e for e in field if e.player not in banned]
     by_round: dict[int, list[games_repo.GameRow]] = {}
     for game in games_repo.games(db, t.id, running=False, limit=20_000):
         by_round.setdefault(game.round, []).append(game)
@@ -71,7 +75,7 @@ def start_round(core: Core, t: TournamentRow, now: datetime) -> tuple[Seated, st
     made = Seated()
     with core.db.write() as db:
         try:
-            games, bye = plan_round(db, t)
+            games, bye = plan_round(db, t, now)
         except (swiss.NoPairing, tables.Unseatable) as err:
             return made, str(err)
         if not games:

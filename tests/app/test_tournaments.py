@@ -268,3 +268,26 @@ def test_berserk_halves_your_own_clock_before_your_first_move_and_adds_a_point_t
         assert resign(c, game["match_id"], first_token).status_code == 200
         standings = {s["player_id"]: s["score"] for s in page(c, tid)["standings"]}
         assert standings[second["player_id"]] == 3  # a win, 2, and a point for berserk
+
+
+def test_a_player_banned_from_tournaments_after_joining_is_not_paired(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    tid = create(c, fake, starts_at=at(fake)).json()["tournament_id"]
+    players = [sign_up(c, f"ban{i}") for i in range(2)]
+    for p in players:
+        c.post(f"/api/tournaments/{tid}/join", headers=as_player(p))
+    ban = {
+        "player_id": players[0]["player_id"], "action": "ban", "scope": "tournaments",
+        "minutes": 20, "reason": "sandbagging",
+    }  # fmt: skip
+    assert c.post("/api/mod/actions", json=ban, headers=ADMIN).status_code == 201
+    with on_the_page(c, tid, players):
+        tick(c)
+        tick(c)
+        assert page(c, tid)["games"] == []
+        fake.advance(61 * 60)  # the ban is over (and so is the arena's last minute… not yet)
+        assert (
+            c.post(f"/api/tournaments/{tid}/join", headers=as_player(players[0])).status_code == 409
+        )
