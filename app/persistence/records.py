@@ -126,6 +126,7 @@ class Ending:
     win_reason: str | None
     ended_by: str | None = None
     ranking: Ranking = ()
+    points: tuple[tuple[str, int], ...] = ()  # the game's final score per seat, if it keeps one
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +281,7 @@ class MatchInfo:
         ranking = self.ranked(outcome.places(self.seat_names))
         first = ranking[0] if ranking else outcome.winners
         winner = first[0] if len(first) == 1 else (outcome.winners or (None,))[0]
-        return Ending("finished", winner, outcome.reason, ranking=ranking)
+        return Ending("finished", winner, outcome.reason, ranking=ranking, points=outcome.points)
 
     @property
     def rated(self) -> bool:

@@ -215,6 +215,7 @@ SCORE_ENTRANT = (
         score=Entrant.score + bindparam("pts"),
         games=Entrant.games + bindparam("played"),
         wins=Entrant.wins + bindparam("won"),
+        vp=Entrant.vp + bindparam("vp"),
         streak=bindparam("streak"),
         first_seats=Entrant.first_seats + bindparam("first"),
         second_seats=Entrant.second_seats + bindparam("second"),
@@ -269,6 +270,7 @@ class Scoring:
     seat_index: int  # 0: the first seat
     opponent: str | None
     missed: bool = False  # lost by letting the clock run out or abandoning (round formats)
+    vp: int = 0  # the game's final score for this player (Nations), a table round's tie-break
 
 
 def score(sql: Sql, game_id: int, tid: str, lines: list[Scoring], when: datetime) -> None:
@@ -283,7 +285,7 @@ def score(sql: Sql, game_id: int, tid: str, lines: list[Scoring], when: datetime
             SCORE_ENTRANT,
             {
                 "tid": tid, "p": line.player_id, "pts": line.points, "played": int(counted),
-                "won": int(line.outcome == "win"), "streak": line.streak,
+                "won": int(line.outcome == "win"), "streak": line.streak, "vp": line.vp,
                 "first": int(counted and line.seat_index == 0),
                 "second": int(counted and line.seat_index == 1),
                 "last_seat": line.seat_index if counted else None,

@@ -88,6 +88,7 @@ def record_ending(
             store.Scoring(
                 p.player_id, outcome, _points(found.format, p, outcome, shares), streak, index,
                 others[0] if len(others) == 1 else None, missed,
+                dict(ending.points).get(p.seat, 0),
             )
         )  # fmt: skip
     store.score(sql, found.game_id, found.tournament_id, lines, when)

@@ -11,7 +11,7 @@ is a spectator); `admin_view` and `open_view` show all.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
@@ -41,6 +41,10 @@ class Outcome:
     winners: tuple[Seat, ...]
     reason: str
     ranking: tuple[tuple[Seat, ...], ...] = ()
+    # each seat's final score where the game keeps one (Nations' victory points): a table
+    # round's tie-break (issue 46); empty for a game without one
+    # (kept out of the repr: the golden playthroughs print outcomes as they always read)
+    points: tuple[tuple[Seat, int], ...] = field(default=(), repr=False)
 
     def places(self, seats: Sequence[Seat]) -> tuple[tuple[Seat, ...], ...]:
         """The finishing order of `seats` (the match's): the game's own ranking, or its winners

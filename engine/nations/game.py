@@ -111,7 +111,9 @@ class NationsGame:
         # the final score, ties to the earlier nation in player order (as the winner is chosen)
         order = state.order
         ranked = sorted(range(state.players), key=lambda p: (-state.scores[p], order.index(p)))
-        return Outcome((seat_of(state.winner),), "score", tuple((seat_of(p),) for p in ranked))
+        points = tuple((seat_of(p), state.scores[p]) for p in range(state.players))
+        places = tuple((seat_of(p),) for p in ranked)
+        return Outcome((seat_of(state.winner),), "score", places, points)
 
     def version(self, state: MatchState) -> int:
         return state.version

@@ -27,14 +27,18 @@ def field(c: TestClient, tid: str, n: int, prefix: str) -> list[Account]:
     return players
 
 
-def end_with(c: TestClient, match_id: str, ranking: tuple[tuple[str, ...], ...]) -> None:
+def end_with(
+    c: TestClient, match_id: str, ranking: tuple[tuple[str, ...], ...],
+    points: tuple[tuple[str, int], ...] = (),
+) -> None:  # fmt: skip
     """End a match by the rules with this finishing order, through the one transaction that
     ends every match (what the last move of a Nations game does)."""
     ctx = c.app.state.ctx  # type: ignore[attr-defined]
 
     def change(tx: Any, row: Any, info: Any, entry: Any) -> Changed:
         winner = ranking[0][0] if len(ranking[0]) == 1 else None
-        return Changed(info, ending=Ending("finished", winner, "points", ranking=ranking))
+        ending = Ending("finished", winner, "points", ranking=ranking, points=points)
+        return Changed(info, ending=ending)
 
     MatchChanges(ctx.core).run(match_id, change, ctx.core.stamp())
 
@@ -104,13 +108,20 @@ def test_a_nations_table_round_of_nine_at_tables_of_three(
     ]
     expected: dict[str, float] = {}
     shares = [[3, 1, 0], [2, 2, 0], [4 / 3, 4 / 3, 4 / 3]]  # 3/1/0, ties share
+    vps = {}
     for g, order, points in zip(tables, orders, shares, strict=True):
         seats = [s["seat"] for s in sorted(g["seats"], key=lambda s: s["seat"])]
-        end_with(c, g["match_id"], order(seats))
+        vp = tuple((seat, 10 + i) for i, seat in enumerate(seats))  # the last seat most VP
+        end_with(c, g["match_id"], order(seats), vp)
+        vps.update({s["player_id"]: dict(vp)[s["seat"]] for s in g["seats"]})
         for s, p in zip(sorted(g["seats"], key=lambda s: s["seat"]), points, strict=True):
             expected[s["player_id"]] = p
-    got = {s["player_id"]: s["score"] for s in page(c, tid)["standings"]}
+    standings = page(c, tid)["standings"]
+    got = {s["player_id"]: s["score"] for s in standings}
     assert got == {k: round(v, 2) if v != int(v) else int(v) for k, v in expected.items()}
+    # level on points, the one with more victory points ranks higher (NR: VP tie-break)
+    order = [(-s["score"], -vps[s["player_id"]]) for s in standings]
+    assert order == sorted(order)
     tick(c)  # round 2: seated by score, no table of round 1 again
     second = page(c, tid)["games"]
     assert page(c, tid)["round"] == 2 and len(second) == 3
