@@ -74,10 +74,11 @@ function showMine() {
   $("t-join").hidden = !open || !me || (inIt && !mine.withdrawn);
   $("t-withdraw").hidden = !open || !inIt || mine.withdrawn;
   let text = "";
-  if (!me) text = t("tournaments.sign_in");
+  if (!open) text = t(shown.status === "canceled" ? "tournaments.was_canceled" : "tournaments.over");
+  else if (!me) text = t("tournaments.sign_in");
   else if (inIt && mine.withdrawn) text = t("tournaments.withdrawn");
   else if (inIt && !mine.playing && shown.status === "running") text = t(shown.rounds ? "tournaments.round_wait" : "tournaments.waiting");
-  else if (inIt) text = t("tournaments.joined");
+  else if (inIt) text = t(shown.rounds ? "tournaments.joined_rounds" : "tournaments.joined");
   $("t-me-text").textContent = text;
   const playing = inIt && mine.playing && shown.status !== "canceled";
   $("t-ready").hidden = !playing;

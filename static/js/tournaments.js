@@ -14,7 +14,7 @@ export function facts(tour) {
   return [
     t(`games.${tour.game}`), t(`tournaments.${tour.format}`), t(`tournaments.clock.${tour.clock}`),
     tour.minutes ? t("tournaments.minutes", { count: tour.minutes }) : null,
-    tour.rounds ? `${tour.rounds} ${t("tournaments.rounds").toLowerCase()}` : null,
+    tour.rounds ? t("tournaments.rounds_count", { count: tour.rounds }) : null,
     tour.table_size ? `${t("tournaments.table_size")}: ${tour.table_size}` : null,
     t(tour.rated ? "tournaments.rated" : "tournaments.casual"),
     tour.private ? t("tournaments.private") : null,
