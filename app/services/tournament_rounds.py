@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from sqlalchemy.orm import Session
 
-from ..persistence import sanctions
+from ..persistence import blocks, sanctions
 from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
 from ..persistence.tournaments import TournamentRow
@@ -49,7 +49,9 @@ def plan_round(db: Session, t: TournamentRow, now: datetime) -> Plan:
         return [list(table) for table in seated], None
     entrants = [swiss.Entrant(e.player, e.rating, e.score / UNITS["swiss"]) for e in field]
     rounds = [_swiss_round(games) for games in past]
-    paired = swiss.pair_round(entrants, rounds)
+    ids = [e.player for e in field]
+    apart = {frozenset(p) for p in blocks.apart_among(db, ids, ids)}
+    paired = swiss.pair_round(entrants, rounds, apart)
     return [[p.first, p.second] for p in paired.pairs], paired.bye
 
 

@@ -38,7 +38,7 @@ results, on the shared 2-core development machine)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -91,7 +91,10 @@ def max_rounds(n: int) -> int:
 class _Field:
     """The players in pairing order with what the rules need of their past."""
 
-    def __init__(self, players: Sequence[Entrant], history: Sequence[Round], strict: bool):
+    def __init__(
+        self, players: Sequence[Entrant], history: Sequence[Round], strict: bool,
+        apart: Collection[frozenset[str]] = (),
+    ):  # fmt: skip
         ranked = sorted(players, key=lambda p: (-p.points, -p.rating, p.id))
         self.players = ranked
         index = {p.id: i for i, p in enumerate(ranked)}
@@ -118,6 +121,11 @@ class _Field:
                 self.had_bye[index[past.bye]] = True
             for i in range(n):
                 self.colours[i].append(row[i])
+        for kept in apart:  # players kept apart by a block: as if they had met (C.1)
+            ids = [index[x] for x in kept if x in index]
+            if len(ids) == 2:
+                self.met[ids[0]].add(ids[1])
+                self.met[ids[1]].add(ids[0])
         self.pref = [0] * n
         self.strength = [0] * n
         self.difference = [0] * n
@@ -357,14 +365,18 @@ def _pair(field: _Field) -> Round | None:
     return Round(seated, None if bye is None else field.players[bye].id, not field.strict)
 
 
-def pair_round(players: Sequence[Entrant], history: Sequence[Round]) -> Round:
+def pair_round(
+    players: Sequence[Entrant], history: Sequence[Round], apart: Collection[frozenset[str]] = ()
+) -> Round:
     """The next round for these players, given every round paired before (in order; games of
-    players no longer in `players` are ignored). Raises NoPairing when the absolute criteria
-    cannot be met even with C.3 relaxed, ValueError on duplicate ids."""
+    players no longer in `players` are ignored). `apart`: pairs of players kept apart (a block
+    either way), never paired together unless no round avoids it. Raises NoPairing when the
+    absolute criteria cannot be met even with C.3 relaxed, ValueError on duplicate ids."""
     if len(players) < 2:
         raise NoPairing("a Swiss round needs at least two players")
-    for strict in (True, False):
-        paired = _pair(_Field(players, history, strict))
-        if paired is not None:
-            return paired
+    for avoid in (apart, ()) if apart else ((),):
+        for strict in (True, False):
+            paired = _pair(_Field(players, history, strict, avoid))
+            if paired is not None:
+                return paired
     raise NoPairing("no pairing avoids a rematch or a second bye")

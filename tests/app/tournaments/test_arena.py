@@ -115,3 +115,13 @@ def test_seats_alternate_the_one_who_had_the_first_seat_less_gets_it() -> None:
     assert pair([a, b]) == [Pairing("b", "a")]
     # newcomers: the higher placed takes the first seat
     assert pair([Free("x", 0, 1400), Free("y", 0, 1700)]) == [Pairing("y", "x")]
+
+
+@given(players)
+def test_the_first_seat_never_goes_to_whoever_has_had_it_more(free: list[Free]) -> None:
+    """Roles alternate as far as pairing allows: of two paired players, the one who has sat in
+    the first seat more often (relative to the second) takes the second seat."""
+    by_id = {f.player_id: f for f in free}
+    for p in pair(free):
+        first, second = by_id[p.first], by_id[p.second]
+        assert first.first_seats - first.second_seats <= second.first_seats - second.second_seats

@@ -274,3 +274,23 @@ def test_a_field_of_500():
     scored = [Entrant(p.id, p.rating, 1.0 if p.id in winners else 0.0) for p in players]
     second = pair_round(scored, [first])
     _check(scored, [first], second)
+
+
+def test_a_blocked_pair_is_not_paired_when_another_round_avoids_it() -> None:
+    """Round 1 of four: the Dutch system pairs 1-3 and 2-4 (top half against bottom half); a
+    block between 1 and 3 moves 1 to another opponent, and both rounds stay valid."""
+    field = [Entrant(f"p{i}", 2000.0 - 100 * i, 0.0) for i in range(1, 5)]
+    plain = pair_round(field, [])
+    assert {frozenset((p.first, p.second)) for p in plain.pairs} == {
+        frozenset(("p1", "p3")),
+        frozenset(("p2", "p4")),
+    }
+    kept = pair_round(field, [], {frozenset(("p1", "p3"))})
+    pairs = {frozenset((p.first, p.second)) for p in kept.pairs}
+    assert frozenset(("p1", "p3")) not in pairs and len(pairs) == 2
+
+
+def test_a_blocked_pair_is_still_paired_when_nothing_else_is_possible() -> None:
+    field = [Entrant("a", 1500.0, 0.0), Entrant("b", 1400.0, 0.0)]
+    only = pair_round(field, [], {frozenset(("a", "b"))})
+    assert {only.pairs[0].first, only.pairs[0].second} == {"a", "b"}
