@@ -1,7 +1,8 @@
 """The admins' and moderators' side of tournaments (issue 46): the list of every tournament
 (private ones too, every status, newest first, paged and bounded), who may read it and act
 (the admin token, a moderator's X-Player-Token; a player is refused `not_moderator`), the record
-naming who acted and whom, and every pairing in the history."""
+naming who acted and whom, every pairing in the history, and the console's two pages behind its
+sign-in."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.app.accounts_helpers import as_player, sign_up
+from tests.app.conftest import ADMIN_TOKEN
 from tests.app.test_challenges import client, fake
 from tests.app.test_clocks import FakeClock
 from tests.app.test_moderation import moderator
@@ -121,3 +123,17 @@ def test_a_moderator_pauses_and_removes_and_the_record_names_them(
     assert (first["action"], first["by"], first["by_name"]) == ("resume", "admin", None)
     row = c.get(LIST, headers=ADMIN).json()["rows"][0]
     assert (row["tournament_id"], row["paused"], row["players"]) == (tid, False, 2)
+
+
+def test_the_console_pages_need_its_sign_in(client: TestClient, fake: FakeClock) -> None:
+    c = client
+    tid = create(c, fake).json()["tournament_id"]
+    for path in ("/admin/tournaments", f"/admin/tournaments/{tid}"):
+        assert c.get(path, follow_redirects=False).headers["location"] == "/admin/login"
+    signed = c.post("/admin/login", data={"token": ADMIN_TOKEN}, follow_redirects=False)
+    assert signed.status_code == 303
+    assert "admin-tournaments.js" in c.get("/admin/tournaments").text
+    one = c.get(f"/admin/tournaments/{tid}")
+    assert one.status_code == 200 and tid in one.text and "admin-tournament.js" in one.text
+    # the session cookie is the admin on the API too
+    assert ids(c.get(LIST)) == [tid]
