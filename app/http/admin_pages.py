@@ -99,6 +99,22 @@ async def reports_page(request: Request) -> Response:
     return _page(request, "admin_reports.html", page="admin-reports")
 
 
+@router.get("/admin/tournaments", response_class=HTMLResponse)
+async def tournaments_page(request: Request) -> Response:
+    """Every tournament, private ones too (issue 46)."""
+    guard = await _guard(request)
+    return guard or _page(request, "admin_tournaments.html", page="admin-tournaments")
+
+
+@router.get("/admin/tournaments/{tournament_id}", response_class=HTMLResponse)
+async def tournament_page(request: Request, tournament_id: str) -> Response:
+    """One tournament: its facts, cancel / pause / resume, its entrants (remove one), the record
+    of actions and every pairing; its script reads and acts through the tournament API."""
+    return await _guard(request) or _page(
+        request, "admin_tournament.html", page="admin-tournament", tournament_id=tournament_id[:32]
+    )
+
+
 @router.get("/admin/matches/{match_id}", response_class=HTMLResponse)
 async def match_page(request: Request, match_id: str) -> Response:
     """One match: full state, actions, log and the step-through (on its game's table)."""

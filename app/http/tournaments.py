@@ -1,7 +1,7 @@
 """Tournament endpoints (issue 46, contract v1.2 "Tournaments"): create, list, read (standings,
 games in progress, your place), join and withdraw (X-Player-Token of an account), the export of
-every game and the standings, the admin's and moderators' actions and record, the live socket of
-a tournament's page, and the two pages."""
+every game and the standings, the admin's and moderators' list of every tournament, actions and
+record, the live socket of a tournament's page, and the two pages."""
 
 from __future__ import annotations
 
@@ -160,6 +160,20 @@ async def act(
         token, await is_admin(request), tournament_id, body.action, body.player_id, body.reason
     )
     return Response(status_code=204)
+
+
+@router.get("/api/admin/tournaments", responses=ERRORS)
+async def every(
+    request: Request,
+    ctx: CtxDep,
+    token: PlayerTokenDep,
+    status: Literal["upcoming", "running", "finished", "canceled"] | None = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> dict[str, Any]:
+    """Every tournament, private ones too, of one status or any, the newest first, with how many
+    there are (the admin, or a moderator's X-Player-Token)."""
+    return await ctx.tournament_admin.every(token, await is_admin(request), status, limit, offset)
 
 
 @router.get("/api/tournaments/{tournament_id}/history", responses=ERRORS)

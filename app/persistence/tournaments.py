@@ -1,5 +1,6 @@
-"""The SQL of tournaments (issue 46): a tournament and its list, its entrants and their
-standing, joining and withdrawing, who has the page open, and admin events. The games (pairing
+"""The SQL of tournaments (issue 46): a tournament and its lists (the public one, and the
+admins' of every tournament), its entrants and their standing, joining and withdrawing, who has
+the page open, and admin events. The games (pairing
 and recording a result) are in `tournament_games`."""
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class TournamentRow:
     ends_at: datetime | None
     finished_at: datetime | None
     entrants: int
+    created_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,7 @@ def _tournament(t: Tournament, entrants: int) -> TournamentRow:
         t.id, t.name, t.game, t.format, t.clock, t.players_per_game, t.rated, t.starts_at,
         t.minutes, t.rounds, t.max_players, t.min_rating, t.min_games, t.join_code is not None,
         t.creator, t.status, t.paused, t.round, t.started_at, t.ends_at, t.finished_at, entrants,
+        t.created_at,
     )  # fmt: skip
 
 
@@ -104,6 +107,30 @@ def listed(db: Session, status: str, game: str | None, limit: int) -> list[Tourn
     order = Tournament.starts_at.asc() if status == "upcoming" else Tournament.starts_at.desc()
     found = list(db.scalars(query.order_by(order, Tournament.id).limit(limit)))
     return [_tournament(t, _count(db, t.id)) for t in found]
+
+
+def every(
+    db: Session, status: str | None, limit: int, offset: int
+) -> tuple[list[TournamentRow], int]:
+    """Every tournament, private ones too, of one status or any: the newest first, one page of
+    them and how many there are (the admins' list)."""
+    where = [] if status is None else [Tournament.status == status]
+    total = int(db.scalar(select(func.count()).select_from(Tournament).where(*where)) or 0)
+    # each row's entrant count in the same query: a page of 100 is one round trip, not 101
+    players = (
+        select(func.count())
+        .where(Entrant.tournament_id == Tournament.id, Entrant.removed.is_(False))
+        .correlate(Tournament)
+        .scalar_subquery()
+    )
+    query = (
+        select(Tournament, players)
+        .where(*where)
+        .order_by(Tournament.created_at.desc(), Tournament.id.desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return [_tournament(t, int(n)) for t, n in db.execute(query)], total
 
 
 def created_since(db: Session, creator: str, since: datetime) -> int:
@@ -247,6 +274,14 @@ def add_event(
             tournament_id=tournament_id, action=action, by=by, detail=detail, created_at=now
         )
     )
+
+
+def names(db: Session, player_ids: set[str]) -> dict[str, str]:
+    """The names of these players (those who still exist), for the record of admin events."""
+    if not player_ids:
+        return {}
+    query = select(Player.id, Player.name).where(Player.id.in_(player_ids))
+    return dict(db.execute(query).all())
 
 
 def events(db: Session, tournament_id: str, limit: int) -> list[TournamentEvent]:

@@ -1,5 +1,6 @@
-"""What the admin and moderators do to a tournament (issue 46): cancel it, pause and resume its
-pairing, remove a player (who may not join again), and read its record; every action is
+"""What the admin and moderators do to a tournament (issue 46): list every tournament (private
+ones too), cancel one, pause and resume its pairing, remove a player (who may not join again),
+and read its record; every action is
 recorded with who, when and why. A canceled tournament's games in progress play on as ordinary
 matches; their results still count in nobody's standings, as the tournament has none."""
 
@@ -18,10 +19,11 @@ from ..push.changes import TournamentChanged
 from .core import Core
 from .moderation import not_moderator
 from .players import player_of
-from .tournaments import game_json
+from .tournaments import game_json, tournament_json
 
 ACTIONS = ("cancel", "pause", "resume", "remove")
 HISTORY = 200
+MAX_PAGE = 100  # tournaments a page of the admins' list
 
 
 class TournamentAdmin:
@@ -70,6 +72,30 @@ class TournamentAdmin:
                 detail["player_id"] = player
             repo.add_event(db, tid, action, by, detail, now)
 
+    async def every(
+        self, token: str | None, admin: bool, status: str | None, limit: int, offset: int
+    ) -> dict[str, Any]:
+        """Every tournament of a status (or any), public and private, the newest first: one page
+        of at most 100, and how many there are."""
+
+        def run() -> dict[str, Any]:
+            with self.core.db.reader() as db:
+                self._by(db, token, admin)
+                rows, total = repo.every(db, status, min(limit, MAX_PAGE), offset)
+                creators = repo.names(db, {t.creator for t in rows if t.creator})
+            return {
+                "rows": [
+                    tournament_json(t) | {
+                        "created_at": t.created_at.isoformat(), "creator": t.creator,
+                        "creator_name": creators.get(t.creator) if t.creator else None,
+                    }
+                    for t in rows
+                ],
+                "total": total,
+            }  # fmt: skip
+
+        return await run_in_threadpool(run)
+
     async def history(self, token: str | None, admin: bool, tournament_id: str) -> dict[str, Any]:
         """The actions taken and every pairing made, newest first."""
 
@@ -79,12 +105,23 @@ class TournamentAdmin:
                 self._by(db, token, admin)
                 if repo.get(db, tid) is None:
                     raise not_found("tournament")
+                found = repo.events(db, tid, HISTORY)
+                # who acted and whom a removal named, by name (a moderator's id alone says little)
+                ids = {e.by for e in found} | {_removed(e.detail) for e in found}
+                named = repo.names(db, ids - {"", "admin"})
                 events = [
-                    {"action": e.action, "by": e.by, "detail": e.detail,
+                    {"action": e.action, "by": e.by, "by_name": named.get(e.by),
+                     "detail": e.detail, "player_name": named.get(_removed(e.detail)),
                      "at": e.created_at.isoformat()}
-                    for e in repo.events(db, tid, HISTORY)
+                    for e in found
                 ]  # fmt: skip
                 pairings = games_repo.games(db, tid, running=False, limit=HISTORY)
                 return {"events": events, "pairings": [game_json(g) for g in pairings]}
 
         return await run_in_threadpool(run)
+
+
+def _removed(detail: dict[str, Any]) -> str:
+    """The player an event's detail names ("" when none)."""
+    named = detail.get("player_id") if isinstance(detail, dict) else None
+    return named if isinstance(named, str) else ""

@@ -8,7 +8,7 @@ import { BOOT, t } from "./i18n.js";
 import { el } from "./people.js";
 import { asPlayer, loadPlayer } from "./player.js";
 import { connect } from "./socket.js";
-import { facts, said } from "./tournaments.js";
+import { facts, pointsShown, said } from "./tournaments.js";
 
 const $ = (id) => document.getElementById(id);
 const id = BOOT.tournament_id;
@@ -63,8 +63,7 @@ function resultLine(g) {
   const own = g.seats.find((s) => me && s.player_id === me.id);
   const other = g.seats.find((s) => !me || s.player_id !== me.id);
   const outcome = own?.outcome ? t(`tournaments.${{ win: "won", loss: "lost", draw: "drawn" }[own.outcome]}`) : t("tournaments.playing_now");
-  const units = { swiss: 2, tables: 60 }[shown.format] || 1;
-  const points = own?.points ? t("tournaments.points", { count: Math.round((100 * own.points) / units) / 100 }) : "";
+  const points = own?.points ? t("tournaments.points", { count: pointsShown(shown.format, own.points) }) : "";
   return el("li", { className: "t-item" }, el("a", { href: tablePath(shown.game, g.match_id), textContent: `${outcome} · ${other?.name ?? "?"}` }), el("span", { className: "muted", textContent: points }));
 }
 

@@ -21,6 +21,10 @@ export function facts(tour) {
   ].filter(Boolean).join(" · ");
 }
 
+/** A game's stored points as the standings show them (a Swiss counts half points, table rounds
+ * 60ths of a point). */
+export const pointsShown = (format, points) => Math.round((100 * points) / ({ swiss: 2, tables: 60 }[format] || 1)) / 100;
+
 /** A problem as the reader's language says it, when the code is one we know. */
 export function said(err) {
   const key = `tournaments.errors.${err.code}`;
