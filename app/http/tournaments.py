@@ -108,10 +108,18 @@ async def one(
     ctx: CtxDep,
     token: PlayerTokenDep,
     page: Annotated[int, Query(ge=1, le=100)] = 1,
+    sort: Literal["rank", "name", "games", "rating"] = "rank",
 ) -> dict[str, Any]:
-    """The tournament: status, standings (50 a page), games in progress with their spectator
-    links, the podium once finished, and `me` (your place, game and results) with your token."""
-    return await ctx.tournaments.one(tournament_id, token, page)
+    """The tournament: status, standings (50 a page, by rank or by name, games or rating),
+    games in progress with their spectator links, the podium once finished, and `me` (your
+    place, game and results) with your token."""
+    return await ctx.tournaments.one(tournament_id, token, page, sort)
+
+
+@router.get("/api/tournaments/{tournament_id}/players/{player_id}", responses=ERRORS)
+async def results_of(tournament_id: str, player_id: str, ctx: CtxDep) -> dict[str, Any]:
+    """One entrant's games in the tournament, latest first, with their results."""
+    return await ctx.tournaments.results_of(tournament_id, player_id)
 
 
 @router.get("/api/tournaments/{tournament_id}/export", responses=ERRORS)

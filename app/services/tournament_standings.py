@@ -88,6 +88,19 @@ def _in_seat_order(g: games_repo.GameRow) -> tuple[games_repo.SeatResult, games_
     return g.seats[0], g.seats[1]
 
 
+# the standings' other orders (a page's sortable columns); the rank stays the tournament's
+SORTS: dict[str, Any] = {
+    "rank": lambda r: r.rank,
+    "name": lambda r: (r.line.name.casefold(), r.rank),
+    "games": lambda r: (-r.line.games, r.rank),
+    "rating": lambda r: (-r.line.rating, r.rank),
+}
+
+
+def sorted_by(every: list[Ranked], sort: str) -> list[Ranked]:
+    return every if sort == "rank" else sorted(every, key=SORTS[sort])
+
+
 def standing_json(r: Ranked, units: int) -> dict[str, Any]:
     s = r.line
     line: dict[str, Any] = {

@@ -30,7 +30,7 @@ from .matches import player_required
 from .players import player_of
 from .reliability import refuse_banned
 from .tournament_results import UNITS
-from .tournament_standings import Ranked, ranked, shown, standing_json
+from .tournament_standings import Ranked, ranked, shown, sorted_by, standing_json
 
 MIN_RATED_GAMES = 20  # of the game, to create a tournament as a player
 PUBLIC_PER_DAY = 2  # public tournaments a player may create a day (private ones: unlimited)
@@ -212,12 +212,15 @@ class Tournaments:
 
         return await run_in_threadpool(run)
 
-    async def one(self, tournament_id: str, token: str | None, page: int) -> dict[str, Any]:
-        """The tournament as its page shows it: standings (a page of them), games in progress
-        (with their spectator links), the podium once finished, and the asker's own entry."""
-        return await run_in_threadpool(self._one, checked_id(tournament_id), token, page)
+    async def one(
+        self, tournament_id: str, token: str | None, page: int, sort: str = "rank"
+    ) -> dict[str, Any]:
+        """The tournament as its page shows it: standings (a page of them, in the order asked
+        for: SORTS), games in progress (with their spectator links), the podium once finished,
+        and the asker's own entry."""
+        return await run_in_threadpool(self._one, checked_id(tournament_id), token, page, sort)
 
-    def _one(self, tid: str, token: str | None, page: int) -> dict[str, Any]:
+    def _one(self, tid: str, token: str | None, page: int, sort: str = "rank") -> dict[str, Any]:
         with self.core.db.reader() as db:
             t = repo.get(db, tid)
             if t is None:
@@ -227,9 +230,10 @@ class Tournaments:
             units = UNITS.get(t.format, 1)
             offset = (page - 1) * STANDINGS_PAGE
             out = tournament_json(t)
-            out["page"] = page
+            out["page"], out["sort"] = page, sort
             out["standings"] = [
-                standing_json(r, units) for r in every[offset : offset + STANDINGS_PAGE]
+                standing_json(r, units)
+                for r in sorted_by(every, sort)[offset : offset + STANDINGS_PAGE]
             ]
             running = games_repo.games(db, tid, running=True, limit=GAMES_SHOWN)
             out["games"] = [game_json(g) for g in running]
@@ -266,6 +270,20 @@ class Tournaments:
                 db, tid, running=False, limit=GAMES_SHOWN, player=player
             )],
         }  # fmt: skip
+
+    async def results_of(self, tournament_id: str, player_id: str) -> dict[str, Any]:
+        """One entrant's games in the tournament, latest first (the standings' row opened)."""
+
+        def run() -> dict[str, Any]:
+            tid, pid = checked_id(tournament_id), checked_id(player_id, "player")
+            with self.core.db.reader() as db:
+                entry = repo.entrant(db, tid, pid)
+                if entry is None or entry.removed:
+                    raise not_found("player")
+                played = games_repo.games(db, tid, running=False, limit=GAMES_SHOWN, player=pid)
+                return {"player_id": pid, "games": [game_json(g) for g in played]}
+
+        return await run_in_threadpool(run)
 
     async def export(self, tournament_id: str) -> dict[str, Any]:
         """Every game id with its seats and results, and the whole standings: a tournament's

@@ -16,6 +16,7 @@ const path = `/api/tournaments/${encodeURIComponent(id)}`;
 const code = new URLSearchParams(location.search).get("code");
 const me = loadPlayer();
 let page = 1;
+let sort = "rank";
 let shown = null;  // the tournament as last rendered
 let mine = null;  // your own line (rank, score, playing, withdrawn), or null
 let socket = null;
@@ -38,9 +39,25 @@ function countdown() {
   $("t-countdown").textContent = t(shown.status === "upcoming" ? "tournaments.starts_in" : "tournaments.ends_in", { time: clock });
 }
 
+/** A player's games in the tournament, opened under their row of the standings. */
+async function toggleResults(button, s) {
+  const row = button.closest("tr");
+  const open = row.nextElementSibling?.classList.contains("t-details");
+  if (open) { row.nextElementSibling.remove(); button.setAttribute("aria-expanded", "false"); return; }
+  const found = await api(`${path}/players/${encodeURIComponent(s.player_id)}`).catch(() => ({ games: [] }));
+  const list = el("ul", { className: "t-list" }, ...found.games.map((g) => resultLine(g, s.player_id)));
+  if (!found.games.length) list.append(el("li", { className: "muted", textContent: t("tournaments.no_results") }));
+  row.after(el("tr", { className: "t-details" }, el("td", { colSpan: 5 }, list)));
+  button.setAttribute("aria-expanded", "true");
+}
+
 function standingRow(s) {
   const name = el("a", { href: `/players/${encodeURIComponent(s.player_id)}`, textContent: s.name });
-  const cell = el("td", {}, name);
+  const more = el("button", { type: "button", className: "t-more", textContent: "▸", title: t("tournaments.results_of", { name: s.name }) });
+  more.setAttribute("aria-expanded", "false");
+  more.setAttribute("aria-label", t("tournaments.results_of", { name: s.name }));
+  more.addEventListener("click", () => toggleResults(more, s));
+  const cell = el("td", {}, more, " ", name);
   if (s.streak) cell.append(" ", el("span", { className: "t-fire", title: t("tournaments.on_fire"), textContent: "🔥" }));
   if (s.withdrawn) cell.append(" ", el("span", { className: "badge quiet", textContent: t("tournaments.withdrawn_mark") }));
   if (s.playing) cell.append(" ", el("span", { className: "badge quiet", textContent: t("tournaments.playing_now") }));
@@ -58,10 +75,10 @@ function gameLine(g, watch) {
   return line;
 }
 
-function resultLine(g) {
+function resultLine(g, whose = me?.id) {
   if (!g.match_id) return el("li", { className: "t-item" }, el("span", { textContent: t("tournaments.bye") }), el("span", { className: "muted", textContent: t("tournaments.points", { count: 1 }) }));
-  const own = g.seats.find((s) => me && s.player_id === me.id);
-  const other = g.seats.find((s) => !me || s.player_id !== me.id);
+  const own = g.seats.find((s) => s.player_id === whose);
+  const other = g.seats.find((s) => s.player_id !== whose);
   const outcome = own?.outcome ? t(`tournaments.${{ win: "won", loss: "lost", draw: "drawn" }[own.outcome]}`) : t("tournaments.playing_now");
   const points = own?.points ? t("tournaments.points", { count: pointsShown(shown.format, own.points) }) : "";
   return el("li", { className: "t-item" }, el("a", { href: tablePath(shown.game, g.match_id), textContent: `${outcome} · ${other?.name ?? "?"}` }), el("span", { className: "muted", textContent: points }));
@@ -146,11 +163,11 @@ function render(data) {
 
 async function load() {
   try {
-    const data = await api(`${path}?page=${page}`, { headers: asPlayer(me) });
+    const data = await api(`${path}?page=${page}&sort=${sort}`, { headers: asPlayer(me) });
     mine = data.me;
     render(data);
     $("t-mine-box").hidden = !mine || !mine.games.length;
-    if (mine) $("t-mine").replaceChildren(...mine.games.map(resultLine));
+    if (mine) $("t-mine").replaceChildren(...mine.games.map((g) => resultLine(g)));
   } catch (err) {
     if (err.status === 404) { $("t-missing").hidden = false; $("t-me").hidden = true; }
     $("tournament").setAttribute("aria-busy", "false");
@@ -169,7 +186,7 @@ function live() {
       const wasPlaying = mine?.playing;
       if (msg.you) mine = { ...(mine || {}), ...msg.you };
       // your own games and other pages of the standings come from the API, on what changed
-      if (page !== 1 || (mine && mine.playing !== wasPlaying)) load();
+      if (page !== 1 || sort !== "rank" || (mine && mine.playing !== wasPlaying)) load();
       else render(msg);
     },
   });
@@ -190,6 +207,15 @@ async function act(what) {
 $("t-join").addEventListener("click", () => act("join"));
 $("t-berserk").addEventListener("click", berserk);
 $("t-withdraw").addEventListener("click", () => act("withdraw"));
+for (const th of document.querySelectorAll(".t-standings th[data-sort]")) {
+  th.querySelector("button").addEventListener("click", () => {
+    sort = th.dataset.sort;
+    for (const other of document.querySelectorAll(".t-standings th[data-sort]")) other.removeAttribute("aria-sort");
+    th.setAttribute("aria-sort", sort === "games" ? "descending" : "ascending");
+    page = 1;
+    load();
+  });
+}
 $("t-prev").addEventListener("click", () => { page = Math.max(1, page - 1); load(); });
 $("t-next").addEventListener("click", () => { page += 1; load(); });
 setInterval(countdown, 1000);

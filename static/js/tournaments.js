@@ -89,6 +89,8 @@ function prepareForm() {
       rounds: format === "arena" ? null : Number(f.rounds.value),
       table_size: format === "tables" ? Number(f.table_size.value) : null,
       max_players: Number(f.max_players.value), rated: f.rated.checked, private: f.private.checked,
+      min_rating: f.min_rating.value ? Number(f.min_rating.value) : null,
+      min_games: f.min_games.value ? Number(f.min_games.value) : null,
     };
     try {
       const made = await api("/api/tournaments", { method: "POST", body, headers: asPlayer(loadPlayer()) });

@@ -291,3 +291,30 @@ def test_a_player_banned_from_tournaments_after_joining_is_not_paired(
         assert (
             c.post(f"/api/tournaments/{tid}/join", headers=as_player(players[0])).status_code == 409
         )
+
+
+def test_standings_sort_by_name_games_or_rating_and_a_players_games_are_listed(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    tid = create(c, fake, starts_at=at(fake)).json()["tournament_id"]
+    players = [sign_up(c, name) for name in ("zoe_s", "abe_s", "mia_s")]
+    for p in players:
+        c.post(f"/api/tournaments/{tid}/join", headers=as_player(p))
+    with on_the_page(c, tid, players[:2]):
+        tick(c)
+        tick(c)
+        (game,) = page(c, tid)["games"]
+        by_name = c.get(f"/api/tournaments/{tid}?sort=name").json()["standings"]
+        assert [s["name"] for s in by_name] == ["abe_s", "mia_s", "zoe_s"]
+        _, token = seat_token(c, game["match_id"], players[0])
+        assert resign(c, game["match_id"], token).status_code == 200
+        by_games = c.get(f"/api/tournaments/{tid}?sort=games").json()["standings"]
+        assert [s["games"] for s in by_games] == [1, 1, 0] and by_games[2]["name"] == "mia_s"
+        assert c.get(f"/api/tournaments/{tid}?sort=secret").status_code == 422
+        zoe = c.get(f"/api/tournaments/{tid}/players/{players[0]['player_id']}").json()
+        assert [g["match_id"] for g in zoe["games"]] == [game["match_id"]]
+        mia = c.get(f"/api/tournaments/{tid}/players/{players[2]['player_id']}").json()
+        assert mia["games"] == []
+        stranger = sign_up(c, "nobody_s")
+        assert c.get(f"/api/tournaments/{tid}/players/{stranger['player_id']}").status_code == 404
