@@ -188,13 +188,14 @@ def test_a_watergate_duel_of_bots_streams_no_line_of_the_other_seats_secrets(
             tally[f"{role} views"] += 1
             tally["face-down track"] += any(not t.up for t in truth.track)
         assert json.loads(reader.lines[-1])["status"] == "finished"
-    for reader in events:
+    # the challenger hears the answer, the challenged the challenge; both the start and the end
+    for reader, told in zip(events, ("challenge_accepted", "challenge"), strict=True):
         got = reader.finish()
         for text in got:
             check_event(text, s.seed)
-        kinds = [json.loads(text)["type"] for text in got]
-        assert {"challenge_accepted", "match_start", "match_finish"} & set(kinds), kinds
-        tally["event lines"] += len(kinds)
+        kinds = {json.loads(text)["type"] for text in got}
+        assert {told, "match_start", "match_finish"} <= kinds, kinds
+        tally["event lines"] += len(got)
     assert s.winner in ("editor", "nixon")
     # many views of the live match, on both seats, with face-down tokens to keep
     assert tally["editor views"] > 10 and tally["nixon views"] > 10, tally
@@ -267,10 +268,12 @@ def test_a_nations_table_of_three_bots_streams_no_deck_card_nor_the_seed(
             nations_wire.check_sent(text, truth, NATIONS_SEED, seat, tally)
             tally[f"{seat} views"] += 1
         assert json.loads(reader.lines[-1])["status"] == "finished"
-    for reader in events:
-        for text in reader.finish():
+    for reader in events:  # every bot hears its match start and end (the third by its invite)
+        got = reader.finish()
+        for text in got:
             check_event(text, NATIONS_SEED)
-            tally["event lines"] += 1
+        assert {"match_start", "match_finish"} <= {json.loads(text)["type"] for text in got}
+        tally["event lines"] += len(got)
     assert game.outcome(s) is not None
     assert min(tally[f"{seat} views"] for seat in api) > 10, tally
     assert tally["deck cards kept"] > 0 and tally["event lines"] >= 6, tally
