@@ -48,6 +48,7 @@ WATERGATE_SEED = random.Random("bot-streams-watergate").getrandbits(53)
 NATIONS_SEED = random.Random("bot-streams-nations").getrandbits(53)
 OPEN_S = 20.0  # a stream's first line, or a reader's end after the match's, at most this late
 MAX_VERSION = 3000  # a guard against a match that never ends
+CHAT_AT = 6  # the version at which both bots say a phrase
 
 
 @dataclass
@@ -166,6 +167,12 @@ def test_a_watergate_duel_of_bots_streams_no_line_of_the_other_seats_secrets(
     chooser = {"editor": RandomBot(1), "nixon": RandomBot(2)}
     while (role := current_role(s)) is not None:
         assert s.version < MAX_VERSION, "the match does not end"
+        if s.version == CHAT_AT:  # chat lines in every seat's stream, to be checked too
+            for key in api.values():
+                said = client.post(
+                    f"/api/bot/matches/{m}/chat", json={"phrase": "good_luck"}, headers=bearer(key)
+                )
+                assert said.status_code == 204, said.text
         action = chooser[role].choose(view_for(s, role), legal_actions(s, role))
         answers.append((role, act(client, m, api[role], action, s.version)))
         s = apply(s, role, action).state
@@ -200,6 +207,7 @@ def test_a_watergate_duel_of_bots_streams_no_line_of_the_other_seats_secrets(
     # many views of the live match, on both seats, with face-down tokens to keep
     assert tally["editor views"] > 10 and tally["nixon views"] > 10, tally
     assert tally["face-down track"] > 0 and tally["event lines"] >= 3, tally
+    assert tally["other lines"] >= 4, tally  # both phrases, in both seats' streams
 
 
 def check_other(text: str, seed: int, secret: set[str]) -> None:
