@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 from limits import parse_many
 
 from ..services.chat import PHRASES
+from .inflight import PAUSE_S
 from .links import link_base
 from .pages import _page
 
@@ -143,6 +144,7 @@ ERRORS: Final = (
     (422, "malformed_action"),
     (429, "rate_limited"),
     (429, "too_many_streams"),
+    (429, "too_many_requests_in_flight"),
     (429, "too_many_sockets"),
 )
 
@@ -165,6 +167,7 @@ async def developers(request: Request) -> HTMLResponse:
         "bot_challenge": per_hour(settings.rate_limit_bot_challenge),
         "idle_hours": f"{settings.bot_idle_hours:g}",
         "sockets": str(settings.max_sockets_per_seat),
+        "pause": f"{PAUSE_S:g}",
     }
     shown = {
         "calls": CALLS, "events": EVENTS, "match_lines": MATCH_LINES, "errors": ERRORS,

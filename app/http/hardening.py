@@ -1,6 +1,6 @@
 """Wires the hardening into an app: trusted proxy headers, the request log, security headers, the
 admin Origin check, the spectator-socket budget, the refusal of flooders' sockets and the rate
-limits (unless RATE_LIMITS=off)."""
+limits and a bot token's one request in flight (unless RATE_LIMITS=off)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from ..config import Settings
 from ..metrics import Metrics
 from .flooders import Penalties, RefuseFlooders
+from .inflight import Flights, OneInFlight
 from .ratelimit import Limiter, RateLimit, RateLimited
 from .requestlog import RequestLog
 from .security import AdminOrigin, SecurityHeaders
@@ -33,12 +34,15 @@ def install(
     a request meets them in the reverse order: proxy headers (who is asking, over which scheme),
     the request log (its id, and a line with every answer's status), security headers (on every
     answer, 429 and 413 included), the admin Origin check, flooders' sockets, the spectator-socket
-    budget, the rate limits, then the body limit and the routes."""
+    budget, a bot token's one request in flight, the rate limits, then the body limit and the
+    routes."""
     app.add_exception_handler(RateLimited, _rate_limited)  # before ApiError's: a subclass
     app.state.limiter = None
     if settings.limits_on:
         app.state.limiter = limiter = Limiter(settings, metrics)
         app.add_middleware(RateLimit, limiter=limiter)
+        flights = Flights(metrics, clock or time.monotonic, settings.redis_url)
+        app.add_middleware(OneInFlight, flights=flights)
     app.state.shedder = None
     if settings.spectator_sockets_per_second:
         app.state.shedder = shedder = Shedder(

@@ -10,6 +10,7 @@ import json
 import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from limits import RateLimitItem, parse_many
@@ -256,19 +257,27 @@ class RateLimit:
             await too_many(send, wait)
 
     def _closing(self, send: Send) -> Send:
-        async def wrapped(message: Message) -> None:
-            if message["type"].startswith("lifespan.shutdown."):
-                await self.limiter.close()
-            await send(message)
+        return closing(send, self.limiter.close)
 
-        return wrapped
+
+def closing(send: Send, close: Callable[[], Awaitable[None]]) -> Send:
+    """The lifespan's `send`, calling `close` as the app shuts down (a middleware's own
+    connections are closed with the app's)."""
+
+    async def wrapped(message: Message) -> None:
+        if message["type"].startswith("lifespan.shutdown."):
+            await close()
+        await send(message)
+
+    return wrapped
 
 
 def body(wait: int) -> dict[str, str]:
     return RateLimited(wait).body()
 
 
-async def too_many(send: Send, wait: int) -> None:
+async def too_many(send: Send, wait: int, said: dict[str, str] | None = None) -> None:
+    """A 429 with Retry-After: `said` (a stable code and message), or rate_limited's."""
     await send(
         {
             "type": "http.response.start",
@@ -279,7 +288,8 @@ async def too_many(send: Send, wait: int) -> None:
             ],
         }
     )
-    await send({"type": "http.response.body", "body": json.dumps(body(wait)).encode()})
+    answer = json.dumps(said or body(wait)).encode()
+    await send({"type": "http.response.body", "body": answer})
 
 
 async def refuse_socket(

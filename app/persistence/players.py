@@ -75,6 +75,25 @@ def playing(db: Session, player_id: str, limit: int) -> set[str]:
     return set(db.connection().execute(query).scalars())
 
 
+def finished_since(
+    db: Session, player_id: str, since: datetime, limit: int
+) -> list[tuple[str, str, str | None]]:
+    """(match id, status, winner) of the finished matches in which the player holds a person's
+    seat that started at `since` or later (bounded: an event stream's window of recent ends)."""
+    query = (
+        select(MATCHES.c.id, MATCHES.c.status, MATCHES.c.winner)
+        .join(SEATS, SEATS.c.match_id == MATCHES.c.id)
+        .where(
+            SEATS.c.player == player_id,
+            SEATS.c.kind == "human",
+            MATCHES.c.status == "finished",
+            MATCHES.c.activated_at >= since,
+        )
+        .limit(limit)
+    )
+    return [(m, s, w) for m, s, w in db.connection().execute(query)]
+
+
 def ends_of(db: Session, match_ids: set[str]) -> list[tuple[str, str, str | None]]:
     """(match id, status, winner) of these matches."""
     if not match_ids:

@@ -8,12 +8,17 @@ Resumable by construction: on opening, every open challenge to the account and e
 sits in that is under way are announced; after that, what changes. Challenges arrive as the
 bell's notifications do (Fanout.notified, from any process); matches are compared with the
 database at each wake and at least every POLL_S, so a match that started or ended on another
-process is announced within that time. One event stream per token (429 too_many_streams)."""
+process is announced within that time. A match that both started and ended between two looks
+(a quick resignation, or looks delayed by a busy server) is caught by the ends of matches that
+started since the look before (less a MISSED_S margin for a commit that lagged its stamp), and
+announced as a start and a finish. One event stream per token (429 too_many_streams)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 from starlette.concurrency import run_in_threadpool
@@ -35,6 +40,18 @@ CHALLENGE_KINDS: Final = (
     "challenge_accepted",
 )
 LISTED: Final = 100  # open challenges and matches announced on opening, at most
+MISSED_S: Final = 60.0  # how far back a look seeks matches started and ended unseen
+
+
+@dataclass
+class Seen:
+    """Where a stream goes on from: the newest notification told, the matches under way at the
+    last look, the ends told of matches that started within the window, and that look's time."""
+
+    last: int
+    playing: set[str]
+    at: datetime
+    told: set[str] = field(default_factory=set)
 
 
 class BotEvents:
@@ -63,7 +80,7 @@ class BotEvents:
         wake = asyncio.Event()
         self._wakes.setdefault(who.player_id, set()).add(wake)
         try:
-            events, last, playing = await run_in_threadpool(self._opening, who.player_id)
+            events, seen = await run_in_threadpool(self._opening, who.player_id)
             for event in events:
                 yield dumps(event) + "\n"
             quiet = 0.0
@@ -73,9 +90,7 @@ class BotEvents:
                 except TimeoutError:
                     quiet += POLL_S
                 wake.clear()
-                events, last, playing = await run_in_threadpool(
-                    self._since, who.player_id, last, playing
-                )
+                events, seen = await run_in_threadpool(self._since, who.player_id, seen)
                 for event in events:
                     yield dumps(event) + "\n"
                 if events:
@@ -89,13 +104,16 @@ class BotEvents:
                 del self._wakes[who.player_id]
             self._tokens.discard(who.token_id)
 
-    def _opening(self, player: str) -> tuple[list[dict[str, Any]], int, set[str]]:
+    def _opening(self, player: str) -> tuple[list[dict[str, Any]], Seen]:
         """What is open now, and where the stream goes on from."""
         now = self.core.stamp()
         with self.core.db.reader() as db:
             incoming = challenge_rows.incoming(db, player, now, LISTED)
             last = notifications.newest_id(db, player)
             playing = player_rows.playing(db, player, LISTED)
+            # ends from before the stream opened are not news
+            window = now - timedelta(seconds=MISSED_S)
+            ended = player_rows.finished_since(db, player, window, LISTED)
         events = [
             {
                 "type": "challenge",
@@ -109,24 +127,30 @@ class BotEvents:
             for c in incoming
         ]  # fmt: skip
         events += [{"type": "match_start", "match": {"match_id": m}} for m in sorted(playing)]
-        return events, last, playing
+        return events, Seen(last, playing, now, {m for m, _, _ in ended})
 
-    def _since(
-        self, player: str, last: int, playing: set[str]
-    ) -> tuple[list[dict[str, Any]], int, set[str]]:
+    def _since(self, player: str, seen: Seen) -> tuple[list[dict[str, Any]], Seen]:
+        now = self.core.stamp()
         with self.core.db.reader() as db:
-            found = notifications.after(db, player, last, LISTED)
+            found = notifications.after(db, player, seen.last, LISTED)
             now_playing = player_rows.playing(db, player, LISTED)
-            finished = player_rows.ends_of(db, playing - now_playing)
+            finished = player_rows.ends_of(db, seen.playing - now_playing)
+            recent = player_rows.finished_since(
+                db, player, seen.at - timedelta(seconds=MISSED_S), LISTED
+            )
         events: list[dict[str, Any]] = [
             {"type": kind, "challenge": data} for _, kind, data in found if kind in CHALLENGE_KINDS
         ]
-        last = max([last, *(notification_id for notification_id, _, _ in found)])
+        last = max([seen.last, *(notification_id for notification_id, _, _ in found)])
+        missed = sorted(e for e in recent if e[0] not in seen.playing | seen.told)
         events += [
-            {"type": "match_start", "match": {"match_id": m}} for m in sorted(now_playing - playing)
+            {"type": "match_start", "match": {"match_id": m}}
+            for m in sorted(now_playing - seen.playing) + [m for m, _, _ in missed]
         ]
         events += [
             {"type": "match_finish", "match": {"match_id": m, "status": s, "winner": w}}
-            for m, s, w in finished
+            for m, s, w in [*finished, *missed]
         ]
-        return events, last, now_playing
+        # an end told is kept while its match is in the window, so as to be told once
+        told = (seen.told | {m for m, _, _ in [*finished, *missed]}) & {m for m, _, _ in recent}
+        return events, Seen(last, now_playing, now, told)

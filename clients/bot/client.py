@@ -3,7 +3,8 @@ stream, answers challenges (accepting the games it plays, declining the others w
 `game`), and plays every match it starts in, from that match's stream: each view that offers
 the bot a decision is answered with one of its legal actions, sent unchanged with the view's
 version. It keeps going through dropped connections (backing off, honouring Retry-After) and
-stops when told to.
+stops when told to. It sends one request at a time (the server allows one in flight per token,
+and pauses a token that sends more for a minute); only its streams run side by side.
 
 It depends on httpx only: it knows the wire contract, not the server or the engine. So it plays
 a random legal action — the site's own computer levels think on the engine's full state, which
@@ -54,6 +55,7 @@ class BotClient:
         self.stop = threading.Event()
         self._matches: dict[str, threading.Thread] = {}
         self._lock = threading.Lock()
+        self._one = threading.Lock()  # one request in flight: the server's rule per token
 
     # ---- the event stream -----------------------------------------------------------------
 
@@ -80,9 +82,7 @@ class BotClient:
     def challenge(self, player_id: str, game: str = "watergate") -> str | None:
         """Challenge a player (a person or another bot: bots challenging bots are limited to a
         few an hour); the challenge's id, or None when it was refused (said why)."""
-        made = self.http.post(
-            "/api/challenges", json={"to": player_id, "game": game}, headers=self.headers
-        )
+        made = self._post("/api/challenges", {"to": player_id, "game": game})
         if made.status_code != 201:
             self.say(f"challenge to {player_id}: {made.status_code} {made.json().get('code')}")
             return None
@@ -94,7 +94,7 @@ class BotClient:
     def _answer(self, challenge: dict[str, Any]) -> None:
         challenge_id = challenge["challenge_id"]
         if challenge.get("game") in self.games:
-            answer = self.http.post(f"/api/challenges/{challenge_id}/accept", headers=self.headers)
+            answer = self._post(f"/api/challenges/{challenge_id}/accept")
             if answer.status_code == 200:
                 self.played.accepted.append(challenge_id)
                 self.say(f"accepted challenge {challenge_id}")
@@ -102,11 +102,7 @@ class BotClient:
             else:  # cancelled or expired meanwhile: nothing to do
                 self.say(f"challenge {challenge_id}: {answer.json().get('code')}")
             return
-        self.http.post(
-            f"/api/challenges/{challenge_id}/decline",
-            json={"reason": "game"},
-            headers=self.headers,
-        )
+        self._post(f"/api/challenges/{challenge_id}/decline", {"reason": "game"})
         self.played.declined.append(challenge_id)
 
     def _play_soon(self, match_id: str) -> None:
@@ -133,15 +129,18 @@ class BotClient:
                 raise StopIteration
             if view["status"] == "active" and view["legal_actions"]:
                 body = {"action": self.choose(view), "expected_version": view["version"]}
-                sent = self.http.post(
-                    f"/api/bot/matches/{match_id}/actions", json=body, headers=self.headers
-                )
+                sent = self._post(f"/api/bot/matches/{match_id}/actions", body)
                 if sent.status_code == 200:
                     self.played.actions += 1
                 elif sent.status_code != 409:  # stale: the next view says what is new
                     sent.raise_for_status()
 
-    # ---- streams and failures -----------------------------------------------------------------
+    # ---- requests, streams and failures -------------------------------------------------------
+
+    def _post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        """A POST sent when no other request of this client is in flight."""
+        with self._one:
+            return self.http.post(path, json=body, headers=self.headers)
 
     def _lines(self, path: str) -> Iterator[dict[str, Any]]:
         """The stream's JSON lines (keep-alive blank lines skipped) until it ends or `stop`."""

@@ -287,3 +287,31 @@ def test_a_bot_answers_challenges_with_its_token(db_client: TestClient) -> None:
     with db_client.stream("GET", stream, headers=bearer(player_scopes)) as seat:
         assert seat.status_code == 200  # the bot holds the seat it accepted
         assert next(lines(seat))["status"] == "active"
+
+
+def test_a_match_begun_and_ended_between_two_looks_is_still_announced(
+    db_client: TestClient,
+) -> None:
+    """The event stream compares the matches under way at each look: one that started and
+    ended between two looks (a busy server, a quick resignation) was never announced at all.
+    Told once, as a start and a finish; an end from before the stream opened is not news."""
+    from app.services.bot_events import BotEvents
+
+    _, robo, api, made = person_and_bot(db_client, ("ana_quick", "robo_quick"), "human")
+    events: BotEvents = db_client.app.state.ctx.bot_events  # type: ignore[attr-defined]
+    _, seen = events._opening(robo["player_id"])  # the stream opens: nothing under way
+    assert seen.playing == set()
+    claimed = db_client.post(f"/api/invites/{invite_code(made)}/claim", headers=as_player(robo))
+    assert claimed.status_code == 200
+    resign = db_client.post(f"/api/bot/matches/{made['match_id']}/resign", headers=bearer(api))
+    assert resign.status_code == 200  # started and over before the stream's next look
+    told, seen = events._since(robo["player_id"], seen)
+    finish = {"match_id": made["match_id"], "status": "finished", "winner": "editor"}
+    assert told == [
+        {"type": "match_start", "match": {"match_id": made["match_id"]}},
+        {"type": "match_finish", "match": finish},
+    ]
+    assert events._since(robo["player_id"], seen)[0] == []  # and only once
+    assert events._opening(robo["player_id"])[0] == []  # a new stream: old news, untold
+    _, reopened = events._opening(robo["player_id"])
+    assert events._since(robo["player_id"], reopened)[0] == []

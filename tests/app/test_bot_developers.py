@@ -29,6 +29,9 @@ def test_the_page_speaks_each_language_and_shows_every_call(client: TestClient, 
         assert f"{call.method} {call.path}".replace("&", "&amp;") in page.text
         assert words["calls"]["what"][call.id].replace("'", "&#39;") in page.text
     assert "120/min, 3000/h" in page.text and "5/h" in page.text  # this server's limits
+    # one request in flight per token, its minute's pause and its code (contract v1.2 "Bots")
+    in_flight = words["limits"]["in_flight"].replace("{seconds}", "60").replace("'", "&#39;")
+    assert in_flight in page.text and "too_many_requests_in_flight" in page.text
 
 
 def test_every_call_shown_is_a_route_of_the_app(client: TestClient) -> None:
