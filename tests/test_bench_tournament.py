@@ -18,7 +18,8 @@ NAMES = {
     "cores", "load1", "load1_end", "players", "matches", "think_ms", "resign_after", "seconds",
     *(f"{phase}_{name}" for phase in ("baseline", "arena") for name in PHASE),
     "arena_over_baseline", "pairings", "pairing_p50_ms", "pairing_p99_ms", "pairing_max_ms",
-    "pairings_pending",
+    "pairing_first_p50_ms", "pairing_first_p99_ms", "pairing_again_p50_ms",
+    "pairing_again_p99_ms", "pairings_pending",
 }  # fmt: skip
 
 
