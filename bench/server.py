@@ -7,6 +7,7 @@ server's CPU time, so a figure can say whether the server or the client was busy
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 import socket
@@ -107,3 +108,24 @@ def serving(database_url: str | None, sockets: int) -> Iterator[Served]:
         }
         with app_process(settings, Path(tmp) / "server.log") as (url, pid):
             yield Served(url, token, pid)
+
+
+def buckets(exposition: str, name: str) -> dict[float, float]:
+    """A histogram's cumulative bucket counts by upper bound (summed over its labels) from
+    /metrics' text."""
+    counts: dict[float, float] = {}
+    for line in exposition.splitlines():
+        if line.startswith(name + "_bucket{"):
+            labels, value = line.rsplit(" ", 1)
+            le = float(labels.split('le="', 1)[1].split('"', 1)[0])
+            counts[le] = counts.get(le, 0.0) + float(value)
+    return counts
+
+
+def bound(before: dict[float, float], after: dict[float, float], q: float) -> float:
+    """The upper bound of the bucket holding quantile `q` of what was observed between two
+    readings, in seconds (nan: nothing observed; inf: beyond the last bound)."""
+    total = after.get(math.inf, 0.0) - before.get(math.inf, 0.0)
+    if total <= 0:
+        return math.nan
+    return next(le for le in sorted(after) if after[le] - before.get(le, 0.0) >= q * total)

@@ -13,14 +13,17 @@ each, on the same server:
    frame's `you.playing` names a new match, takes its seat and plays it the same way.
 Printed, one `name value` a line: the machine (`cores`, `load1`), then for both phases the
 actions, `*_p50_ms` / `*_p99_ms` of action -> push (bench.load's measure, in its steady state:
-once every match, or every player, has started), the server's and this client's CPU share and
-the hypervisor's steal; `arena_over_baseline` (the p99s' ratio, goal at most 1.5); and the
+once every match, or every player, has started), the server's and this client's CPU share,
+the hypervisor's steal, and the server's own p99 of action -> push and of its event loop's lag
+(`*_server_push_p99_le_ms`, `*_server_loop_lag_p99_le_ms`: the bound of the /metrics histogram
+bucket that holds it); `arena_over_baseline` (the p99s' ratio, goal at most 1.5); and the
 pairing latency: from the moment a player is free (its auth sent on the tournament socket, or
 its game's finished view) to the tournament frame naming its next match, `pairing_p50_ms` and
 `pairing_p99_ms` over every pairing of the run (goal: p99 under 2 s), the same for the first
 pairings (`pairing_first_*`) and those after a game (`pairing_again_*`), `pairings_pending` the
-players still waiting when it ended. A client CPU share near 100 means the figures are this
-client's, not the server's.
+players still waiting when it ended; `tournament_frames` received on the tournament sockets, and
+their mean size (every socket is sent the whole page). A client CPU share near 100 means the
+figures are this client's, not the server's.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ import websockets
 
 from . import load
 from .machine import CpuTimes, steal_percent
-from .server import Served, serving
+from .server import Served, bound, buckets, serving
 
 CLOCK = "realtime-15"
 PASSWORD = "bench tournament password"
@@ -61,24 +64,33 @@ class Arena:
     first: list[float] = field(default_factory=list)
     again: list[float] = field(default_factory=list)
     pending: int = 0  # players free and not yet paired when the run ended
+    frames: int = 0  # tournament frames received (each socket is sent the whole page)
+    frame_bytes: int = 0
     sent: dict[str, dict[int, float]] = field(default_factory=dict)  # by match: bench.load's
 
 
 @dataclass(frozen=True)
 class Usage:
-    """CPU seconds of the server and of this client, and the machine's ticks, at one moment."""
+    """CPU seconds of the server and of this client, the machine's ticks, and the server's own
+    histograms of action -> push and of its event loop's lag, at one moment: the server's side
+    of a phase, whatever this client's scheduling on a shared machine added to it."""
 
     wall: float
     server: float
     client: float
     cpu: CpuTimes | None
+    push: dict[float, float]
+    lag: dict[float, float]
 
     @classmethod
-    def now(cls, served: Served) -> Usage:
+    async def now(cls, served: Served) -> Usage:
+        async with httpx.AsyncClient(base_url=served.base, timeout=60) as http:
+            metrics = (await http.get("/metrics")).text  # a scraper on this machine needs no token
         mine = resource.getrusage(resource.RUSAGE_SELF)
         return cls(
             time.perf_counter(), served.cpu_seconds(), mine.ru_utime + mine.ru_stime,
-            CpuTimes.now(),
+            CpuTimes.now(), buckets(metrics, "watergate_action_push_seconds"),
+            buckets(metrics, "watergate_event_loop_lag_seconds"),
         )  # fmt: skip
 
     def since(self, before: Usage) -> dict[str, float]:
@@ -87,6 +99,9 @@ class Usage:
             "server_cpu_pct": 100 * (self.server - before.server) / wall,
             "client_cpu_pct": 100 * (self.client - before.client) / wall,
             "steal_pct": steal_percent(before.cpu, self.cpu),
+            # bucket bounds: the server's figures are histograms
+            "server_push_p99_le_ms": 1000 * bound(before.push, self.push, 0.99),
+            "server_loop_lag_p99_le_ms": 1000 * bound(before.lag, self.lag, 0.99),
         }
 
 
@@ -133,10 +148,12 @@ async def _arena(http: httpx.AsyncClient, served: Served, accounts: list[dict[st
     return tid
 
 
-async def _frames(ws: Any, news: asyncio.Queue[tuple[str, float]]) -> None:
+async def _frames(ws: Any, news: asyncio.Queue[tuple[str, float]], arena: Arena) -> None:
     """The tournament socket's frames: each new match of `you.playing`, with when it came."""
     seen: set[str] = set()
     async for raw in ws:
+        arena.frames += 1
+        arena.frame_bytes += len(raw)
         you = json.loads(raw).get("you") or {}
         playing = you.get("playing")
         if playing and playing not in seen:
@@ -174,9 +191,9 @@ async def _entrant(
     news: asyncio.Queue[tuple[str, float]] = asyncio.Queue()
     ws_base = base.replace("http", "ws", 1)
     async with websockets.connect(f"{ws_base}/ws/tournaments/{tid}") as ws:
-        reader = asyncio.create_task(_frames(ws, news))
-        free_since: float | None = time.perf_counter()
-        joined = free_since
+        reader = asyncio.create_task(_frames(ws, news, arena))
+        joined = time.perf_counter()
+        free_since: float | None = joined
         await ws.send(json.dumps({"type": "auth", "player_token": account["player_token"]}))
         try:
             while True:
@@ -224,9 +241,9 @@ async def _play_arena(
 async def _measured(
     served: Served, phase: Callable[[], Awaitable[Any]]
 ) -> tuple[Any, dict[str, float]]:
-    before = Usage.now(served)
+    before = await Usage.now(served)
     got = await phase()
-    return got, Usage.now(served).since(before)
+    return got, (await Usage.now(served)).since(before)
 
 
 def _print_phase(name: str, stats: load.Stats, usage: dict[str, float]) -> None:
@@ -274,6 +291,8 @@ async def bench(served: Served, args: argparse.Namespace) -> None:
         print(f"pairing_{name}_p50_ms {load.pct(waits, 0.50):.1f}")
         print(f"pairing_{name}_p99_ms {load.pct(waits, 0.99):.1f}")
     print(f"pairings_pending {arena.pending}")
+    print(f"tournament_frames {arena.frames}")
+    print(f"tournament_frame_kib_mean {arena.frame_bytes / max(1, arena.frames) / 1024:.1f}")
 
 
 def main() -> None:

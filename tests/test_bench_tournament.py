@@ -12,14 +12,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PHASE = (
     "actions", "finished_matches", "p50_ms", "p99_ms", "all_started_s", "errors",
-    "server_cpu_pct", "client_cpu_pct", "steal_pct",
+    "server_cpu_pct", "client_cpu_pct", "steal_pct", "server_push_p99_le_ms",
+    "server_loop_lag_p99_le_ms",
 )  # fmt: skip
 NAMES = {
     "cores", "load1", "load1_end", "players", "matches", "think_ms", "resign_after", "seconds",
     *(f"{phase}_{name}" for phase in ("baseline", "arena") for name in PHASE),
     "arena_over_baseline", "pairings", "pairing_p50_ms", "pairing_p99_ms", "pairing_max_ms",
     "pairing_first_p50_ms", "pairing_first_p99_ms", "pairing_again_p50_ms",
-    "pairing_again_p99_ms", "pairings_pending",
+    "pairing_again_p99_ms", "pairings_pending", "tournament_frames", "tournament_frame_kib_mean",
 }  # fmt: skip
 
 
