@@ -1,14 +1,16 @@
 """A server of this project's own: `python -m app` in a subprocess on a free loopback port,
 stopped when the block ends (`app_process`, which the browser tests' servers use too). A
 benchmark's (`serving`) runs on a fresh SQLite file (or a given DATABASE_URL), with the rate
-limits and the per-address caps off (every benchmark client comes from 127.0.0.1), and reads the
-server's CPU time, so a figure can say whether the server or the client was busy."""
+limits and the per-address caps off (every benchmark client comes from 127.0.0.1); `Usage` reads
+its CPU time and /metrics histograms and this client's CPU time, so a figure can say whether the
+server or the client was busy."""
 
 from __future__ import annotations
 
 import json
 import math
 import os
+import resource
 import secrets
 import socket
 import subprocess
@@ -21,6 +23,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+import httpx
+
+from .machine import CpuTimes, steal_percent
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 60.0
@@ -40,6 +46,42 @@ class Served:
         except OSError:
             return float("nan")
         return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14, 15)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """CPU seconds of the server and of this client, the machine's ticks, and the server's own
+    histograms of action -> push and of its event loop's lag, at one moment: the server's side
+    of a phase, whatever this client's scheduling on a shared machine added to it."""
+
+    wall: float
+    server: float
+    client: float
+    cpu: CpuTimes | None
+    push: dict[float, float]
+    lag: dict[float, float]
+
+    @classmethod
+    async def now(cls, served: Served) -> Usage:
+        async with httpx.AsyncClient(base_url=served.base, timeout=60) as http:
+            metrics = (await http.get("/metrics")).text  # a scraper on this machine needs no token
+        mine = resource.getrusage(resource.RUSAGE_SELF)
+        return cls(
+            time.perf_counter(), served.cpu_seconds(), mine.ru_utime + mine.ru_stime,
+            CpuTimes.now(), buckets(metrics, "watergate_action_push_seconds"),
+            buckets(metrics, "watergate_event_loop_lag_seconds"),
+        )  # fmt: skip
+
+    def since(self, before: Usage) -> dict[str, float]:
+        wall = self.wall - before.wall
+        return {
+            "server_cpu_pct": 100 * (self.server - before.server) / wall,
+            "client_cpu_pct": 100 * (self.client - before.client) / wall,
+            "steal_pct": steal_percent(before.cpu, self.cpu),
+            # bucket bounds: the server's figures are histograms
+            "server_push_p99_le_ms": 1000 * bound(before.push, self.push, 0.99),
+            "server_loop_lag_p99_le_ms": 1000 * bound(before.lag, self.lag, 0.99),
+        }
 
 
 def free_port() -> int:

@@ -34,7 +34,6 @@ import contextlib
 import json
 import os
 import random
-import resource
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -46,8 +45,7 @@ import httpx
 import websockets
 
 from . import load
-from .machine import CpuTimes, steal_percent
-from .server import Served, bound, buckets, serving
+from .server import Served, Usage, serving
 
 CLOCK = "realtime-15"
 PASSWORD = "bench tournament password"
@@ -67,42 +65,6 @@ class Arena:
     frames: int = 0  # tournament frames received (each socket is sent the whole page)
     frame_bytes: int = 0
     sent: dict[str, dict[int, float]] = field(default_factory=dict)  # by match: bench.load's
-
-
-@dataclass(frozen=True)
-class Usage:
-    """CPU seconds of the server and of this client, the machine's ticks, and the server's own
-    histograms of action -> push and of its event loop's lag, at one moment: the server's side
-    of a phase, whatever this client's scheduling on a shared machine added to it."""
-
-    wall: float
-    server: float
-    client: float
-    cpu: CpuTimes | None
-    push: dict[float, float]
-    lag: dict[float, float]
-
-    @classmethod
-    async def now(cls, served: Served) -> Usage:
-        async with httpx.AsyncClient(base_url=served.base, timeout=60) as http:
-            metrics = (await http.get("/metrics")).text  # a scraper on this machine needs no token
-        mine = resource.getrusage(resource.RUSAGE_SELF)
-        return cls(
-            time.perf_counter(), served.cpu_seconds(), mine.ru_utime + mine.ru_stime,
-            CpuTimes.now(), buckets(metrics, "watergate_action_push_seconds"),
-            buckets(metrics, "watergate_event_loop_lag_seconds"),
-        )  # fmt: skip
-
-    def since(self, before: Usage) -> dict[str, float]:
-        wall = self.wall - before.wall
-        return {
-            "server_cpu_pct": 100 * (self.server - before.server) / wall,
-            "client_cpu_pct": 100 * (self.client - before.client) / wall,
-            "steal_pct": steal_percent(before.cpu, self.cpu),
-            # bucket bounds: the server's figures are histograms
-            "server_push_p99_le_ms": 1000 * bound(before.push, self.push, 0.99),
-            "server_loop_lag_p99_le_ms": 1000 * bound(before.lag, self.lag, 0.99),
-        }
 
 
 async def _sign_up(http: httpx.AsyncClient, username: str) -> dict[str, str]:
