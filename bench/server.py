@@ -125,6 +125,9 @@ def app_process(
                 time.sleep(0.1)  # polling its health: nothing else says when it listens
             yield url, proc.pid
         finally:
+            if proc.poll() is not None:  # it ended by itself: say how, before its log goes
+                tail = log_path.read_text(errors="replace")[-3000:]
+                print(f"the server at {url} ended ({proc.returncode}):\n{tail}", file=sys.stderr)
             proc.terminate()
             try:
                 proc.wait(timeout=10)
