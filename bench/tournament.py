@@ -110,13 +110,25 @@ async def _arena(http: httpx.AsyncClient, served: Served, accounts: list[dict[st
     return tid
 
 
+def _you(raw: str) -> dict[str, Any] | None:
+    """A tournament frame's own line, its last key (app/push/tournament_room.frame), read alone:
+    parsing the whole page on 500 sockets twice a second would be this client's load, not the
+    server's. (A `"you":` inside a string of the page is escaped, so the last one is the key.)"""
+    at = raw.rfind('"you":')
+    try:
+        found = json.loads(raw[at + len('"you":') : -1]) if at >= 0 else None
+    except ValueError:
+        found = json.loads(raw).get("you")
+    return found if isinstance(found, dict) else None
+
+
 async def _frames(ws: Any, news: asyncio.Queue[tuple[str, float]], arena: Arena) -> None:
     """The tournament socket's frames: each new match of `you.playing`, with when it came."""
     seen: set[str] = set()
     async for raw in ws:
         arena.frames += 1
         arena.frame_bytes += len(raw)
-        you = json.loads(raw).get("you") or {}
+        you = _you(raw) or {}
         playing = you.get("playing")
         if playing and playing not in seen:
             seen.add(playing)

@@ -4,10 +4,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
 from pathlib import Path
+
+from bench.tournament import _you
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASE = (
@@ -37,3 +40,11 @@ def test_a_tiny_run_prints_every_figure_by_name() -> None:
     assert set(figures) >= NAMES, NAMES - set(figures)
     for name, value in figures.items():
         assert math.isnan(float(value)) or float(value) >= 0, (name, value)
+
+
+def test_a_frames_own_line_is_read_from_its_end_whatever_the_page_holds() -> None:
+    page = {"type": "tournament", "name": 'say "you": no', "standings": [{"you": 1}]}
+    mine = {"player_id": "p1", "playing": "m1"}
+    for separators in ((",", ":"), (", ", ": ")):
+        assert _you(json.dumps({**page, "you": mine}, separators=separators)) == mine
+        assert _you(json.dumps({**page, "you": None}, separators=separators)) is None
