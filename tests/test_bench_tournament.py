@@ -21,9 +21,10 @@ PHASE = (
 NAMES = {
     "cores", "load1", "load1_end", "players", "matches", "think_ms", "resign_after", "seconds",
     *(f"{phase}_{name}" for phase in ("baseline", "arena") for name in PHASE),
-    "arena_over_baseline", "pairings", "pairing_p50_ms", "pairing_p99_ms", "pairing_max_ms",
-    "pairing_first_p50_ms", "pairing_first_p99_ms", "pairing_again_p50_ms",
-    "pairing_again_p99_ms", "pairings_pending", "tournament_frames", "tournament_frame_kib_mean",
+    "arena_over_baseline", "pairings", "pairings_pending", "tournament_frames",
+    "tournament_frame_kib_mean",
+    *(f"pairing_{group}{q}_ms" for group in ("", "first_", "again_", "push_")
+      for q in ("p50", "p99", "max")),
 }  # fmt: skip
 
 
