@@ -13,20 +13,20 @@ each, on the same server:
    frame's `you.playing` names a new match, takes its seat and plays it the same way.
 Printed, one `name value` a line: the machine (`cores`, `load1`), then for both phases the
 actions, `*_p50_ms` / `*_p99_ms` of action -> push (bench.load's measure, in its steady state:
-once every match, or every player, has started), the server's and this client's CPU share,
-the hypervisor's steal, and the server's own p99 of action -> push and of its event loop's lag
-(`*_server_push_p99_le_ms`, `*_server_loop_lag_p99_le_ms`: the bound of the /metrics histogram
-bucket that holds it); `arena_over_baseline` (the p99s' ratio, goal at most 1.5); and the
-pairing latency: from the moment a player is free (its auth sent on the tournament socket, or
-its game's finished view) to the tournament frame naming its next match, `pairing_p50_ms` and
-`pairing_p99_ms` over every pairing of the run (goal: p99 under 2 s), the same for the first
-pairings (`pairing_first_*`) and those after a game (`pairing_again_*`); `pairing_push_*` of that
-the part from the director's pass that made the game (its `started_at`, the server's clock) to
-the later of its players' frames (the rest is the wait for a partner and for that pass), each
-with its `_max_ms`; `pairings_pending` the players still waiting when it ended;
-`tournament_frames` received on the tournament sockets, and their mean size (every socket is
-sent the whole page). A client CPU share near 100 means the
-figures are this client's, not the server's.
+once every match, or every player who played, has started; `arena_never_played` counts the
+others), the server's and this client's CPU share, the hypervisor's steal, the server's own p99
+of action -> push and of its event loop's lag (`*_server_push_p99_le_ms`,
+`*_server_loop_lag_p99_le_ms`: the bound of the /metrics histogram bucket that holds it);
+`arena_over_baseline` (the p99s' ratio, goal at most 1.5); and the pairing latency: from the
+moment a player is free (its auth sent on the tournament socket, or its game's finished view) to
+the tournament frame naming its next match, `pairing_p50_ms` and `pairing_p99_ms` over every
+pairing of the run (goal: p99 under 2 s), the same for the first pairings (`pairing_first_*`)
+and those after a game (`pairing_again_*`); `pairing_push_*` of that the part from the
+director's pass that made the game (its `started_at`, the server's clock) to the later of its
+players' frames (the rest is the wait for a partner and for that pass), each with its `_max_ms`;
+`pairings_pending` the players still waiting when it ended; `tournament_frames` received on the
+tournament sockets, and their mean size (every socket is sent the whole page). A client CPU
+share near 100 means the figures are this client's, not the server's.
 """
 
 from __future__ import annotations
@@ -213,7 +213,9 @@ async def _play_arena(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    load.split_steady(arena.stats, began, n)
+    # steady once every player who got a game had started one: a player lost to an error (its
+    # seat or socket timing out) would otherwise leave the whole run without a figure
+    load.split_steady(arena.stats, began, max(1, len(arena.stats.started)))
     return arena
 
 
@@ -264,6 +266,7 @@ async def bench(served: Served, args: argparse.Namespace) -> None:
     print(f"seconds {args.seconds:.1f}")
     _print_phase("baseline", plain, plain_usage)
     _print_phase("arena", arena.stats, arena_usage)
+    print(f"arena_never_played {args.players - len(arena.stats.started)}")
     ratio = load.pct(arena.stats.latencies, 0.99) / load.pct(plain.latencies, 0.99)
     print(f"arena_over_baseline {ratio:.2f}")
     every = arena.first + arena.again

@@ -21,8 +21,8 @@ PHASE = (
 NAMES = {
     "cores", "load1", "load1_end", "players", "matches", "think_ms", "resign_after", "seconds",
     *(f"{phase}_{name}" for phase in ("baseline", "arena") for name in PHASE),
-    "arena_over_baseline", "pairings", "pairings_pending", "tournament_frames",
-    "tournament_frame_kib_mean",
+    "arena_over_baseline", "arena_never_played", "pairings", "pairings_pending",
+    "tournament_frames", "tournament_frame_kib_mean",
     *(f"pairing_{group}{q}_ms" for group in ("", "first_", "again_", "push_")
       for q in ("p50", "p99", "max")),
 }  # fmt: skip
