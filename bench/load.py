@@ -64,6 +64,7 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -79,10 +80,35 @@ DEFAULT_GAME = "watergate"
 
 @dataclass(frozen=True)
 class Table:
-    """What every match of a run is: its game and how many people sit at it."""
+    """What every match of a run is: its game, how many people sit at it, its clock, and how
+    long its seats play (bench.tournament compares its arena's games with matches like them)."""
 
     game: str = DEFAULT_GAME
     players: int = 2
+    clock: str = "none"  # the creation's clock choice, e.g. "realtime-15" (an arena's)
+    resign_after: int = 0  # a seat resigns after this many actions of its own (0: never)
+
+
+@dataclass(frozen=True)
+class Resign:
+    """A seat that resigns (`call`) once it has made `after` actions: short games, so that a run
+    plays many of them (an arena pairs again whenever one ends)."""
+
+    after: int
+    call: Callable[[], Awaitable[object]]
+
+
+def resigner(http: httpx.AsyncClient, match_id: str, token: str, after: int) -> Resign | None:
+    """The seat `token`'s resignation after `after` actions (None when `after` is 0)."""
+    if not after:
+        return None
+
+    async def call() -> object:
+        # both seats may reach `after`: the second resignation is refused, the game is over
+        headers = {"Authorization": f"Bearer {token}"}
+        return await http.post(f"/api/matches/{match_id}/resign", headers=headers)
+
+    return Resign(after, call)
 
 
 @dataclass
@@ -113,22 +139,24 @@ class Stats:
     shared: Any = None  # a Manager list: the spectator paths honest parts found, for hostile ones
 
 
-def _ws_url(base: str, match_id: str, token: str) -> str:
+def ws_url(base: str, match_id: str, token: str) -> str:
     """A seat's socket asking for log tails, as the browser does (v1.1): each push carries only
     the new log entries, not the whole log again."""
     path = f"/ws/matches/{match_id}?token={token}&log=tail"
     return base.replace("http", "ws", 1).rstrip("/") + path
 
 
-async def _seat(
+async def play_seat(
     ws: Any,
     think: float,
     sent: dict[int, float],
     stats: Stats,
     rng: random.Random,
     done: asyncio.Event,
+    resign: Resign | None = None,
 ) -> None:
     """Answer every view that offers this seat a choice; time the opponent's pushes."""
+    mine = 0  # actions this seat sent
     async for raw in ws:
         msg = json.loads(raw)
         if msg.get("type") == "error":
@@ -154,6 +182,11 @@ async def _seat(
             continue
         if think:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        if resign is not None and mine >= resign.after:
+            await resign.call()  # the finished view that follows ends the loop
+            resign = None
+            continue
+        mine += 1
         sent[version + 1] = time.perf_counter()
         await ws.send(
             json.dumps({"type": "action", "action": rng.choice(legal), "expected_version": version})
@@ -181,14 +214,20 @@ async def _one_match(
     async with contextlib.AsyncExitStack() as stack:
         sockets = [
             await stack.enter_async_context(
-                websockets.connect(_ws_url(base, created["match_id"], token))
+                websockets.connect(ws_url(base, created["match_id"], token))
             )
             for token in tokens
         ]
         if slot not in stats.started:  # the warm-up lasts until every slot has started one
             stats.started.add(slot)
             stats.last_start = time.time()
-        tasks = [asyncio.create_task(_seat(ws, think, sent, stats, rng, done)) for ws in sockets]
+        match_id, after = created["match_id"], table.resign_after
+        tasks = [
+            asyncio.create_task(
+                play_seat(ws, think, sent, stats, rng, done, resigner(http, match_id, token, after))
+            )
+            for ws, token in zip(sockets, tokens, strict=True)
+        ]
         try:
             await done.wait()
             stats.finished += 1
@@ -206,6 +245,8 @@ def _new_match(table: Table, opponent: str) -> dict[str, Any]:
         body["game"] = table.game
     if table.players != 2:
         body["players"] = table.players
+    if table.clock != "none":
+        body["clock"] = table.clock
     return body
 
 
@@ -217,12 +258,10 @@ async def _bot_match(base: str, table: Table, stats: Stats, deadline: float, see
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while time.perf_counter() < deadline:
             made = (await http.post("/api/matches", json=_new_match(table, "bot"))).json()
-            async with websockets.connect(
-                _ws_url(base, made["match_id"], made["seat_token"])
-            ) as ws:
+            async with websockets.connect(ws_url(base, made["match_id"], made["seat_token"])) as ws:
                 try:
                     await asyncio.wait_for(
-                        _seat(ws, 0, {}, Stats(), rng, asyncio.Event()),
+                        play_seat(ws, 0, {}, Stats(), rng, asyncio.Event()),
                         timeout=max(0.1, deadline - time.perf_counter()),
                     )
                 except TimeoutError:
@@ -317,7 +356,7 @@ async def run(
             *(_bot_match(base, table, stats, deadline, 20_000 + i) for i in range(k, bots, n)),
             *([_probe(base, stats, deadline)] if probe and k == 0 else []),
         )
-    _split(stats, began, len(range(k, matches, n)))
+    split_steady(stats, began, len(range(k, matches, n)))
     return stats
 
 
@@ -347,7 +386,7 @@ async def _probe(base: str, stats: Stats, deadline: float) -> None:
             await asyncio.sleep(PROBE_EVERY_S)
 
 
-def _split(stats: Stats, began: float, slots: int) -> None:
+def split_steady(stats: Stats, began: float, slots: int) -> None:
     """The steady state starts once every match has started (both seats' sockets open): with a
     server that falls behind while the matches are being created, later than the ramp's end, and
     pushes measured before then belong to the warm-up. No steady state if some never started."""
@@ -559,7 +598,7 @@ def _merged(parts: list[Stats]) -> Stats:
     return total
 
 
-def _pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
@@ -576,11 +615,11 @@ def _print_flood(
     print(f"flood_kind {args.flood_kind}")
     print(f"quiet_pushes {len(quiet)}")
     print(f"flood_pushes {len(flooded)}")
-    print(f"quiet_p50_ms {_pct(quiet, 0.50):.1f}")
-    print(f"quiet_p99_ms {_pct(quiet, 0.99):.1f}")
-    print(f"flood_p50_ms {_pct(flooded, 0.50):.1f}")
-    print(f"flood_p99_ms {_pct(flooded, 0.99):.1f}")
-    print(f"flood_over_quiet {_pct(flooded, 0.99) / _pct(quiet, 0.99):.2f}")
+    print(f"quiet_p50_ms {pct(quiet, 0.50):.1f}")
+    print(f"quiet_p99_ms {pct(quiet, 0.99):.1f}")
+    print(f"flood_p50_ms {pct(flooded, 0.50):.1f}")
+    print(f"flood_p99_ms {pct(flooded, 0.99):.1f}")
+    print(f"flood_over_quiet {pct(flooded, 0.99) / pct(quiet, 0.99):.2f}")
     for name in ("healthz", "lobby", "create"):
         for phase, inside in (("quiet", False), ("flood", True)):
             took = [t for at, w, t in stats.probes if w == name and _phase(windows, at) is inside]
@@ -681,16 +720,16 @@ def signin_bench(args: argparse.Namespace) -> None:
     print(f"signin_flood_clients {args.signin_flood}")
     for phase, (stats, probe) in phases.items():
         print(f"{phase}_actions {stats.actions}")
-        print(f"{phase}_p50_ms {_pct(stats.latencies, 0.50):.1f}")
-        print(f"{phase}_p99_ms {_pct(stats.latencies, 0.99):.1f}")
+        print(f"{phase}_p50_ms {pct(stats.latencies, 0.50):.1f}")
+        print(f"{phase}_p99_ms {pct(stats.latencies, 0.99):.1f}")
         print(f"{phase}_errors {stats.errors}")
-        print(f"{phase}_create_p50_ms {_pct(probe.creates, 0.50):.1f}")
-        print(f"{phase}_create_p99_ms {_pct(probe.creates, 0.99):.1f}")
+        print(f"{phase}_create_p50_ms {pct(probe.creates, 0.50):.1f}")
+        print(f"{phase}_create_p99_ms {pct(probe.creates, 0.99):.1f}")
         print(f"{phase}_server_rss_mb {max(probe.rss, default=math.nan) / 2**20:.0f}")
         print(f"{phase}_steal_pct {steal[phase]:.1f}")
     for status, count in sorted(phases["flood"][1].signins.items()):
         print(f"signin_{status} {count}")
-    quiet, flood = (_pct(phases[phase][0].latencies, 0.99) for phase in ("quiet", "flood"))
+    quiet, flood = (pct(phases[phase][0].latencies, 0.99) for phase in ("quiet", "flood"))
     print(f"flood_over_quiet {flood / quiet:.2f}")
 
 
@@ -729,10 +768,10 @@ def main() -> None:
     print(f"finished_matches {stats.finished}")
     print(f"actions {stats.actions}")
     print(f"actions_per_second {stats.actions / elapsed:.1f}")
-    print(f"p50_ms {_pct(stats.latencies, 0.50):.1f}")
-    print(f"p99_ms {_pct(stats.latencies, 0.99):.1f}")
-    print(f"p999_ms {_pct(stats.latencies, 0.999):.1f}")
-    print(f"warmup_p99_ms {_pct(stats.warmup, 0.99):.1f}")
+    print(f"p50_ms {pct(stats.latencies, 0.50):.1f}")
+    print(f"p99_ms {pct(stats.latencies, 0.99):.1f}")
+    print(f"p999_ms {pct(stats.latencies, 0.999):.1f}")
+    print(f"warmup_p99_ms {pct(stats.warmup, 0.99):.1f}")
     ready = stats.all_started_s
     print(f"all_started_s {'nan' if ready is None else f'{ready:.1f}'}")
     print(f"errors {stats.errors}")
@@ -754,7 +793,7 @@ def main() -> None:
         print(f"echo_steal_pct {steal_percent(cpu, CpuTimes.now()):.1f}")
         print(f"echo_p50_ms {floor.p50_ms:.1f}")
         print(f"echo_p99_ms {floor.p99_ms:.1f}")
-        print(f"p99_over_echo {_pct(stats.latencies, 0.99) / floor.p99_ms:.1f}")
+        print(f"p99_over_echo {pct(stats.latencies, 0.99) / floor.p99_ms:.1f}")
 
 
 if __name__ == "__main__":

@@ -10,18 +10,14 @@ import json
 import os
 import re
 import secrets
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+
+from bench.server import app_process
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = Path(__file__).resolve().parent / "output"  # emptied at the start by tests/conftest.py
@@ -56,57 +52,19 @@ def _missing(what: str) -> NoReturn:
     pytest.skip(f"{what} is not available: the end-to-end browser tests need it")
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
-            return response.status == 200 and json.loads(response.read()) == {"status": "ok"}
-    except (OSError, urllib.error.URLError, ValueError):
-        return False
-
-
 @contextmanager
 def serving(tmp: Path, admin_token: str | None = None) -> Iterator[str]:
     """A freshly migrated server on a fresh SQLite file in `tmp` and a free port (bots without
-    delay, rate limits off); its base URL while the block runs. `admin_token`: the ADMIN_TOKEN
-    it is given (a random one nobody knows by default)."""
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "BASE_URL")}
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp / 'e2e.db'}",
-        HOST="127.0.0.1",
-        PORT=str(port),
-        ADMIN_TOKEN=admin_token or secrets.token_hex(16),
-        BOT_DELAY_MS="0",
-        RATE_LIMITS="off",  # every browser of a test module comes from 127.0.0.1
-    )
-    log_path = tmp / "server.log"
-    url = f"http://127.0.0.1:{port}"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while not _healthy(url):
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    tail = log_path.read_text(errors="replace")[-3000:]
-                    pytest.fail(f"the server did not become healthy at {url}:\n{tail}")
-                time.sleep(0.1)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    delay, rate limits off), logging to `tmp`/server.log; its base URL while the block runs.
+    `admin_token`: the ADMIN_TOKEN it is given (a random one nobody knows by default)."""
+    settings = {
+        "DATABASE_URL": f"sqlite:///{tmp / 'e2e.db'}",
+        "ADMIN_TOKEN": admin_token or secrets.token_hex(16),
+        "BOT_DELAY_MS": "0",
+        "RATE_LIMITS": "off",  # every browser of a test module comes from 127.0.0.1
+    }
+    with app_process(settings, tmp / "server.log", START_TIMEOUT_S) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module")

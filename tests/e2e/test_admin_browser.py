@@ -5,7 +5,7 @@ out; a player replays a finished match with both hands shown. Screenshots land i
 tests/e2e/output/admin-*.png.
 
 The shared `server` fixture gives its server a random ADMIN_TOKEN that tests cannot read, so this
-module overrides `server` with its own subprocess (same pattern, known token); `open_page`,
+module overrides `server` with its own (conftest's `serving`, a known token); `open_page`,
 `chromium` and `shot` from conftest then use it."""
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ import json
 import os
 import re
 import secrets
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +25,7 @@ import pytest
 
 from engine.watergate.bots import RandomBot
 
-from .conftest import LOCALES, ROOT, START_TIMEOUT_S, _free_port, _healthy
+from .conftest import LOCALES, serving
 from .test_axe import violations
 
 try:
@@ -45,37 +43,9 @@ LOGS: dict[str, Path] = {}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Like conftest's server, with an ADMIN_TOKEN this module knows."""
     tmp = tmp_path_factory.mktemp("e2e-admin-server")
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "BASE_URL")}
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp / 'e2e.db'}",
-        HOST="127.0.0.1",
-        PORT=str(port),
-        ADMIN_TOKEN=ADMIN_TOKEN,
-        BOT_DELAY_MS="0",
-        RATE_LIMITS="off",
-    )
-    LOGS["server"] = log_path = tmp / "server.log"
-    url = f"http://127.0.0.1:{port}"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "app"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
-        try:
-            deadline = time.monotonic() + START_TIMEOUT_S
-            while not _healthy(url):  # polling a health check, as conftest does
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    tail = log_path.read_text(errors="replace")[-3000:]
-                    pytest.fail(f"the server did not become healthy at {url}:\n{tail}")
-                time.sleep(0.1)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    LOGS["server"] = tmp / "server.log"  # where conftest's server logs
+    with serving(tmp, ADMIN_TOKEN) as url:
+        yield url
 
 
 def bearer(token: str) -> dict[str, str]:
