@@ -40,7 +40,17 @@ class TournamentSocket:
 
 
 def frame(page: dict[str, Any], mine: dict[str, Any] | None) -> str:
-    return json.dumps({"type": "tournament", **page, "you": mine}, separators=(",", ":"))
+    return with_you(public_part(page), mine)
+
+
+def public_part(page: dict[str, Any]) -> str:
+    """The page's frame without its closing brace: serialised once per push, however many
+    sockets it goes to (a 500-player page is tens of KiB; each socket adds only its line)."""
+    return json.dumps({"type": "tournament", **page}, separators=(",", ":"))[:-1]
+
+
+def with_you(public: str, mine: dict[str, Any] | None) -> str:
+    return f'{public},"you":{json.dumps(mine, separators=(",", ":"))}}}'
 
 
 class TournamentRoom:
@@ -51,6 +61,9 @@ class TournamentRoom:
         self.count = 0
         self.render: Render | None = None
         self._due: dict[str, asyncio.Task[None]] = {}
+        # changes that came while their tournament's push was already being rendered or sent:
+        # one more push follows it (else a pairing committed meanwhile would wait for the next)
+        self._again: set[str] = set()
 
     def add(self, conn: TournamentSocket) -> None:
         if self.count >= self.cap:
@@ -77,28 +90,40 @@ class TournamentRoom:
 
     def changed(self, tournament_id: str) -> None:
         """A `Fanout.tournament_changed` callback: render soon, once, if anyone watches here."""
-        if tournament_id not in self.by_tournament or tournament_id in self._due:
+        if tournament_id not in self.by_tournament:
+            return
+        if tournament_id in self._due:
+            self._again.add(tournament_id)
             return
         task = asyncio.create_task(self._deliver(tournament_id))
         self._due[tournament_id] = task
-        task.add_done_callback(lambda _: self._due.pop(tournament_id, None))
+        task.add_done_callback(lambda _: self._delivered(tournament_id))
+
+    def _delivered(self, tournament_id: str) -> None:
+        self._due.pop(tournament_id, None)
+        if tournament_id in self._again:
+            self._again.discard(tournament_id)
+            self.changed(tournament_id)
 
     async def _deliver(self, tournament_id: str) -> None:
         REQUEST_ID.set(None)
         await asyncio.sleep(COALESCE_S)  # gather the changes of the next moment into one push
+        self._again.discard(tournament_id)  # what came until now is in this render
         assert self.render is not None
         try:
             page, lines = await self.render(tournament_id)
         except Exception as err:  # the database away: the next change or reload shows it
             log.warning("rendering a tournament failed (%s)", type(err).__name__)
             return
-        public = frame(page, None)
+        public = public_part(page)
+        anyone = with_you(public, None)
         for conn in list(self.by_tournament.get(tournament_id, ())):
             mine = lines.get(conn.player_id) if conn.player_id else None
             with contextlib.suppress(Exception):  # a socket closing meanwhile
-                await conn.send_text(public if mine is None else frame(page, mine))
+                await conn.send_text(anyone if mine is None else with_you(public, mine))
 
     async def close(self) -> None:
+        self._again.clear()
         for task in list(self._due.values()):
             task.cancel()
         await asyncio.gather(*self._due.values(), return_exceptions=True)

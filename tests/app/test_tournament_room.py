@@ -1,0 +1,60 @@
+"""The tournament sockets' pushes (issue 46): coalesced into one render for a burst of changes,
+the public page serialised once with each entrant's own line added, and a change that arrives
+while a push is being rendered followed by one more push (a pairing committed meanwhile must
+reach its player without waiting for the next change)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from app.push import tournament_room
+from app.push.tournament_room import TournamentRoom
+
+
+class FakeSocket:
+    def __init__(self, player_id: str | None) -> None:
+        self.tournament_id, self.player_id, self.address = "t1", player_id, "127.0.0.1"
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def test_a_change_during_a_render_is_pushed_again_and_each_entrant_gets_its_own_line(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(tournament_room, "COALESCE_S", 0)
+
+    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+        room = TournamentRoom(10, 10)
+        rendering, release = asyncio.Event(), asyncio.Event()
+        renders = 0
+
+        async def render(tid: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+            nonlocal renders
+            renders += 1
+            if renders == 1:
+                rendering.set()
+                await release.wait()  # a change arrives while this render is under way
+            return {"round": renders}, {"ana": {"playing": f"m{renders}"}}
+
+        room.render = render
+        ana, watcher = FakeSocket("ana"), FakeSocket(None)
+        room.add(ana)  # type: ignore[arg-type]
+        room.add(watcher)  # type: ignore[arg-type]
+        room.changed("t1")
+        room.changed("t1")  # a burst: still one render
+        await rendering.wait()
+        room.changed("t1")  # committed while the first push renders
+        release.set()
+        while room._due:  # each push, and the one its done callback starts
+            await asyncio.gather(*list(room._due.values()))
+        return ana.sent, watcher.sent, renders
+
+    ana, watcher, renders = asyncio.run(scenario())
+    assert renders == 2
+    assert [f["you"]["playing"] for f in ana] == ["m1", "m2"]
+    assert [f["you"] for f in watcher] == [None, None]
+    assert ana[-1]["type"] == "tournament" and ana[-1]["round"] == 2
