@@ -45,7 +45,7 @@ from .http.paths import STATIC
 from .metrics import Metrics, probe_loop
 from .services.context import AppContext
 from .services.privacy import Privacy
-from .supervise import finish, supervise
+from .supervise import every, finish, supervise
 
 CHECKPOINT_SECONDS = 1.0
 SWEEP_GRACE = 5.0  # seconds shutdown waits for a sweep under way before it cancels it
@@ -58,60 +58,12 @@ async def sweep_once(ctx: AppContext) -> list[str]:
     return await ctx.lifecycle.sweep()
 
 
-async def _sweep_forever(ctx: AppContext, stop: asyncio.Event) -> None:
-    """Sweep every few seconds until told to stop; a failed sweep (the database away) raises, and
-    the supervisor logs it and sweeps again after its backoff. Shutdown waits a while for a sweep
-    under way rather than cancelling it: its worker thread would go on using the database."""
-    while not stop.is_set():
-        try:
-            await asyncio.wait_for(stop.wait(), ctx.settings.sweep_seconds)
-            return
-        except TimeoutError:
-            pass
-        await sweep_once(ctx)
-
-
 async def lobby_sweep_once(ctx: AppContext) -> list[str]:
     """Note which challenge creators this process sees connected (a lobby socket, or a socket on
     their own table), and take the challenges of creators away too long out of the lobby."""
     tables = {c.match_id for c in ctx.hub.connections() if c.viewer is not None}
     await ctx.challenges.expire()  # direct challenges past their time, and their matches
     return await ctx.lobby.sweep(ctx.lobby_room.players(), tables)
-
-
-async def _lobby_forever(ctx: AppContext, stop: asyncio.Event) -> None:
-    """The lobby's sweep, supervised like the match sweep (a failure is retried after backoff)."""
-    while not stop.is_set():
-        try:
-            await asyncio.wait_for(stop.wait(), LOBBY_SWEEP_SECONDS)
-            return
-        except TimeoutError:
-            pass
-        await lobby_sweep_once(ctx)
-
-
-async def _retention_forever(ctx: AppContext, stop: asyncio.Event) -> None:
-    """Hourly, remove reports, moderation records, sanctions and abandonment records kept
-    their time (issue 43, README: Privacy and retention); supervised like the sweeps."""
-    while not stop.is_set():
-        try:
-            await asyncio.wait_for(stop.wait(), RETENTION_SWEEP_SECONDS)
-            return
-        except TimeoutError:
-            pass
-        await Privacy(ctx.core).prune()
-
-
-async def _checkpoint_forever(ctx: AppContext, stop: asyncio.Event) -> None:
-    """Keep SQLite's write-ahead log short, off the event loop (commits never checkpoint); a
-    checkpoint under way when shutdown starts is waited for, like a sweep."""
-    while not stop.is_set():
-        try:
-            await asyncio.wait_for(stop.wait(), CHECKPOINT_SECONDS)
-            return
-        except TimeoutError:
-            pass
-        await run_in_threadpool(ctx.db.checkpoint)  # a failure: the supervisor logs and retries
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -125,11 +77,20 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         ctx = await AppContext.start(settings, clock, metrics)
         app.state.ctx = ctx
         stop = asyncio.Event()
-        sweeper = supervise("sweeper", lambda: _sweep_forever(ctx, stop), stop=stop)
-        checkpointer = supervise("checkpointer", lambda: _checkpoint_forever(ctx, stop), stop=stop)
+        # clock expiry and abandonment; the lobby's creators; records past their retention
+        # (issue 43, README: Privacy and retention); SQLite's write-ahead log kept short, off
+        # the event loop (commits never checkpoint)
+        sweeper = every("sweeper", settings.sweep_seconds, lambda: sweep_once(ctx), stop)
+        lobby_sweeper = every(
+            "lobby sweeper", LOBBY_SWEEP_SECONDS, lambda: lobby_sweep_once(ctx), stop
+        )
+        retention = every(
+            "retention", RETENTION_SWEEP_SECONDS, lambda: Privacy(ctx.core).prune(), stop
+        )
+        checkpointer = every(
+            "checkpointer", CHECKPOINT_SECONDS, lambda: run_in_threadpool(ctx.db.checkpoint), stop
+        )
         lag = supervise("event-loop probe", lambda: probe_loop(metrics, stop), stop=stop)
-        lobby_sweeper = supervise("lobby sweeper", lambda: _lobby_forever(ctx, stop), stop=stop)
-        retention = supervise("retention", lambda: _retention_forever(ctx, stop), stop=stop)
         director = supervise("tournament director", lambda: ctx.director.run(stop), stop=stop)
         try:
             yield

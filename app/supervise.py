@@ -12,6 +12,7 @@ from typing import Any
 log = logging.getLogger("watergate.supervise")
 
 Job = Callable[[], Awaitable[None]]
+Periodic = Callable[[], Awaitable[object]]  # a periodic job's result, if any, is not used
 FIRST_DELAY = 0.5  # seconds before the first restart
 MAX_DELAY = 10.0  # the cap: a dependency that comes back is used again within this long
 
@@ -31,6 +32,28 @@ def supervise(
     it should never end by itself; otherwise returning means its work is done. The task ends when
     it is cancelled or once `stop` is set (a backoff under way is cut short)."""
     return asyncio.create_task(_run(name, job, stop, forever, first_delay, max_delay), name=name)
+
+
+def every(
+    name: str, seconds: float, job: Periodic, stop: asyncio.Event, *, first: bool = False
+) -> asyncio.Task[None]:
+    """A supervised periodic job: `job()` every `seconds` until `stop` is set (at once first
+    too, with `first`). A failed run is logged and the loop started again after the
+    supervisor's backoff; a run under way when `stop` is set is left to finish (`finish` with a
+    grace waits for it), since its worker thread would go on using the database."""
+
+    async def loop() -> None:
+        if first and not stop.is_set():
+            await job()
+        while not stop.is_set():
+            try:
+                await asyncio.wait_for(stop.wait(), seconds)
+                return
+            except TimeoutError:
+                pass
+            await job()
+
+    return supervise(name, loop, stop=stop)
 
 
 async def finish(task: asyncio.Task[Any] | None, grace: float = 0.0) -> None:

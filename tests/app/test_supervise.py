@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import pytest
 
-from app.supervise import finish, supervise
+from app.supervise import every, finish, supervise
 
 T = TypeVar("T")
 DEADLINE = 5.0
@@ -116,3 +116,30 @@ def test_the_stop_event_ends_a_backoff_at_once_and_finish_waits_for_the_job() ->
         assert finished.is_set() and not task.cancelled()
 
     run(main)
+
+
+def test_every_runs_its_job_each_period_survives_a_failure_and_stops_on_the_event() -> None:
+    """The periodic-job helper the sweeps share: a failed run does not end the job (the
+    supervisor starts the loop again), and setting the stop event ends it between runs."""
+
+    async def scenario() -> list[str]:
+        stop = asyncio.Event()
+        third = asyncio.Event()
+        runs: list[str] = []
+
+        async def job() -> int:
+            runs.append("run")
+            if len(runs) == 2:
+                raise RuntimeError("the database is away")
+            if len(runs) == 3:
+                third.set()
+            return len(runs)
+
+        task = every("probe", 0.001, job, stop)
+        await asyncio.wait_for(third.wait(), 10)
+        stop.set()
+        await finish(task, grace=10)
+        return runs
+
+    runs = asyncio.run(scenario())
+    assert len(runs) >= 3  # the failed second run was followed by a third
