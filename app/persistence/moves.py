@@ -211,10 +211,6 @@ class MoveTransaction:
         """When the deciding seat's clock runs out (None: not known, the sweep works it out)."""
         self.write(repo.SET_DUE, {"the_match": match_id, "due": due, "at_version": at_version})
 
-    def set_options(self, match_id: str, options: dict[str, Any]) -> None:
-        """The match's options anew (a tournament player's berserk halves their clock)."""
-        self.write(repo.SET_OPTIONS, {"the_match": match_id, "opts": options})
-
     def still_idle(self, match_id: str, cutoff: datetime) -> bool:
         """Whether nobody has touched the match since `cutoff` (the abandonment rule)."""
         return bool(self.rows(repo.STILL_IDLE, {"the_match": match_id, "cutoff": cutoff}))

@@ -217,11 +217,6 @@ def due_matches(db: Session, now: datetime) -> list[MatchRow]:
 
 
 # the deciding seat changed outside a move (a leaver's seat went to the computer): unknown again
-SET_OPTIONS = (
-    update(MATCHES)
-    .where(MATCHES.c.id == bindparam("the_match"))
-    .values(options=bindparam("opts", type_=MATCHES.c.options.type))
-)
 SET_DUE = (
     update(MATCHES)
     .where(MATCHES.c.id == bindparam("the_match"), MATCHES.c.version == bindparam("at_version"))

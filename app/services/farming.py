@@ -11,14 +11,13 @@ import hashlib
 import hmac
 import ipaddress
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final, Protocol
 
 from sqlalchemy.orm import Session
 
 from ..config import Settings
 from ..persistence import origins as store
 from ..persistence import push as push_keys
-from ..persistence.records import MatchRow
 from ..persistence.sql import Sql
 
 TOGETHER: Final = timedelta(hours=24)  # players made this close together from one address
@@ -63,19 +62,33 @@ def twins(sql: Sql, players: list[str]) -> list[tuple[str, str]]:
     return pairs
 
 
-def unrate_twins(sql: Sql, row: MatchRow, seated: dict[str, str | None], when: datetime) -> bool:
+class MatchRow(Protocol):
+    """What unrating needs of a match: its id and options (a locked row, or a new match)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+
+def unrate_twins(
+    sql: Sql, row: MatchRow, seated: dict[str, str | None], when: datetime
+) -> dict[str, Any] | None:
     """In the transaction that starts a rated match (`seated`: seat -> player, the one just
-    taken included): if two of its players were made from one address within a day, the match
-    is made unrated and a report about the newer one is filed. Whether it was."""
+    taken included; a tournament's game as it is made): if two of its players were made from
+    one address within a day, the match is made unrated and a report about the newer one is
+    filed. Its new options if it was."""
     players = [p for p in seated.values() if p is not None]
     pairs = twins(sql, players)
     if not pairs:
-        return False
-    store.set_options(sql, row.id, {**row.options, "rated": False, "unrated_by": "same_origin"})
+        return None
+    options = {**row.options, "rated": False, "unrated_by": "same_origin"}
+    store.set_options(sql, row.id, options)
     for older, newer in pairs:
         text = (
             f"Automatic: a rated match between {older} and {newer}, players made from one "
             "address within a day, was played unrated (possible rating farming)."
         )
         store.file_report(sql, newer, row.id, text, when)
-    return True
+    return options

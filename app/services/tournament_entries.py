@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..clocks import due_at
 from ..errors import ApiError, checked_id, not_found
+from ..persistence import origins
 from ..persistence import ratings as ratings_repo
 from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
@@ -152,7 +153,7 @@ class TournamentEntries:
                 raise ApiError(409, "berserk_unavailable", "Berserk comes before your first move.")
             clock["berserk"] = [*(clock.get("berserk") or ()), seat]
             options = {**info.options, "clock": clock}
-            tx.set_options(match_id, options)
+            origins.set_options(tx, match_id, options)
             games_repo.set_berserk(tx, match_id, player)
             new = replace(info, options=options)
             due = due_at(new, entry)

@@ -20,8 +20,10 @@ from ..persistence import notifications
 from ..persistence import repository as match_repo
 from ..persistence import tournament_games as games_repo
 from ..persistence.cache import fresh_entry, read_info
+from ..persistence.sql import OnSession
 from ..persistence.tournaments import TournamentRow
 from .core import Core
+from .farming import unrate_twins
 from .matches import new_row
 
 
@@ -73,6 +75,10 @@ def seat_game(
     held = {seat: token_hash(new_token()) for seat in seats}  # each player's keys come later
     match_repo.add_match(db, match)
     match_repo.add_seats(db, match.id, dict.fromkeys(seats, "human"), held, dict(by_seat))
+    if t.rated:  # two accounts made together do not rate each other here either (#40, 22)
+        unrated = unrate_twins(OnSession(db), match, dict(by_seat), now)
+        if unrated is not None:
+            match.options = options = unrated
     games_repo.add_game(db, t.id, match.id, round_, {p: s for s, p in by_seat.items()}, now)
     for seat, player in by_seat.items():
         data = {

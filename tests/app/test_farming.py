@@ -8,16 +8,26 @@ Each of these fails without the check: the match stayed rated and nobody was tol
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
 
-from .accounts_helpers import Account, execute, profile, rated_match, resign, rows, sign_up
+from .accounts_helpers import (
+    Account,
+    as_player,
+    execute,
+    profile,
+    rated_match,
+    resign,
+    rows,
+    sign_up,
+)
 from .conftest import make_settings
 from .test_lifecycle import view
+from .test_tournaments import ADMIN, on_the_page, page, seat_token, tick
 
 PROXY = ("127.0.0.1", 50000)  # a trusted proxy: X-Forwarded-For names the client behind it
 HOME, CAFE = "198.51.100.1", "198.51.100.2"
@@ -91,3 +101,27 @@ def test_an_address_that_tells_nothing_is_not_kept(client: TestClient, url: str)
     guest = client.post("/api/players", json={"name": "Gil"}, headers={"X-Forwarded-For": CAFE})
     kept = rows(url, "select created_from from players where id = :p", p=guest.json()["player_id"])
     assert kept[0][0] and CAFE not in kept[0][0]  # a keyed hash, not the address
+
+
+def test_twin_accounts_paired_in_a_rated_tournament_do_not_rate_each_other(
+    client: TestClient, url: str
+) -> None:
+    """The same rule at a tournament's pairing: the game is made unrated as it is made (its
+    view says so) and the newer account is reported (issue 46)."""
+    ana, alt = account(client, "ana_tfarm", HOME), account(client, "alt_tfarm", HOME)
+    body = {"name": "Farm cup", "starts_at": datetime.now(UTC).isoformat(), "minutes": 60}
+    tid = client.post("/api/tournaments", json=body, headers=ADMIN).json()["tournament_id"]
+    for who in (ana, alt):
+        assert (
+            client.post(f"/api/tournaments/{tid}/join", headers=as_player(who)).status_code == 204
+        )
+    with on_the_page(client, tid, [ana, alt]):
+        tick(client)
+        tick(client)
+        (game,) = page(client, tid)["games"]
+    _, token = seat_token(client, game["match_id"], alt)
+    assert view(client, game["match_id"], token)["rated"] is False
+    assert resign(client, game["match_id"], token).status_code == 200
+    assert games_rated(client, ana) == 0 and games_rated(client, alt) == 0
+    reports = rows(url, "select player, match_id from reports")
+    assert reports == [(alt["player_id"], game["match_id"])]
