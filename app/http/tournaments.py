@@ -230,6 +230,14 @@ async def _who(ctx: AppContext, ws: WebSocket, tid: str) -> tuple[bool, str | No
     return False, None
 
 
+def _is_ping(text: str) -> bool:
+    try:
+        msg = json.loads(text) if len(text) <= 64 else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(msg, dict) and msg.get("type") == "ping"
+
+
 @router.websocket("/ws/tournaments/{tournament_id}")
 async def tournament_socket(ws: WebSocket, tournament_id: str) -> None:
     """The tournament's page, live: pushed again (coalesced) whenever it changes. An entrant's
@@ -253,7 +261,7 @@ async def tournament_socket(ws: WebSocket, tournament_id: str) -> None:
         page, lines = await ctx.tournaments.pushed(tid)
         await conn.send_text(frame(page, lines.get(player) if player else None))
         async for text in meter.messages():
-            if text == '{"type":"ping"}':
+            if _is_ping(text):
                 await conn.send_text('{"type":"pong"}')
                 continue
             await conn.send_text(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -303,6 +304,25 @@ def test_a_bell_socket_over_its_budget_is_closed_4429(make: Make) -> None:
     assert limited_count(client) == 1
 
 
+def test_a_tournament_socket_over_its_budget_is_closed_4429(make: Make) -> None:
+    """A tournament page's socket (issue 46), watching or as an entrant, is metered alike."""
+    client = make(ws_messages_per_second=1, ws_message_burst=4)
+    made = client.post(
+        "/api/tournaments",
+        json={"name": "Flood cup", "starts_at": datetime.fromtimestamp(START, UTC).isoformat()},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+    )
+    with client.websocket_connect(f"/ws/tournaments/{made.json()['tournament_id']}") as ws:
+        ws.send_text(json.dumps({"type": "watch"}))
+        assert receive(ws)["type"] == "tournament"
+        for _ in range(4):  # (the first message, who is watching, is read before the meter)
+            ws.send_text(PING)
+            assert receive(ws) == {"type": "pong"}
+        ws.send_text(PING)
+        flooded(ws)
+    assert limited_count(client) == 1
+
+
 def test_every_socket_kind_is_metered_here(make: Make) -> None:
     """The sockets these tests flood are every socket the app serves: a new kind (a tournament's
     or a bot's stream) reads its messages through app.http.sockets.Meter and is added above."""
@@ -311,4 +331,5 @@ def test_every_socket_kind_is_metered_here(make: Make) -> None:
     served = {r.path for r in routes if isinstance(r, WebSocketRoute)}
     assert served == {
         "/ws/matches/{match_id}", "/ws/watch/{match_id}", "/ws/lobby", "/ws/notifications",
+        "/ws/tournaments/{tournament_id}",
     }  # fmt: skip

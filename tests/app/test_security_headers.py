@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -42,7 +43,13 @@ def started(client: TestClient) -> dict[str, str]:
     fresh = client.post("/api/matches", json={"opponent": "human"}).json()
     player = client.post("/api/players", json={"name": "Ana"}).json()
     nations = client.post("/api/matches", json={"game": "nations", "opponent": "bot"}).json()
+    cup = client.post(
+        "/api/tournaments",
+        json={"name": "Header cup", "starts_at": datetime.now(UTC).isoformat(), "minutes": 60},
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+    ).json()
     return {
+        "tournament_id": cup.get("tournament_id", "missing"),
         "player_id": player["player_id"],
         "match_id": made["match_id"],
         "nations_id": nations["match_id"],  # the Nations table's pages show a Nations match
@@ -62,7 +69,10 @@ def page_paths(client: TestClient) -> list[str]:
             continue
         if path not in NOT_PAGE_PATHS:
             match_id = ids["nations_id" if path.startswith("/nations/") else "match_id"]
-            filled = {"code": ids["code"], "player_id": ids["player_id"], "match_id": match_id}
+            filled = {
+                "code": ids["code"], "player_id": ids["player_id"], "match_id": match_id,
+                "tournament_id": ids["tournament_id"],
+            }  # fmt: skip
             lesson = {"game": "watergate", "lesson": "editor"}  # a tutorial's start page
             paths.add(path.format(**filled, **lesson))
     return sorted(paths)
@@ -105,6 +115,8 @@ def test_every_page_route_is_covered(client: TestClient) -> None:
         "/nations/match/ID",
         "/nations/watch/ID",
         "/nations/replay/ID",
+        "/tournaments",
+        "/tournaments/ID",
     }
 
 
