@@ -131,6 +131,11 @@ export const actorLabel = (view) => (role) => (view.players?.[role]?.player_id ?
 
 /** The sentence for log entry `e`; `seen` (handle -> token payload) names tokens the entry
  * gives by handle only, as they were known at that point of the log; `who` names a seat. */
+/** Why an instruction has nothing to do: a log line's or a hint's part {reason, what}. */
+export function skipWhy({ reason: r, what: w }) {
+  return t(`skipped.${r}${/^(token_gained|already_there)$/.test(r) ? `_${w}` : w && r === "no_token" ? "_color" : ""}`, { person: personName(w), color: colorName(w) });
+}
+
 export function logSentence(e, me, seen = new Map(), who = roleCap) {
   const p = { role: who(e.role), count: e.count, round: e.round, space: e.space, steps: e.steps };
   switch (e.type) {
@@ -164,6 +169,7 @@ export function logSentence(e, me, seen = new Map(), who = roleCap) {
     case "board_evidence_removed": return t("log.board_evidence_removed", { space: spaceName(e.space) });
     case "restriction_added": return t(`restrictions.${e.rule}`);
     case "face_down_asked": case "face_down_denied": return t(`log.${e.type}`, { color: colorName(e.color) });
+    case "instruction_skipped": return t("log.instruction_skipped", { card: /^N?M\d/.test(e.source) ? t("log.momentum_space", { n: e.source.slice(-1) }) : cardName(e.source), why: skipWhy(e) });
     case "instruction_stopped": return t("log.instruction_stopped", { role: roleCap(e.role), card: cardName(e.source) });
     case "play_cancelled": return t("log.play_cancelled", { by: cardName(e.by), card: cardName(e.card) });
     case "card_removed": case "card_discarded": case "card_replayed":

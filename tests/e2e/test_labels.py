@@ -36,6 +36,25 @@ RARE = [
     {"type": "momentum_returned"},
     {"type": "match_ended", "reason": "resigned", "role": "editor"},
     {"type": "match_ended", "reason": "timeout", "role": "nixon"},
+    *(
+        {"type": "instruction_skipped", "role": role, "source": source, "reason": reason, **what}
+        for role, source, reason, what in (
+            ("nixon", "N01", "token_gained", {"what": "momentum"}),
+            ("editor", "E02", "token_gained", {"what": "initiative"}),
+            ("editor", "E02", "already_there", {"what": "initiative"}),
+            ("nixon", "N15", "already_there", {"what": "momentum"}),
+            ("editor", "E11", "picture_pinned", {"what": "martha_mitchell"}),
+            ("editor", "E17", "no_picture", {}),
+            ("editor", "E15", "no_token", {}),
+            ("editor", "E13", "no_token", {"what": "green"}),
+            ("nixon", "N04", "no_board_token", {}),
+            ("nixon", "N09", "bag_empty", {}),
+            ("editor", "M2", "nothing_hidden", {}),
+            ("nixon", "N01", "deck_empty", {}),
+            ("nixon", "N11", "restricted_already", {"what": "editor_no_ask"}),
+            ("editor", "E06", "nothing_to_replay", {}),
+        )
+    ),
 ]
 SEATS = ("editor", "nixon")
 
@@ -227,3 +246,71 @@ def test_a_nation_names_the_computer_and_a_guest_in_the_readers_language(
     ):
         named = page.evaluate(NATION_NAMES, wire)
         assert named == [you, fill(nation_of, seat=seats["p2"], name=word)]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_r14_a_skipped_instruction_names_its_card_and_says_why(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    """Issue 42 item 4: "Hush money: no effect — …", a reason worded for each reason the engine
+    gives (the picture's person, the token, the colour named), a momentum space by its number."""
+    found = read(open_page, lang)
+    loc = LOCALES[lang]
+    lines = [line for line in found["lines"] if line["e"]["type"] == "instruction_skipped"]
+    skips = [e for e in RARE if e["type"] == "instruction_skipped"]
+    assert {line["e"]["reason"] for line in lines} >= {e["reason"] for e in skips}
+    for line in lines:
+        e, text = line["e"], line["text"]
+        assert "skipped." not in text and "{" not in text, text
+        if e["source"] == "M2":
+            assert fill(loc["log"]["momentum_space"], n=2) in text, text
+        else:
+            assert text.startswith(loc["cards"][e["source"]]["name"]), text
+        if e["reason"] == "picture_pinned":
+            assert loc["people"][e["what"]] in text, text
+        if e.get("what") == "green":
+            assert loc["colors"]["green"] in text, text
+
+
+# A chosen card whose action would do nothing now: its button says so, and the reason follows.
+IDLE = """async (idle) => {
+  const { decisionModel, renderDecision } = await import("/static/js/render/decision.js");
+  const { renderHints } = await import("/static/js/render/hints.js");
+  const toggle = Object.assign(document.createElement("input"), { id: "hints", type: "checkbox" });
+  const label = document.createElement("label");
+  const hand = document.createElement("div"), root = document.createElement("div");
+  label.append(toggle);
+  document.body.append(label, hand, root);
+  const view = { status: "active", role: "editor", version: 3,
+    state: { decision: { kind: "play", role: "editor", turn: 2 }, track: { evidence: [] },
+      holding: {}, board: { spaces: {} } },
+    legal_actions: [{ type: "play_value", card: "E11", target: "momentum" },
+      { type: "play_action", card: "E11" }],
+    hints: { actions: {}, ...(idle ? { idle: { E11: idle } } : {}) } };
+  const model = decisionModel(view, { card: "E11", pin: null });
+  renderDecision(root, model, { autoPass: false }, () => {});
+  renderHints(hand, root, view, model, { hints: true });
+  return { use: root.querySelector("[data-kind=play_action]").textContent,
+    why: [...root.querySelectorAll(".why-not")].map((p) => p.textContent) };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_r14_an_offered_action_with_no_effect_says_so_on_its_choice(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    loc = LOCALES[lang]
+    page = open_page()
+    page.goto(f"/?lang={lang}")
+    pinned = {"at": 0, "reason": "picture_pinned", "what": "martha_mitchell"}
+    found = page.evaluate(IDLE, {"all": True, "parts": [pinned]})
+    assert found["use"].endswith(loc["hints"]["no_effect"]), found
+    assert found["why"] == [
+        f"{loc['hints']['why_idle']} "
+        + fill(loc["skipped"]["picture_pinned"], person=loc["people"]["martha_mitchell"])
+    ]
+    gained = {"at": 0, "reason": "token_gained", "what": "momentum"}
+    found = page.evaluate(IDLE, {"all": False, "parts": [gained]})
+    assert found["use"].endswith(loc["hints"]["no_effect_part"]), found
+    assert loc["skipped"]["token_gained_momentum"] in found["why"][0]
+    assert page.evaluate(IDLE, None) == {"use": loc["ui"]["use_action"], "why": []}
