@@ -54,7 +54,10 @@ function start(r) {
   // a seat of the match, in the browser it played in, may see its own analysis here as well
   const seat = loadSeat(matchId);
   if (seat?.token && r.winner && r.ended_by !== "abandoned") {
-    $("replay-analysis").replaceChildren(analysisBox({ matchId, token: seat.token, role: seat.role }, { label: actionLabel }));
+    // the end screen's one replay link leads here; the seat's step-through with both hands is one more click
+    const hands = el("a", "btn", t("replay.open_replay"));
+    hands.href = `/match/${matchId}/replay`;
+    $("replay-analysis").replaceChildren(hands, analysisBox({ matchId, token: seat.token, role: seat.role }, { label: actionLabel }));
     $("replay-analysis").hidden = false;
   }
 }

@@ -58,10 +58,7 @@ function renderFinal(final, state, page, dispatch) {
   const edition = $("rules-edition")?.cloneNode(true);  // the menu's line: the end names the rules played too
   edition?.removeAttribute("id");
   final.append(h, p, ratingLine(v, page) || "", renderSummary(v), edition || "", links);
-  if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
-    const replay = el("a", "btn", t("replay.open_replay"));
-    replay.href = `/match/${page.matchId}/replay`;
-    links.append(replay);
+  if (!page.spectator && v.winner) {  // aborted or abandoned matches have no rematch
     // a seat's own analysis: a token proves the seat (spectators get none)
     if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page, { label: actionLabel }), links);
     const row = rematchRow(v, me, state.rematch.error, dispatch, (r) => seatLabel(v, r));
