@@ -274,3 +274,20 @@ def test_the_end_screen_has_one_replay_link_and_both_hands_are_one_click_on(
     expect(hands).to_have_attribute("href", f"/match/{seat['match_id']}/replay")
     hands.click()
     expect(page.locator("h1")).to_have_text(replay["open_replay"])  # the page the link named
+
+
+def test_a_spectator_reads_who_is_to_move_not_that_they_wait(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """The turn pill told a spectator "Waiting for the Editor…": nobody waits for a move they
+    only watch (issue 42 item 11). It names who is to move, in the page's language."""
+    seat = call(server, "/api/matches", {"role": "editor", "opponent": "bot"})
+    view = call(server, f"/api/matches/{seat['match_id']}", None, seat["seat_token"])
+    assert view["state"]["decision"]["role"] == "editor"  # R5: the Editor plays first
+    for lang in ("en", "pt-BR", "de"):
+        ui = LOCALES[lang]["ui"]
+        page = open_page(locale=BROWSER_LOCALE[lang])
+        page.goto(view["spectate_path"])
+        role = LOCALES[lang]["roles_cap"]["editor"]
+        expect(page.locator("#turn-indicator")).to_have_text(ui["to_move"].format(role=role))
+        page.context.close()

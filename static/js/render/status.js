@@ -90,7 +90,7 @@ export function renderStatus(state, page, now, dispatch) {
   $("side-mine").textContent = named(sideTitle(mine, viewer), mine);
   $("side-theirs").textContent = named(sideTitle(other(mine), viewer), other(mine));
   const turn = $("turn-indicator");
-  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t(page.inviteUrl ? "ui.waiting_opponent" : "ui.waiting_join") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleName(d ? d.role : "") });
+  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t(page.inviteUrl ? "ui.waiting_opponent" : "ui.waiting_join") : myMove ? t("ui.your_turn") : page.spectator ? t("ui.to_move", { role: roleCap(d?.role) }) : t("ui.waiting_for", { role: roleName(d ? d.role : "") });  // a spectator waits for nobody
   turn.className = `turn-indicator ${myMove ? "mine" : "theirs"}`;
   turn.hidden = !turn.textContent;
   document.body.classList.toggle("my-turn", myMove);
