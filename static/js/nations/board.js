@@ -47,7 +47,7 @@ export function words(move, s, ctx) {
   return actionLabel(move, s.view, seatOf(ctx.page));
 }
 
-// ---- drawing -----------------------------------------------------------------------------------
+// drawing
 
 function turnText(v, page) {
   if (v.status === "waiting") return nt("waiting");
@@ -297,7 +297,7 @@ export function draw(s, prev, ctx) {
   for (const b of root.querySelectorAll(".n-tab")) b.setAttribute("aria-pressed", String(b.dataset.tab === s.tab));
 }
 
-// ---- the player's hands on the table ------------------------------------------------------------
+// the player's hands on the table
 
 export function mount(ctx) {
   const { root, store, dispatch } = ctx;

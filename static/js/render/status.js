@@ -60,7 +60,7 @@ function renderFinal(final, state, page, dispatch) {
   final.append(h, p, ratingLine(v, page) || "", renderSummary(v), edition || "", links);
   if (!page.spectator && v.winner) {  // aborted or abandoned matches have no rematch
     // a seat's own analysis: a token proves the seat (spectators get none)
-    if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page, { label: actionLabel }), links);
+    if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page, { label: actionLabel, replay: `/replay/${page.matchId}` }), links);
     const row = rematchRow(v, me, state.rematch.error, dispatch, (r) => seatLabel(v, r));
     if (row) links.prepend(row);  // Rematch first: the likeliest next step
   }
