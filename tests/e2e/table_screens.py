@@ -24,14 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import ROOT, serving
-from .screens import LOCALE, UI_TIMEOUT_MS, Api, chromium, say
+from .conftest import ROOT
+from .screens import LOCALE, UI_TIMEOUT_MS, Api, say, studio
 from .test_pages42 import old_edition_match
 
 OUT = ROOT / "tests" / "e2e" / "output"
@@ -138,11 +137,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=OUT, help="where the PNG files go")
     out: Path = parser.parse_args().out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    with (
-        tempfile.TemporaryDirectory(prefix="table-screens-") as tmp,
-        serving(Path(tmp)) as base,
-        chromium() as browser,
-    ):
+    with studio("table-screens-") as (base, browser):
         api, camera = Api(base), Camera(browser, base, out)
         rated_end(api, camera)
         old_edition(api, camera)
