@@ -58,7 +58,7 @@ function start(r) {
     // the end screen's one replay link leads here; the seat's step-through with both hands is one more click
     const hands = el("a", "btn", t("replay.open_replay"));
     hands.href = `/match/${matchId}/replay`;
-    $("replay-analysis").replaceChildren(hands, analysisBox({ matchId, token: seat.token, role: seat.role }, { label: actionLabel, replay: "" }));
+    $("replay-analysis").replaceChildren(hands, analysisBox({ matchId, token: seat.token, role: seat.role }, { label: actionLabel, replay: location.pathname }));
     $("replay-analysis").hidden = false;
   }
 }

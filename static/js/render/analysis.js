@@ -24,7 +24,7 @@ function draw(box, moves, me, { label: word, note = "ui.analysis_note", replay }
   for (const { m, i } of swings) {
     svg("circle", { ...at(i, m.after), r: 4, class: "analysis-mark" }, chart);
     const text = t("ui.analysis_swing", { seq: m.seq, before: pct(m.before), after: pct(m.after), action: word(m.best, me) });
-    list.append(el("li", null, replay == null ? text : Object.assign(el("a", null, text), { href: replay + "#" + m.seq })));
+    list.append(el("li", null, replay ? Object.assign(el("a", null, text), { href: replay + "#" + m.seq }) : text));
   }
   box.replaceChildren(el("h3", "summary-title", t("ui.analysis_title")), chart);
   box.append(swings.length ? list : el("p", null, t("ui.analysis_no_swings")), el("p", "muted", t(note)));
@@ -46,7 +46,7 @@ async function fetchAnalysis(box, page, opts) {
 }
 
 /** A seat's analysis section (one node across redraws); `opts.label(action, seat)` words a
- * choice; a swing links its step of `opts.replay` (an address) if given. */
+ * choice; a swing links its step of the replay at `opts.replay`. */
 export function analysisBox(page, opts) {
   let box = boxes.get(page.matchId);
   if (box) return box;
