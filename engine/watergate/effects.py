@@ -39,6 +39,7 @@ from .events import (
     Face,
     FaceDownAsked,
     FaceDownDenied,
+    InstructionSkipped,
     InstructionStopped,
     PictureFlipped,
     PicturePinned,
@@ -51,6 +52,7 @@ from .events import (
 )
 from .events.interned import shared
 from .plays import announce
+from .skips import skip_of
 from .state import (
     PIN_HOLDING,
     Ann,
@@ -206,6 +208,11 @@ OPS: Final[dict[str, OpHandler]] = {
 
 
 def run_op(s: MatchState, task: OpTask, ev: list[Event]) -> None:
+    if task.remaining < 0:  # the op starts: one with nothing to do is skipped, and the log says why
+        skip = skip_of(s, task.role, task.source, task.at, True)
+        if skip is not None:
+            ev.append(InstructionSkipped(task.role, task.source, *skip))
+            return
     op = op_of(s, task)
     OPS[op["op"]](s, task, op, ev)
 

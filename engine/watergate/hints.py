@@ -10,6 +10,7 @@ from typing import Final
 from .catalog import Role
 from .choosing import requirement_holds
 from .plays import can_use_action
+from .skips import idle_parts
 from .state import JSON, MatchState, PlayD
 
 # why a card's action is not offered (the client words each code)
@@ -62,21 +63,26 @@ def ask_barred(s: MatchState, role: Role) -> bool:
 def hints_for(s: MatchState, role: Role) -> dict[str, JSON]:
     """The seat's hints as the view carries them (contract v1.1, "hints"): by card of its hand
     (and the card Howard Hunt drew, while it waits to be played), why its action would not be
-    offered; and "ask" when Executive privilege bars asking."""
+    offered; "idle", by card whose action is offered, the parts of it that would do nothing now
+    (skips.idle_parts); and "ask" when Executive privilege bars asking."""
     if s.winner is not None:
         return {"actions": {}}
     turn = next_turn(s, role)
     actions: dict[str, JSON] = {}
-    for card_id in s.hands[role]:
-        reason = why_not(s, role, card_id, turn)
-        if reason is not None:
-            actions[card_id] = reason
+    idle: dict[str, JSON] = {}
+    cards = [(card_id, turn) for card_id in s.hands[role]]
     d = s.decision
     if isinstance(d, PlayD) and d.role == role and d.card:  # R19: Howard Hunt's drawn card
-        reason = why_not(s, role, d.card, d.turn)  # (R33: on the turn Howard Hunt was played)
+        cards.append((d.card, d.turn))  # (R33: on the turn Howard Hunt was played)
+    for card_id, on_turn in cards:
+        reason = why_not(s, role, card_id, on_turn)
         if reason is not None:
-            actions[d.card] = reason
+            actions[card_id] = reason
+        elif (parts := idle_parts(s, role, card_id)) is not None:
+            idle[card_id] = parts  # its action is offered, yet (part of) it would do nothing
     out: dict[str, JSON] = {"actions": actions}
+    if idle:
+        out["idle"] = idle
     if ask_barred(s, role):
         out["ask"] = "editor_no_ask"
     return out

@@ -131,7 +131,12 @@ export const actorLabel = (view) => (role) => (view.players?.[role]?.player_id ?
 
 /** The sentence for log entry `e`; `seen` (handle -> token payload) names tokens the entry
  * gives by handle only, as they were known at that point of the log; `who` names a seat. */
-export function logSentence(e, me, seen = new Map(), who = roleCap) {
+/** Why an instruction has nothing to do: a log line's or a hint's part {reason, what}. */
+export function skipWhy({ reason: r, what: w }) {
+  return t(`skipped.${r}${/^(token_gained|already_there)$/.test(r) ? `_${w}` : w && r === "no_token" ? "_color" : ""}`, { person: personName(w), color: colorName(w) });
+}
+
+export function logSentence(e, me, seen = new Map(), who = roleCap, prev = null) {
   const p = { role: who(e.role), count: e.count, round: e.round, space: e.space, steps: e.steps };
   switch (e.type) {
     case "round_started": return t("log.round_started", { round: e.round, role: roleName(e.initiative) });
@@ -150,9 +155,8 @@ export function logSentence(e, me, seen = new Map(), who = roleCap) {
     case "token_moved":
       return t(e.by === me ? "log.you_token_moved" : "log.token_moved", {
         count: e.steps, by: who(e.by), what: e.what !== "evidence" ? t(`tokens.${e.what}`) : seen.get(e.handle)?.colors ? t("log.the_token", { token: tokenName(seen.get(e.handle)) }) : t("log.the_hidden_token"), steps: e.steps,
-        toward_side: t(`names.side_toward.${sideKey(e.toward, me)}`),
-        from: pos(e.from, me), to: pos(e.to, me),
-      });
+        toward_side: t(`names.side_toward.${e.toward}`), from: pos(e.from), to: pos(e.to),  // whose side, by name: "your opponent's" made the reader work it out
+      }) + (e.what === "momentum" && prev?.type === "evidence_pinned" ? ` ${t("log.momentum_symbol")}` : "");  // R24
     case "evidence_gained": return t("log.evidence_gained", { role: who(e.role), count: e.tokens.length });
     case "evidence_pinned": case "token_drawn_from_bag":
       return t(`log.${e.type}`, { role: who(e.role), colors: colorsName(e.token.colors), space: spaceName(e.space) });
@@ -164,6 +168,7 @@ export function logSentence(e, me, seen = new Map(), who = roleCap) {
     case "board_evidence_removed": return t("log.board_evidence_removed", { space: spaceName(e.space) });
     case "restriction_added": return t(`restrictions.${e.rule}`);
     case "face_down_asked": case "face_down_denied": return t(`log.${e.type}`, { color: colorName(e.color) });
+    case "instruction_skipped": return t("log.instruction_skipped", { card: /^N?M\d/.test(e.source) ? t("log.momentum_space", { n: e.source.slice(-1) }) : cardName(e.source), why: skipWhy(e) });
     case "instruction_stopped": return t("log.instruction_stopped", { role: roleCap(e.role), card: cardName(e.source) });
     case "play_cancelled": return t("log.play_cancelled", { by: cardName(e.by), card: cardName(e.card) });
     case "card_removed": case "card_discarded": case "card_replayed":

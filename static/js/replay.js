@@ -40,6 +40,7 @@ function render(r, k) {
   $("step-action").textContent = step.action ? `${step.action.seq}. ${roleCap(step.action.role)}: ${actionLabel(step.action.action, null)}` : t("replay.setup");  // worded as a spectator reads it (nobody's "your side")
   $("step-info").textContent = t("replay.step", { k, n: r.steps.length - 1 });
   $("slider").value = String(k);
+  history.replaceState(null, "", k ? `#${k}` : location.pathname);
 }
 
 function start(r) {
@@ -54,7 +55,10 @@ function start(r) {
   // a seat of the match, in the browser it played in, may see its own analysis here as well
   const seat = loadSeat(matchId);
   if (seat?.token && r.winner && r.ended_by !== "abandoned") {
-    $("replay-analysis").replaceChildren(analysisBox({ matchId, token: seat.token, role: seat.role }, { label: actionLabel }));
+    // the end screen's one replay link leads here; the seat's step-through with both hands is one more click
+    const hands = el("a", "btn", t("replay.open_replay"));
+    hands.href = `/match/${matchId}/replay`;
+    $("replay-analysis").replaceChildren(hands, analysisBox({ matchId, token: seat.token, role: seat.role }, { label: actionLabel, replay: location.pathname }));
     $("replay-analysis").hidden = false;
   }
 }
@@ -138,11 +142,18 @@ document.addEventListener("keydown", (event) => {
   go(to);
 });
 
+// "#12": the step after the 12th move (an analysis swing links its position so); the address
+// follows the step shown, so a link to a step is always a change of address
+const hashed = () => (/^#\d+$/.test(location.hash) ? Number(location.hash.slice(1)) : 0);
+addEventListener("hashchange", () => go(hashed()));
+
 (async () => {
   try {
     const replay = await api(`/api/replays/${encodeURIComponent(matchId)}`);
     useRulesVersion(replay.rules_version);  // its cards worded as its version played them
+    const k = hashed();
     store.set({ replay, k: 0 });
+    go(k);
   } catch (err) {
     if (err.status === 404) $("replay-missing").hidden = false;
     else store.set({ error: err.message });

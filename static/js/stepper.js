@@ -59,7 +59,7 @@ function render(step) {
   if (secret.length) hidden.push(el("p", "muted", `#${secret.map((tk) => tk.handle).join(", #")}: ${L.replay.hidden}`));
   $("hidden-info").replaceChildren(...hidden);
   const who = actorLabel(step);
-  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e) => el("li", `log-${e.type}`, logSentence(e, side, new Map(), who))));
+  $("events").replaceChildren(...step.events.filter((e) => e.type !== "match_started").map((e, i, all) => el("li", `log-${e.type}`, logSentence(e, side, new Map(), who, all[i - 1]))));
   $("step-action").textContent = step.action ? `${step.action.seq}. ${who(step.action.role)}: ${actionLabel(step.action.action)}` : L.replay.setup;
   $("step-info").textContent = t("replay.step", { k: step.step, n: step.steps });
   $("slider").max = String(step.steps);

@@ -384,6 +384,18 @@ def chromium() -> Iterator[Browser]:
             browser.close()
 
 
+@contextmanager
+def studio(prefix: str) -> Iterator[tuple[str, Browser]]:
+    """A fresh server of its own (a temporary folder named `prefix…`) and a browser: its base URL
+    and the browser, while the block runs."""
+    with (
+        tempfile.TemporaryDirectory(prefix=prefix) as tmp,
+        serving(Path(tmp)) as base,
+        chromium() as browser,
+    ):
+        yield base, browser
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=OUT, help="where the PNG files go")
@@ -391,11 +403,7 @@ def main() -> int:
     args = parser.parse_args()
     out: Path = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    with (
-        tempfile.TemporaryDirectory(prefix="screens-") as tmp,
-        serving(Path(tmp)) as base,
-        chromium() as browser,
-    ):
+    with studio("screens-") as (base, browser):
         api, camera = Api(base), Camera(browser, base, out)
         try:
             if args.only in (None, "5p"):

@@ -7,6 +7,7 @@ found the code composing wrongly stay mended."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import os
 import re
@@ -36,6 +37,41 @@ RARE = [
     {"type": "momentum_returned"},
     {"type": "match_ended", "reason": "resigned", "role": "editor"},
     {"type": "match_ended", "reason": "timeout", "role": "nixon"},
+    # R24: a pinned token with the momentum symbol pulls the momentum token
+    {
+        "type": "evidence_pinned",
+        "role": "nixon",
+        "space": "O1",
+        "token": {"handle": 40, "face": "down", "colors": ["blue"], "momentum_symbol": True},
+    },
+    {
+        "type": "token_moved",
+        "what": "momentum",
+        "by": "nixon",
+        "toward": "nixon",
+        "steps": 1,
+        "from": 0,
+        "to": -1,
+    },
+    *(
+        {"type": "instruction_skipped", "role": role, "source": source, "reason": reason, **what}
+        for role, source, reason, what in (
+            ("nixon", "N01", "token_gained", {"what": "momentum"}),
+            ("editor", "E02", "token_gained", {"what": "initiative"}),
+            ("editor", "E02", "already_there", {"what": "initiative"}),
+            ("nixon", "N15", "already_there", {"what": "momentum"}),
+            ("editor", "E11", "picture_pinned", {"what": "martha_mitchell"}),
+            ("editor", "E17", "no_picture", {}),
+            ("editor", "E15", "no_token", {}),
+            ("editor", "E13", "no_token", {"what": "green"}),
+            ("nixon", "N04", "no_board_token", {}),
+            ("nixon", "N09", "bag_empty", {}),
+            ("editor", "M2", "nothing_hidden", {}),
+            ("nixon", "N01", "deck_empty", {}),
+            ("nixon", "N11", "restricted_already", {"what": "editor_no_ask"}),
+            ("editor", "E06", "nothing_to_replay", {}),
+        )
+    ),
 ]
 SEATS = ("editor", "nixon")
 
@@ -47,10 +83,13 @@ READ = """async ({ logs, decisions }) => {
   const lines = [];
   for (const [me, entries] of logs) {
     const seen = new Map();
-    for (const e of entries) {
+    entries.forEach((e, i) => {
       learn(seen, e);
-      if (e.type !== "match_started") lines.push({ me, e, text: labels.logSentence(e, me, seen) });
-    }
+      if (e.type === "match_started") return;
+      // R24 reads the entry before
+      const text = labels.logSentence(e, me, seen, undefined, entries[i - 1]);
+      lines.push({ me, e, text });
+    });
   }
   const prompts = decisions.map((decision) => {
     const state = { track: { evidence: [] }, holding: {}, board: { spaces: {} }, decision };
@@ -136,24 +175,22 @@ def test_sentences_open_with_a_capital_and_name_a_role_in_its_place(
     assert [bad for t in texts for bad in misplaced_capital_roles(lang, t)] == []
 
 
-def test_pt_a_token_moves_towards_a_side_with_its_article(
+def test_pt_a_token_moves_towards_a_side_named_whose_with_its_article(
     open_page: Callable[..., Page],
 ) -> None:
-    """pt-BR: "move … para o lado do oponente", "para o seu lado", and a spectator's "para o
-    lado do Editor" — never "para lado do oponente"."""
+    """pt-BR: "move … para o lado do Editor (0 → Editor 3)", for a seat as for a spectator: the
+    log names whose side and which space (issue 42: "para o lado do oponente (0 → 3 deles)" made
+    the reader work it out), and never drops the article ("para lado de …")."""
     found = read(open_page, "pt-BR")
     moved = [line for line in found["lines"] if line["e"]["type"] == "token_moved"]
     assert {line["me"] for line in moved} == {"editor", "nixon", None}
     for line in moved:
-        me, toward = line["me"], line["e"]["toward"]
-        side = (
-            {"editor": "o lado do Editor", "nixon": "o lado de Nixon"}[toward]
-            if me is None
-            else "o seu lado"
-            if toward == me
-            else "o lado do oponente"
-        )
+        e = line["e"]
+        side = {"editor": "o lado do Editor", "nixon": "o lado de Nixon"}[e["toward"]]
         assert f" para {side} (" in line["text"], line
+        to = "0" if e["to"] == 0 else f"{'Editor' if e['to'] > 0 else 'Nixon'} {abs(e['to'])}"
+        assert f"→ {to})" in line["text"], line
+        assert "oponente" not in line["text"] and "seu lado" not in line["text"], line
     assert found["places"]["editor"]["-3"] == "espaço 3 do lado do oponente"
 
 
@@ -227,3 +264,92 @@ def test_a_nation_names_the_computer_and_a_guest_in_the_readers_language(
     ):
         named = page.evaluate(NATION_NAMES, wire)
         assert named == [you, fill(nation_of, seat=seats["p2"], name=word)]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_r14_a_skipped_instruction_names_its_card_and_says_why(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    """Issue 42 item 4: "Hush money: no effect — …", a reason worded for each reason the engine
+    gives (the picture's person, the token, the colour named), a momentum space by its number."""
+    found = read(open_page, lang)
+    loc = LOCALES[lang]
+    lines = [line for line in found["lines"] if line["e"]["type"] == "instruction_skipped"]
+    skips = [e for e in RARE if e["type"] == "instruction_skipped"]
+    assert {line["e"]["reason"] for line in lines} >= {e["reason"] for e in skips}
+    for line in lines:
+        e, text = line["e"], line["text"]
+        assert "skipped." not in text and "{" not in text, text
+        if e["source"] == "M2":
+            assert fill(loc["log"]["momentum_space"], n=2) in text, text
+        else:
+            assert text.startswith(loc["cards"][e["source"]]["name"]), text
+        if e["reason"] == "picture_pinned":
+            assert loc["people"][e["what"]] in text, text
+        if e.get("what") == "green":
+            assert loc["colors"]["green"] in text, text
+
+
+# A chosen card whose action would do nothing now: its button says so, and the reason follows.
+IDLE = """async (idle) => {
+  const { decisionModel, renderDecision } = await import("/static/js/render/decision.js");
+  const { renderHints } = await import("/static/js/render/hints.js");
+  const toggle = Object.assign(document.createElement("input"), { id: "hints", type: "checkbox" });
+  const label = document.createElement("label");
+  const hand = document.createElement("div"), root = document.createElement("div");
+  label.append(toggle);
+  document.body.append(label, hand, root);
+  const view = { status: "active", role: "editor", version: 3,
+    state: { decision: { kind: "play", role: "editor", turn: 2 }, track: { evidence: [] },
+      holding: {}, board: { spaces: {} } },
+    legal_actions: [{ type: "play_value", card: "E11", target: "momentum" },
+      { type: "play_action", card: "E11" }],
+    hints: { actions: {}, ...(idle ? { idle: { E11: idle } } : {}) } };
+  const model = decisionModel(view, { card: "E11", pin: null });
+  renderDecision(root, model, { autoPass: false }, () => {});
+  renderHints(hand, root, view, model, { hints: true });
+  return { use: root.querySelector("[data-kind=play_action]").textContent,
+    why: [...root.querySelectorAll(".why-not")].map((p) => p.textContent) };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_r14_an_offered_action_with_no_effect_says_so_on_its_choice(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    loc = LOCALES[lang]
+    page = open_page()
+    page.goto(f"/?lang={lang}")
+    pinned = {"at": 0, "reason": "picture_pinned", "what": "martha_mitchell"}
+    found = page.evaluate(IDLE, {"all": True, "parts": [pinned]})
+    assert found["use"].endswith(loc["hints"]["no_effect"]), found
+    assert found["why"] == [
+        f"{loc['hints']['why_idle']} "
+        + fill(loc["skipped"]["picture_pinned"], person=loc["people"]["martha_mitchell"])
+    ]
+    gained = {"at": 0, "reason": "token_gained", "what": "momentum"}
+    found = page.evaluate(IDLE, {"all": False, "parts": [gained]})
+    assert found["use"].endswith(loc["hints"]["no_effect_part"]), found
+    assert loc["skipped"]["token_gained_momentum"] in found["why"][0]
+    assert page.evaluate(IDLE, None) == {"use": loc["ui"]["use_action"], "why": []}
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_r24_the_log_says_why_the_momentum_token_moved_after_a_pin(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    found = read(open_page, lang)
+    why = LOCALES[lang]["log"]["momentum_symbol"]
+    lines = found["lines"]
+    pulled = [
+        line["text"]
+        for before, line in itertools.pairwise(lines)
+        if line["e"]["type"] == "token_moved" and before["e"]["type"] == "evidence_pinned"
+    ]
+    assert pulled and all(text.endswith(why) for text in pulled)
+    other = [
+        line["text"]
+        for before, line in itertools.pairwise(lines)
+        if line["e"]["type"] == "token_moved" and before["e"]["type"] != "evidence_pinned"
+    ]
+    assert other and not any(why in text for text in other)

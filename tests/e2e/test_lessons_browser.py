@@ -47,6 +47,7 @@ def follow_the_coach(
     shot: Shot,
     table: str = "#match",
     pointed: str = POINTED,
+    check: Callable[[Page], None] | None = None,
 ) -> list[str]:
     """Do what the coach says until the lesson ends, clicking only what it points at on
     `table`; the coach's explanations, in order."""
@@ -73,6 +74,8 @@ def follow_the_coach(
         while page.locator(table).get_attribute("data-version") == version:
             target = page.locator(pointed).first
             expect(target).to_be_visible()
+            if check:
+                check(page)
             key = target.evaluate(POINTED_KEY)
             target.click()
             clicks += 1
@@ -104,6 +107,33 @@ def test_a_lesson_followed_by_clicks_teaches_every_topic_to_its_end(
     shot(page, f"lesson-{lesson}-done", full_page=False)
     # past the lesson the match goes on against the computer, as any match
     expect(page.locator("#turn-indicator")).not_to_be_empty()
+
+
+# The pieces the coach points at that its box covers, by key (none once the page has made room).
+UNDER_COACH = f"""() => {{
+  const c = document.getElementById("coach").getBoundingClientRect();
+  return [...document.querySelectorAll("{POINTED}")].filter((x) => {{
+    const r = x.getBoundingClientRect();
+    return r.width && r.left < c.right && r.right > c.left && r.top < c.bottom && r.bottom > c.top;
+  }}).map({POINTED_KEY});
+}}"""
+
+
+def uncovered(page: Page) -> None:
+    """Every piece the coach points at is clear of the coach's box (waits while the page
+    scrolls it into the clear; fails if it never is)."""
+    page.wait_for_function(f"() => ({UNDER_COACH})().length === 0", timeout=3000)
+
+
+@pytest.mark.parametrize("lesson", ["editor", "nixon"])
+def test_on_a_phone_the_coach_never_covers_what_it_asks_you_to_touch(
+    open_page: Callable[..., Page], server: str, shot: Shot, lesson: str
+) -> None:
+    """Issue 42 item 9: at 390×844 every piece the coach points at, on the table or among the
+    choices, lies outside the coach's box when it is to be touched."""
+    page = open_page(prefs={}, viewport={"width": 390, "height": 844})
+    start_lesson(page, server, lesson)
+    follow_the_coach(page, EN, f"{lesson}-phone", shot, check=uncovered)
 
 
 def test_a_taught_step_offers_only_the_taught_move(

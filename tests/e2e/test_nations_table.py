@@ -384,3 +384,40 @@ def test_three_people_at_one_nations_table_from_the_invite_links(
     if lang == "pt-BR":
         shot(pages["p2"], "nations-table-three-final-phone-pt-BR", full_page=False)
     shot(creator, f"nations-table-three-final-{lang}", full_page=False)
+
+
+def test_an_analysis_swing_opens_its_step_of_the_replay(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """Issue 42 item 11: a swing the end screen's analysis names is a link to its step of the
+    table's replay ("/nations/replay/{id}#2"), which opens on that step."""
+    made = api(server, "/api/matches", {"game": "nations", "opponent": "bot", "role": "p1"})
+    match_id, token = made["match_id"], made["seat_token"]
+    for _ in range(500):  # the person's moves, the computer's answers, until a few are played
+        view = api(server, f"/api/matches/{match_id}", token=token)
+        if view["version"] >= 4:
+            break
+        if view["legal_actions"]:
+            body = {"action": view["legal_actions"][0], "expected_version": view["version"]}
+            api(server, f"/api/matches/{match_id}/actions", body, token)
+    api(server, f"/api/matches/{match_id}/resign", {}, token)
+    steps = api(server, f"/api/replays/{match_id}")["steps"]
+    assert len(steps) > 3
+    moves = [
+        {"seq": 1, "before": 0.5, "after": 0.5, "best": {"type": "pass"}},
+        {"seq": 2, "before": 0.6, "after": 0.2, "best": {"type": "pass"}},
+    ]
+    seat = {"role": made["role"], "token": token, "inviteUrl": None, "invites": None}
+    page = open_page(prefs={f"wg.seat.{match_id}": json.dumps(seat)})
+    page.route(
+        f"**/api/matches/{match_id}/analysis",
+        lambda route: route.fulfill(json={"moves": moves}),
+    )
+    page.goto(f"/nations/match/{match_id}")
+    page.get_by_role("button", name=LOCALES["en"]["ui"]["analyse"]).click()
+    swing = page.locator(".analysis-swings a")
+    expect(swing).to_have_count(1)  # only the drop is a swing
+    expect(swing).to_have_attribute("href", f"/nations/replay/{match_id}#2")
+    swing.click()
+    step = fill(LOCALES["en"]["nations"]["replay_step"], k=2, n=len(steps) - 1)
+    expect(page.locator("[data-step=info]")).to_have_text(step)

@@ -252,11 +252,12 @@ def test_a_waiting_table_without_its_invite_link_does_not_ask_to_open_it(
     expect(page.locator("#invite-box")).to_be_hidden()
 
 
-def test_the_end_screens_two_replay_links_say_which_page_each_opens(
+def test_the_end_screen_has_one_replay_link_and_both_hands_are_one_click_on(
     open_page: Callable[..., Page], server: str
 ) -> None:
-    """The finished table links two replays, the public one and the seat's own with both hands
-    shown; both used to read "replay", and led to different pages."""
+    """The finished table links one replay, the public one (to share, with the deal's check);
+    two links there, "replay" and "replay", led to different pages (issue 42 item 11). In the
+    seat's browser the public replay leads on to the seat's step-through with both hands shown."""
     seat = call(server, "/api/matches", {"role": "editor", "opponent": "bot"})
     call(server, f"/api/matches/{seat['match_id']}/resign", {}, seat["seat_token"])
     stored = {"role": seat["role"], "token": seat["seat_token"], "inviteUrl": None, "invites": None}
@@ -264,9 +265,29 @@ def test_the_end_screens_two_replay_links_say_which_page_each_opens(
     page = open_page(prefs={f"wg.seat.{seat['match_id']}": json.dumps(stored)}, locale="pt-BR")
     page.goto(f"/match/{seat['match_id']}")
     final = page.locator("#final")
-    public = final.get_by_role("link", name=replay["public_link"], exact=True)
-    hands = final.get_by_role("link", name=replay["open_replay"], exact=True)
-    expect(public).to_have_attribute("href", f"/replay/{seat['match_id']}")
+    expect(final.get_by_role("link", name=replay["public_link"], exact=True)).to_be_visible()
+    links = final.locator("a[href*='replay']")
+    expect(links).to_have_count(1)
+    expect(links).to_have_attribute("href", f"/replay/{seat['match_id']}")
+    links.click()
+    hands = page.get_by_role("link", name=replay["open_replay"], exact=True)
     expect(hands).to_have_attribute("href", f"/match/{seat['match_id']}/replay")
     hands.click()
     expect(page.locator("h1")).to_have_text(replay["open_replay"])  # the page the link named
+
+
+def test_a_spectator_reads_who_is_to_move_not_that_they_wait(
+    open_page: Callable[..., Page], server: str
+) -> None:
+    """The turn pill told a spectator "Waiting for the Editor…": nobody waits for a move they
+    only watch (issue 42 item 11). It names who is to move, in the page's language."""
+    seat = call(server, "/api/matches", {"role": "editor", "opponent": "bot"})
+    view = call(server, f"/api/matches/{seat['match_id']}", None, seat["seat_token"])
+    assert view["state"]["decision"]["role"] == "editor"  # R5: the Editor plays first
+    for lang in ("en", "pt-BR", "de"):
+        ui = LOCALES[lang]["ui"]
+        page = open_page(locale=BROWSER_LOCALE[lang])
+        page.goto(view["spectate_path"])
+        role = LOCALES[lang]["roles_cap"]["editor"]
+        expect(page.locator("#turn-indicator")).to_have_text(ui["to_move"].format(role=role))
+        page.context.close()

@@ -241,3 +241,45 @@ def test_no_replay_while_the_match_is_on(server: str, open_page: Callable[..., P
     page.goto(f"/replay/{match_id}")
     expect(page.locator("#replay-missing")).to_have_text(EN["replay"]["unavailable"])
     expect(page.locator("#replay-body")).to_be_hidden()
+
+
+def test_an_analysis_swing_opens_its_position_in_the_replay(
+    server: str, open_page: Callable[..., Page]
+) -> None:
+    """Issue 42 item 11: a swing the analysis names ("after move 3: 60% → 20%") is a link to
+    that step of the replay, from the end screen and on the replay page itself."""
+    match_id, tokens = friends(server)
+    for _ in range(4):  # a few moves, whoever decides, then the Editor resigns
+        for token in tokens.values():
+            legal = call(server, f"/api/matches/{match_id}", token)["legal_actions"]
+            if legal:
+                call(server, f"/api/matches/{match_id}/actions", token, {"action": legal[0]})
+                break
+    call(server, f"/api/matches/{match_id}/resign", tokens["editor"], {})
+    moves = [
+        {"seq": 1, "before": 0.5, "after": 0.5, "best": {"type": "pass"}},
+        {"seq": 3, "before": 0.6, "after": 0.2, "best": {"type": "pass"}},
+    ]
+
+    def analysed(route: Route) -> None:
+        route.fulfill(
+            status=200, content_type="application/json", body=json.dumps({"moves": moves})
+        )
+
+    page = seat_page(open_page, match_id, "editor", tokens["editor"], viewport=DESKTOP)
+    page.route(f"**/api/matches/{match_id}/analysis", analysed)
+    page.goto(f"/match/{match_id}")
+    final = page.locator("#final")
+    final.get_by_role("button", name=EN["ui"]["analyse"]).click()
+    swing = final.locator(".analysis-swings a")
+    expect(swing).to_have_count(1)  # only the drop is a swing
+    expect(swing).to_have_attribute("href", f"/replay/{match_id}#3")
+    swing.click()
+    page.wait_for_url(f"**/replay/{match_id}#3")
+    info = page.locator("#step-info")
+    expect(info).to_have_text(fill(EN["replay"]["step"], k=3, n=4))
+    page.locator("#first").click()
+    analysis = page.locator("#replay-analysis")
+    analysis.get_by_role("button", name=EN["ui"]["analyse"]).click()
+    analysis.locator(".analysis-swings a").click()  # on the replay page: the same page, that step
+    expect(info).to_have_text(fill(EN["replay"]["step"], k=3, n=4))

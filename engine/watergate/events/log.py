@@ -19,6 +19,7 @@ from .plays import (
     FaceDownAsked,
     FaceDownDenied,
     GambitKept,
+    InstructionSkipped,
     InstructionStopped,
     MatchStarted,
     MatchWon,
@@ -78,6 +79,7 @@ Event = (
     | RestrictionAdded
     | NothingMoved
     | InstructionStopped
+    | InstructionSkipped
     | FaceDownAsked
     | FaceDownDenied
     | ReactionPassed
@@ -117,6 +119,7 @@ EVENT_TYPES: Final[tuple[type[Event], ...]] = (
     RestrictionAdded,
     NothingMoved,
     InstructionStopped,
+    InstructionSkipped,
     FaceDownAsked,
     FaceDownDenied,
     ReactionPassed,
@@ -196,6 +199,7 @@ def event_for(event: Event, viewer: Viewer) -> JSONObject:
             | RestrictionAdded()
             | NothingMoved()
             | InstructionStopped()
+            | InstructionSkipped()
             | FaceDownAsked()
             | FaceDownDenied()
             | ReactionPassed()

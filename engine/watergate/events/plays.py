@@ -121,6 +121,22 @@ class InstructionStopped:
 
 
 @dataclass(frozen=True, slots=True)
+class InstructionSkipped:
+    """One instruction of `source` (a card id, or a momentum space "M<k>"/"NM<k>") had nothing
+    to do and was skipped whole (R14): `reason` says why, `what` names its subject (the round
+    token, the person, the colour or the restriction; None when the reason says it all). Every
+    reason is worked out from what both seats see, or from what the skip itself shows anyway
+    (engine/watergate/skips.py)."""
+
+    type: ClassVar[Literal["instruction_skipped"]] = "instruction_skipped"
+    public: ClassVar[Fields] = ("role", "source", "reason", "what")
+    role: Role
+    source: str
+    reason: str
+    what: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class FaceDownAsked:
     """The Editor asked Nixon for a face-down token of a colour (R11)."""
 

@@ -47,7 +47,7 @@ export function words(move, s, ctx) {
   return actionLabel(move, s.view, seatOf(ctx.page));
 }
 
-// ---- drawing -----------------------------------------------------------------------------------
+// drawing
 
 function turnText(v, page) {
   if (v.status === "waiting") return nt("waiting");
@@ -113,10 +113,11 @@ function finalBox(s, ctx) {
   }
   if (v.state.scores) parts.push(scoreSheet(v, me));
   if (!page.replaying) {
-    // a person's seat of a table played out has its analysis (the computer's choices worded
-    // without the positions' prices: the board has moved on since)
-    const analysis = page.role && winner && o.reason !== "abandoned" ? analysisBox(page, { label: bestLabel(v, me), note: "nations.analysis_note" }) : null;
-    const links = endLinks(page, { replayHref: `/nations/replay/${page.matchId}`, analysis, cls: "n-end-links" });
+    // a person's seat has its analysis (the computer's choices worded without the positions'
+    // prices: the board has moved on since), its swings linking their step of the replay
+    const replay = `/nations/replay/${page.matchId}`;
+    const analysis = page.role && winner && o.reason !== "abandoned" ? analysisBox(page, { label: bestLabel(v, me), note: "nations.analysis_note", replay }) : null;
+    const links = endLinks(page, { replayHref: replay, analysis, cls: "n-end-links" });
     if (page.role && winner) {
       // a duel swaps its seats; a table of more keeps every seat (contract v1.2)
       const offer = seatsOf(v).length > 2 ? "nations.rematch_table" : "nations.rematch";
@@ -297,7 +298,7 @@ export function draw(s, prev, ctx) {
   for (const b of root.querySelectorAll(".n-tab")) b.setAttribute("aria-pressed", String(b.dataset.tab === s.tab));
 }
 
-// ---- the player's hands on the table ------------------------------------------------------------
+// the player's hands on the table
 
 export function mount(ctx) {
   const { root, store, dispatch } = ctx;

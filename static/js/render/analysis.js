@@ -11,7 +11,7 @@ const MIN_SWING = 0.02;  // a smaller drop is the estimate's noise, not a mistak
 const boxes = new Map();  // the end screen is drawn again on every change: one box per match
 const pct = (v) => `${Math.round(v * 100)}%`;
 
-function draw(box, moves, me, word, note) {
+function draw(box, moves, me, { label: word, note = "ui.analysis_note", replay }) {
   const values = moves.map((m) => m.after);
   const swings = moves.map((m, i) => ({ m, i, drop: m.before - m.after }))
     .filter((s) => s.drop >= MIN_SWING).sort((a, b) => b.drop - a.drop).slice(0, MARKED);
@@ -23,18 +23,19 @@ function draw(box, moves, me, word, note) {
   const list = el("ol", "analysis-swings");
   for (const { m, i } of swings) {
     svg("circle", { ...at(i, m.after), r: 4, class: "analysis-mark" }, chart);
-    list.append(el("li", null, t("ui.analysis_swing", { seq: m.seq, before: pct(m.before), after: pct(m.after), action: word(m.best, me) })));
+    const text = t("ui.analysis_swing", { seq: m.seq, before: pct(m.before), after: pct(m.after), action: word(m.best, me) });
+    list.append(el("li", null, replay ? Object.assign(el("a", null, text), { href: replay + "#" + m.seq }) : text));
   }
   box.replaceChildren(el("h3", "summary-title", t("ui.analysis_title")), chart);
   box.append(swings.length ? list : el("p", null, t("ui.analysis_no_swings")), el("p", "muted", t(note)));
 }
 
-async function fetchAnalysis(box, page, label, note) {
+async function fetchAnalysis(box, page, opts) {
   const status = box.querySelector(".analysis-status");
   try {
     for (;;) {
       const data = await api(`/api/matches/${page.matchId}/analysis`, { token: page.token });
-      if (data.moves) return draw(box, data.moves, page.role, label, note);
+      if (data.moves) return draw(box, data.moves, page.role, opts);
       status.textContent = t("ui.analysis_running");
       await new Promise((done) => setTimeout(done, POLL_MS));
     }
@@ -44,12 +45,13 @@ async function fetchAnalysis(box, page, label, note) {
   }
 }
 
-/** A seat's analysis section (one node across redraws); `label(action, seat)` words a choice. */
-export function analysisBox(page, { label, note = "ui.analysis_note" }) {
+/** A seat's analysis section (one node across redraws); `opts.label(action, seat)` words a
+ * choice; a swing links its step of the replay at `opts.replay`. */
+export function analysisBox(page, opts) {
   let box = boxes.get(page.matchId);
   if (box) return box;
   box = el("div", "analysis");
-  const ask = button("btn", t("ui.analyse"), () => { ask.disabled = true; fetchAnalysis(box, page, label, note); });
+  const ask = button("btn", t("ui.analyse"), () => { ask.disabled = true; fetchAnalysis(box, page, opts); });
   ask.id = "analyse";
   box.append(ask, el("p", "analysis-status"));
   boxes.set(page.matchId, box);

@@ -3,6 +3,7 @@
 // is not offered, the reason as the card's description (read by screen readers, shown on
 // hover), and the reason in words below the choices once such a card is chosen.
 import { cardName, cardText, personName, t } from "../i18n.js";
+import { skipWhy } from "../labels.js";
 import { el } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -75,6 +76,12 @@ export function renderHints(hand, decision, view, model, settings) {
   const lines = [];
   if (shown.actions[chosen]) lines.push([t("hints.why_action"), reasonText(shown.actions[chosen], chosen)]);
   if (shown.ask) lines.push([t("hints.why_ask"), t(`restrictions.${shown.ask}`)]);
+  const idle = shown.idle?.[chosen];  // R14: an offered action (or part of it) with nothing to do
+  const use = idle && decision.querySelector("[data-kind=play_action]");
+  if (use) {
+    use.append(` ${t(idle.all ? "hints.no_effect" : "hints.no_effect_part")}`);
+    lines.push([t("hints.why_idle"), idle.parts.map(skipWhy).join("; ")]);
+  }
   for (const [question, answer] of lines) {
     const p = el("p", "why-not");
     p.append(el("strong", "", question), ` ${answer}`);

@@ -40,7 +40,7 @@ export function renderLog(root, view, me, notes = new Map()) {
     if (e.type === "match_started") continue;
     const li = document.createElement("li");
     li.className = `log-${e.type} ${e.role ? `by-${e.role}` : ""}`;
-    li.textContent = logSentence(e, me, seen, who);
+    li.textContent = logSentence(e, me, seen, who, entries[i - 1]);
     if (e.card) { li.dataset.card = e.card; li.title = cardText(e.card); li.tabIndex = 0; }  // opens the card sheet
     const tk = e.token || (e.what === "evidence" ? seen.get(e.handle) : null);
     if (tk) li.prepend(chip(tk), " ");

@@ -58,12 +58,9 @@ function renderFinal(final, state, page, dispatch) {
   const edition = $("rules-edition")?.cloneNode(true);  // the menu's line: the end names the rules played too
   edition?.removeAttribute("id");
   final.append(h, p, ratingLine(v, page) || "", renderSummary(v), edition || "", links);
-  if (!page.spectator && v.winner) {  // aborted or abandoned matches have neither replay nor rematch
-    const replay = el("a", "btn", t("replay.open_replay"));
-    replay.href = `/match/${page.matchId}/replay`;
-    links.append(replay);
+  if (!page.spectator && v.winner) {  // aborted or abandoned matches have no rematch
     // a seat's own analysis: a token proves the seat (spectators get none)
-    if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page, { label: actionLabel }), links);
+    if (page.token && v.ended_by !== "abandoned") final.insertBefore(analysisBox(page, { label: actionLabel, replay: `/replay/${page.matchId}` }), links);
     const row = rematchRow(v, me, state.rematch.error, dispatch, (r) => seatLabel(v, r));
     if (row) links.prepend(row);  // Rematch first: the likeliest next step
   }
@@ -93,7 +90,7 @@ export function renderStatus(state, page, now, dispatch) {
   $("side-mine").textContent = named(sideTitle(mine, viewer), mine);
   $("side-theirs").textContent = named(sideTitle(other(mine), viewer), other(mine));
   const turn = $("turn-indicator");
-  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t(page.inviteUrl ? "ui.waiting_opponent" : "ui.waiting_join") : myMove ? t("ui.your_turn") : t("ui.waiting_for", { role: roleName(d ? d.role : "") });
+  turn.textContent = v.status === "finished" ? "" : v.status === "waiting" ? t(page.inviteUrl ? "ui.waiting_opponent" : "ui.waiting_join") : myMove ? t("ui.your_turn") : page.spectator ? t("ui.to_move", { role: roleCap(d?.role) }) : t("ui.waiting_for", { role: roleName(d ? d.role : "") });  // a spectator waits for nobody
   turn.className = `turn-indicator ${myMove ? "mine" : "theirs"}`;
   turn.hidden = !turn.textContent;
   document.body.classList.toggle("my-turn", myMove);

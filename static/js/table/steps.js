@@ -67,13 +67,11 @@ export async function playSteps(root, store, page) {
   };
   const at = () => Number(slider.value);
   slider.addEventListener("input", () => show(at()));
-  $("[data-step=first]").addEventListener("click", () => show(0));
-  $("[data-step=back]").addEventListener("click", () => show(at() - 1));
-  $("[data-step=forward]").addEventListener("click", () => show(at() + 1));
-  $("[data-step=last]").addEventListener("click", () => show(last));
+  const to = { first: () => 0, back: () => at() - 1, forward: () => at() + 1, last: () => last };
+  for (const key in to) $(`[data-step=${key}]`).addEventListener("click", () => show(to[key]()));
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") show(at() - 1);
     else if (e.key === "ArrowRight") show(at() + 1);
   });
-  show(page.mode === "admin" ? 0 : last);
+  show(page.mode === "admin" ? 0 : +location.hash.slice(1) || last);  // "#12": a swing's step
 }

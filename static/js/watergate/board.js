@@ -79,11 +79,20 @@ export function draw(s, prev, ctx) {
   if (s.view && (fresh || coached || s.pick !== prev.pick || s.busy !== prev.busy)) {
     const lesson = lessonOf(s);
     drawCoach($("coach"), store, page.matchId, lesson, (move) => moveWords(move, mine));
-    renderPointer(s.busy ? [] : pointed(lesson, settlePick(shown(s), s.pick)));  // a move in flight: nothing to click yet
+    const points = s.busy ? [] : pointed(lesson, settlePick(shown(s), s.pick));  // a move in flight: nothing to click yet
+    renderPointer(points);
+    clear(points[0]);
   }
   renderChrome(s, root);
   if (s.view && prev.view && s.view !== prev.view && !page.spectator) showOpponentsCard(s, prev, page);
   moveFocus(s, prev, root);
+}
+
+// On a phone the choices bar (the coach at its top) lies over the page's foot: a piece the coach
+// points at is scrolled above it.
+function clear(x) {
+  const bar = document.querySelector(".area-decision"), by = x?.getBoundingClientRect().bottom - bar.getBoundingClientRect().top + 12;
+  if (by > 0 && !bar.contains(x) && getComputedStyle(bar).position === "fixed") scrollBy(0, by);
 }
 
 export function tick(s, now) {

@@ -56,6 +56,9 @@ def test_r35_the_second_momentum_space_pins_a_picture_face_up() -> None:
 @pytest.mark.ruling("R35")
 def test_r35_versions_before_4_keep_looking_at_the_track() -> None:
     s, events = second_momentum_token("3")
-    assert of_type(events, "track_peeked"), "version 3 still looks at the track tokens"
+    # version 3 still looks at the track tokens; with none face down the look is skipped, and
+    # the log says why (R14, issue 42): the very case R35 replaced
+    looked = [(e["source"], e["reason"]) for e in of_type(events, "instruction_skipped")]
+    assert looked == [("M2", "nothing_hidden")], "version 3 still looks at the track tokens"
     assert not isinstance(s.decision, PictureD), describe(s)
     assert view_for(s, "nixon")["board"]["pictures"].get("john_dean") is None
