@@ -258,7 +258,7 @@ async def tournament_socket(ws: WebSocket, tournament_id: str) -> None:
     try:
         if player is not None:
             await ctx.director.presence(tid, player, True)
-        page, lines = await ctx.tournaments.pushed(tid)
+        page, lines = await ctx.tournament_room.current(tid)
         await conn.send_text(frame(page, lines.get(player) if player else None))
         async for text in meter.messages():
             if _is_ping(text):

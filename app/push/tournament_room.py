@@ -1,8 +1,13 @@
 """This process's tournament sockets (WS /ws/tournaments/{id}), by tournament: when a tournament
 changes anywhere (`Fanout.tournament_changed`, across processes through Redis) its sockets here
-are sent the page again. Pushes are coalesced: a tournament renders at most once per
-COALESCE_S however many games end meanwhile, and the public part is rendered once for all its
-viewers; each signed-in viewer's socket adds only its own line (your game, your place).
+are sent the page again. Page pushes are coalesced: a tournament renders at most once per
+COALESCE_S however many games end meanwhile, and the public part is serialised once for all
+its viewers; each signed-in viewer's socket adds only its own line (your game, your place).
+A pairing does not wait for that: its notification (`Fanout.notified`, on every process)
+sends the paired player's sockets here their own line at once, a few dozen bytes
+(bench.tournament at 500 players: whole pages to every socket on every change were 31 KiB
+each, the server's CPU, and seconds of pairing latency). A socket's first frame is the page as
+last rendered when it is fresh (a crowd arriving at a start costs one render, not one each).
 Capped per process and per client address."""
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,9 +28,13 @@ from ..logs import REQUEST_ID
 from .hub import too_many
 
 log = logging.getLogger("watergate.tournament_room")
-COALESCE_S = 0.5
+COALESCE_S = 2.0
+FRESH_S = 1.0  # a page rendered this recently is a new socket's first frame
+Lines = dict[str, dict[str, Any]]
 # tournament id -> (its public page, every entrant's own line by player id)
-Render = Callable[[str], Awaitable[tuple[dict[str, Any], dict[str, dict[str, Any]]]]]
+Render = Callable[[str], Awaitable[tuple[dict[str, Any], Lines]]]
+# (tournament id, player id) -> that entrant's own line, or None
+RenderOwn = Callable[[str, str], Awaitable[dict[str, Any] | None]]
 
 
 class TournamentSocket:
@@ -60,7 +70,10 @@ class TournamentRoom:
         self.by_address: Counter[str] = Counter()
         self.count = 0
         self.render: Render | None = None
+        self.render_own: RenderOwn | None = None
         self._due: dict[str, asyncio.Task[None]] = {}
+        self._last: dict[str, tuple[float, dict[str, Any], Lines]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         # changes that came while their tournament's push was already being rendered or sent:
         # one more push follows it (else a pairing committed meanwhile would wait for the next)
         self._again: set[str] = set()
@@ -82,11 +95,53 @@ class TournamentRoom:
         mine.discard(conn)
         if not mine:
             del self.by_tournament[conn.tournament_id]
+            self._last.pop(conn.tournament_id, None)
         self.by_address[conn.address] -= 1
         if not self.by_address[conn.address]:
             del self.by_address[conn.address]
         self.count -= 1
         return not any(c.player_id == conn.player_id for c in mine)
+
+    async def current(self, tournament_id: str) -> tuple[dict[str, Any], Lines]:
+        """The page and lines for a new socket's first frame: the last render if fresh."""
+        kept = self._last.get(tournament_id)
+        if kept is not None and time.monotonic() - kept[0] < FRESH_S:
+            return kept[1], kept[2]
+        assert self.render is not None
+        page, lines = await self.render(tournament_id)
+        self._last[tournament_id] = (time.monotonic(), page, lines)
+        return page, lines
+
+    def notified(self, player_id: str, notification_id: int) -> None:
+        """A `Fanout.notified` callback: a player with a tournament socket here may just have
+        been paired; their sockets are sent their own line at once (a notification of another
+        kind costs one small read, only for players with a tournament page open here)."""
+        mine = [
+            (tid, conn) for tid, conns in self.by_tournament.items() for conn in conns
+            if conn.player_id == player_id
+        ]  # fmt: skip
+        if not mine:
+            return
+        task = asyncio.create_task(self._tell(player_id, mine))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tell(self, player_id: str, sockets: list[tuple[str, TournamentSocket]]) -> None:
+        REQUEST_ID.set(None)
+        assert self.render_own is not None
+        for tid in {tid for tid, _ in sockets}:
+            try:
+                line = await self.render_own(tid, player_id)
+            except Exception as err:  # the database away: the next page push tells it
+                log.warning("rendering an entrant's line failed (%s)", type(err).__name__)
+                continue
+            if line is None:
+                continue
+            text = json.dumps({"type": "you", "you": line}, separators=(",", ":"))
+            for each, conn in sockets:
+                if each == tid:
+                    with contextlib.suppress(Exception):
+                        await conn.send_text(text)
 
     def changed(self, tournament_id: str) -> None:
         """A `Fanout.tournament_changed` callback: render soon, once, if anyone watches here."""
@@ -115,6 +170,7 @@ class TournamentRoom:
         except Exception as err:  # the database away: the next change or reload shows it
             log.warning("rendering a tournament failed (%s)", type(err).__name__)
             return
+        self._last[tournament_id] = (time.monotonic(), page, lines)
         public = public_part(page)
         anyone = with_you(public, None)
         for conn in list(self.by_tournament.get(tournament_id, ())):
@@ -124,6 +180,6 @@ class TournamentRoom:
 
     async def close(self) -> None:
         self._again.clear()
-        for task in list(self._due.values()):
+        for task in [*self._due.values(), *self._tasks]:
             task.cancel()
-        await asyncio.gather(*self._due.values(), return_exceptions=True)
+        await asyncio.gather(*self._due.values(), *self._tasks, return_exceptions=True)

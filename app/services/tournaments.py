@@ -337,6 +337,22 @@ class Tournaments:
 
         return await run_in_threadpool(run)
 
+    async def own_line(self, tournament_id: str, player: str) -> dict[str, Any] | None:
+        """An entrant's own line (their game, score), pushed the moment they are paired."""
+
+        def run() -> dict[str, Any] | None:
+            with self.core.db.reader() as db:
+                t = repo.get(db, tournament_id)
+                entry = repo.entrant(db, tournament_id, player) if t is not None else None
+                if t is None or entry is None or entry.removed:
+                    return None
+                return {
+                    "player_id": player, "score": shown(UNITS.get(t.format, 1), entry.score),
+                    "playing": entry.match_id, "withdrawn": entry.withdrawn,
+                }  # fmt: skip
+
+        return await run_in_threadpool(run)
+
     async def entrant_of(self, tournament_id: str, token: str | None) -> str | None:
         """The player of a socket's token, if they are in the tournament (present from now)."""
         if not token:

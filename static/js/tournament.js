@@ -182,6 +182,11 @@ function live() {
     onError: () => {},
     onStatus: (s) => { $("t-live").hidden = s !== "reconnecting" || !shown; },
     onMessage: (msg) => {
+      if (msg.type === "you" && msg.you) {  // your own line at once (a pairing)
+        mine = { ...(mine || {}), ...msg.you };
+        if (shown) showMine();
+        return;
+      }
       if (msg.type !== "tournament") return;
       const wasPlaying = mine?.playing;
       if (msg.you) mine = { ...(mine || {}), ...msg.you };

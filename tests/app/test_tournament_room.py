@@ -58,3 +58,26 @@ def test_a_change_during_a_render_is_pushed_again_and_each_entrant_gets_its_own_
     assert [f["you"]["playing"] for f in ana] == ["m1", "m2"]
     assert [f["you"] for f in watcher] == [None, None]
     assert ana[-1]["type"] == "tournament" and ana[-1]["round"] == 2
+
+
+def test_a_pairing_reaches_the_paired_players_sockets_at_once_and_nobody_elses() -> None:
+    async def scenario() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+        room = TournamentRoom(10, 10)
+        asked: list[str] = []
+
+        async def render_own(tid: str, player: str) -> dict[str, Any] | None:
+            asked.append(player)
+            return {"player_id": player, "playing": "m9"}
+
+        room.render_own = render_own
+        ana, bea = FakeSocket("ana"), FakeSocket("bea")
+        room.add(ana)  # type: ignore[arg-type]
+        room.add(bea)  # type: ignore[arg-type]
+        room.notified("ana", 41)
+        room.notified("cid", 42)  # no tournament socket here: nothing read, nothing sent
+        await asyncio.gather(*list(room._tasks))
+        return ana.sent, bea.sent, asked
+
+    ana, bea, asked = asyncio.run(scenario())
+    assert ana == [{"type": "you", "you": {"player_id": "ana", "playing": "m9"}}]
+    assert bea == [] and asked == ["ana"]
