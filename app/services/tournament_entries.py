@@ -122,9 +122,8 @@ class TournamentEntries:
         if not token:
             raise player_required()
         tid, mid = checked_id(tournament_id), checked_id(match_id)
-        seat = await run_in_threadpool(self._berserk_seat, token, tid, mid)
-        player, name = seat
-        await run_in_threadpool(self._berserk, mid, player, name)
+        player, seat = await run_in_threadpool(self._berserk_seat, token, tid, mid)
+        await run_in_threadpool(self._berserk, mid, player, seat)
         await self.core.publish(MatchChanged(mid), TournamentChanged(tid))
 
     def _berserk_seat(self, token: str, tid: str, match_id: str) -> tuple[str, str]:
