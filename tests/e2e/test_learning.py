@@ -162,7 +162,9 @@ def test_a_card_offered_only_for_its_value_says_why(
     if acting:  # a card with an action has no mark, and its choices offer the action
         page.locator(f'#hand .card[data-card="{acting[0]}"]').click()
         expect(page.locator('#decision .btn[data-kind="play_action"]')).to_have_count(1)
-        expect(page.locator("#decision .why-not")).to_have_count(0)
+        # (it may still say why part of its action would do nothing now: issue 42 item 4)
+        why_not = page.locator("#decision .why-not", has_text=HINTS["why_action"])
+        expect(why_not).to_have_count(0)
 
     page.locator("#menu summary").click()
     toggle = page.get_by_label(HINTS["toggle"])
