@@ -221,6 +221,12 @@ class Tournaments:
         return await run_in_threadpool(self._one, checked_id(tournament_id), token, page, sort)
 
     def _one(self, tid: str, token: str | None, page: int, sort: str = "rank") -> dict[str, Any]:
+        return self._read(tid, token, page, sort)[0]
+
+    def _read(
+        self, tid: str, token: str | None, page: int, sort: str = "rank"
+    ) -> tuple[dict[str, Any], list[Ranked], int]:
+        """The page, the whole ranked standings it was cut from, and the format's units."""
         with self.core.db.reader() as db:
             t = repo.get(db, tid)
             if t is None:
@@ -241,7 +247,7 @@ class Tournaments:
             if t.status == "finished":
                 out["podium"] = [standing_json(r, units) for r in every[:3]]
             out["me"] = self._mine(db, t, me.id, every) if me is not None else None
-            return out
+            return out, every, units
 
     def _watch_paths(self, db: Session, match_ids: list[str]) -> dict[str, str]:
         """Each game in progress's spectator address: tournament games are public."""
@@ -327,11 +333,7 @@ class Tournaments:
         reads it) and each entrant's own line, from one read of the standings."""
 
         def run() -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-            page = self._one(tournament_id, None, 1)
-            with self.core.db.reader() as db:
-                t = repo.get(db, tournament_id)
-                every = ranked(db, t) if t is not None else []
-            units = UNITS.get(t.format, 1) if t is not None else 1
+            page, every, units = self._read(tournament_id, None, 1)
             lines = {r.line.player_id: _own_line(r, units) for r in every}
             return page, lines
 
