@@ -1,7 +1,7 @@
 """An arena at scale (issue 46, "Scale"): one server process, N players in one arena.
 
     python -m bench.tournament --players 500 --seconds 120 [--think-ms 1000] [--ramp-s 10] \
-        [--resign-after 10] [--database-url postgresql://…]
+        [--resign-after 10] [--watchers 50] [--database-url postgresql://…]
 
 Starts its own server (bench.server: SQLite on a fresh file unless `--database-url`), makes N
 accounts and an arena (realtime-15, 60 minutes) they all join, then plays twice, `--seconds`
@@ -9,8 +9,11 @@ each, on the same server:
 1. the baseline: N/2 matches made directly (as bench.load makes them), with the arena's clock,
    each seat answering at `--think-ms` and resigning after `--resign-after` actions of its own
    (0: playing to the end), a new match as soon as one ends;
-2. the arena: each player opens the tournament's socket (present: pairable), and whenever a
-   frame's `you.playing` names a new match, takes its seat and plays it the same way.
+2. the arena: each player opens the tournament's socket (present: pairable) and, when a frame's
+   `you.playing` names a new match, closes it and takes its seat, as the page does (it takes the
+   browser to the table); after the game it opens the page again (the table's link back) to be
+   paired anew. `--watchers` viewers without a seat keep the page open all along and read every
+   push (the crowd a big arena draws).
 Printed, one `name value` a line: the machine (`cores`, `load1`), then for both phases the
 actions, `*_p50_ms` / `*_p99_ms` of action -> push (bench.load's measure, in its steady state:
 once every match, or every player who played, has started; `arena_never_played` counts the
@@ -25,15 +28,14 @@ and those after a game (`pairing_again_*`); `pairing_push_*` of that the part fr
 director's pass that made the game (its `started_at`, the server's clock) to the later of its
 players' frames (the rest is the wait for a partner and for that pass), each with its `_max_ms`;
 `pairings_pending` the players still waiting when it ended; `tournament_frames` received on the
-tournament sockets, and their mean size (every socket is sent the whole page). A client CPU
-share near 100 means the figures are this client's, not the server's.
+players' tournament sockets and `watcher_frames` on the watchers', with their mean sizes. A
+client CPU share near 100 means the figures are this client's, not the server's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
@@ -66,8 +68,10 @@ class Arena:
     told: dict[str, float] = field(default_factory=dict)  # match -> when its last player heard
     again: list[float] = field(default_factory=list)
     pending: int = 0  # players free and not yet paired when the run ended
-    frames: int = 0  # tournament frames received (each socket is sent the whole page)
+    frames: int = 0  # tournament frames received by the players
     frame_bytes: int = 0
+    watched: int = 0  # and by the watchers
+    watched_bytes: int = 0
     sent: dict[str, dict[int, float]] = field(default_factory=dict)  # by match: bench.load's
 
 
@@ -126,18 +130,34 @@ def _you(raw: str) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-async def _frames(ws: Any, news: asyncio.Queue[tuple[str, float]], arena: Arena) -> None:
-    """The tournament socket's frames: each new match of `you.playing`, with when it came."""
-    seen: set[str] = set()
-    async for raw in ws:
-        arena.frames += 1
-        arena.frame_bytes += len(raw)
-        you = _you(raw) or {}
-        playing = you.get("playing")
-        if playing and playing not in seen:
-            seen.add(playing)
-            news.put_nowait((playing, time.perf_counter()))
-            arena.told[playing] = max(time.time(), arena.told.get(playing, 0.0))
+async def _next_game(
+    ws_base: str, tid: str, token: str, arena: Arena, seen: set[str]
+) -> tuple[str, float]:
+    """Open the tournament's page (its socket), say who you are, and wait for the frame naming
+    a new game; then leave the page, as static/js/tournament.js does (it takes the browser to
+    the table), and come back to it after the game (the table's link back)."""
+    async with websockets.connect(f"{ws_base}/ws/tournaments/{tid}") as ws:
+        await ws.send(json.dumps({"type": "auth", "player_token": token}))
+        async for raw in ws:
+            arena.frames += 1
+            arena.frame_bytes += len(raw)
+            text = raw if isinstance(raw, str) else raw.decode()
+            playing = (_you(text) or {}).get("playing")
+            if playing and playing not in seen:
+                seen.add(playing)
+                arena.told[playing] = max(time.time(), arena.told.get(playing, 0.0))
+                return playing, time.perf_counter()
+    raise ConnectionError("the tournament socket closed")
+
+
+async def _watcher(ws_base: str, tid: str, arena: Arena, delay: float) -> None:
+    """A viewer without a seat: the tournament's page open, every push read, until cancelled."""
+    await asyncio.sleep(delay)
+    async with websockets.connect(f"{ws_base}/ws/tournaments/{tid}") as ws:
+        await ws.send(json.dumps({"type": "watch"}))
+        async for raw in ws:
+            arena.watched += 1
+            arena.watched_bytes += len(raw)
 
 
 async def _play(
@@ -164,39 +184,32 @@ async def _entrant(
     http: httpx.AsyncClient, base: str, tid: str, account: dict[str, str], arena: Arena,
     slot: int, args: argparse.Namespace, delay: float,
 ) -> None:  # fmt: skip
-    """One player: the tournament's page open, each game it is given played, until cancelled."""
+    """One player: on the tournament's page until paired, then at the table playing the game
+    it is given, then back on the page, until cancelled."""
     rng = random.Random(slot)
     await asyncio.sleep(delay)  # players arrive over the ramp
-    news: asyncio.Queue[tuple[str, float]] = asyncio.Queue()
     ws_base = base.replace("http", "ws", 1)
-    async with websockets.connect(f"{ws_base}/ws/tournaments/{tid}") as ws:
-        reader = asyncio.create_task(_frames(ws, news, arena))
-        joined = time.perf_counter()
-        free_since: float | None = joined
-        await ws.send(json.dumps({"type": "auth", "player_token": account["player_token"]}))
-        try:
-            while True:
-                match_id, at = await news.get()
-                assert free_since is not None
-                # the frame may be read before the last game's finished view: no wait at all
-                waits = arena.again if free_since > joined else arena.first
-                waits.append(max(0.0, at - free_since))
-                free_since = None
-                await _play(
-                    http, base, arena, account["player_token"], match_id, slot,
-                    args.think_ms / 1000, args.resign_after, rng,
-                )  # fmt: skip
-                free_since = time.perf_counter()
-        except Exception as err:
-            arena.stats.errors += 1
-            name = type(err).__name__
-            arena.stats.codes[name] = arena.stats.codes.get(name, 0) + 1
-        finally:
-            if free_since is not None:
-                arena.pending += 1
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, websockets.ConnectionClosed):
-                await reader
+    seen: set[str] = set()
+    free_since: float | None = time.perf_counter()
+    waits = arena.first
+    try:
+        while True:
+            match_id, at = await _next_game(ws_base, tid, account["player_token"], arena, seen)
+            assert free_since is not None
+            waits.append(max(0.0, at - free_since))
+            free_since, waits = None, arena.again
+            await _play(
+                http, base, arena, account["player_token"], match_id, slot,
+                args.think_ms / 1000, args.resign_after, rng,
+            )  # fmt: skip
+            free_since = time.perf_counter()
+    except Exception as err:
+        arena.stats.errors += 1
+        name = type(err).__name__
+        arena.stats.codes[name] = arena.stats.codes.get(name, 0) + 1
+    finally:
+        if free_since is not None:
+            arena.pending += 1
 
 
 async def _play_arena(
@@ -208,6 +221,11 @@ async def _play_arena(
         tasks = [
             asyncio.create_task(_entrant(http, base, tid, a, arena, i, args, args.ramp_s * i / n))
             for i, a in enumerate(accounts)
+        ]
+        ws_base, w = base.replace("http", "ws", 1), max(1, args.watchers)
+        tasks += [
+            asyncio.create_task(_watcher(ws_base, tid, arena, args.ramp_s * i / w))
+            for i in range(args.watchers)
         ]
         await asyncio.wait(tasks, timeout=args.seconds)
         for task in tasks:
@@ -278,6 +296,9 @@ async def bench(served: Served, args: argparse.Namespace) -> None:
     print(f"pairings_pending {arena.pending}")
     print(f"tournament_frames {arena.frames}")
     print(f"tournament_frame_kib_mean {arena.frame_bytes / max(1, arena.frames) / 1024:.1f}")
+    print(f"watchers {args.watchers}")
+    print(f"watcher_frames {arena.watched}")
+    print(f"watcher_frame_kib_mean {arena.watched_bytes / max(1, arena.watched) / 1024:.1f}")
 
 
 def main() -> None:
@@ -287,6 +308,7 @@ def main() -> None:
     parser.add_argument("--think-ms", type=int, default=1000)
     parser.add_argument("--ramp-s", type=float, default=10.0, help="players arrive over this")
     parser.add_argument("--resign-after", type=int, default=10, help="actions; 0: play it out")
+    parser.add_argument("--watchers", type=int, default=50, help="viewers of the page")
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     args = parser.parse_args()
     print(f"cores {os.cpu_count()}")

@@ -22,14 +22,15 @@ NAMES = {
     "cores", "load1", "load1_end", "players", "matches", "think_ms", "resign_after", "seconds",
     *(f"{phase}_{name}" for phase in ("baseline", "arena") for name in PHASE),
     "arena_over_baseline", "arena_never_played", "pairings", "pairings_pending",
-    "tournament_frames", "tournament_frame_kib_mean",
+    "tournament_frames", "tournament_frame_kib_mean", "watchers", "watcher_frames",
+    "watcher_frame_kib_mean",
     *(f"pairing_{group}{q}_ms" for group in ("", "first_", "again_", "push_")
       for q in ("p50", "p99", "max")),
 }  # fmt: skip
 
 
 def test_a_tiny_run_prints_every_figure_by_name() -> None:
-    argv = ["--players", "6", "--seconds", "4", "--ramp-s", "1", "--think-ms", "200"]
+    argv = ["--players", "6", "--seconds", "4", "--ramp-s", "1", "--think-ms", "200", "--watchers", "2"]
     done = subprocess.run(
         [sys.executable, "-m", "bench.tournament", *argv, "--resign-after", "2"],
         cwd=ROOT, capture_output=True, text=True, timeout=180,
