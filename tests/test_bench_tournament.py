@@ -30,7 +30,18 @@ NAMES = {
 
 
 def test_a_tiny_run_prints_every_figure_by_name() -> None:
-    argv = ["--players", "6", "--seconds", "4", "--ramp-s", "1", "--think-ms", "200", "--watchers", "2"]
+    argv = [
+        "--players",
+        "6",
+        "--seconds",
+        "4",
+        "--ramp-s",
+        "1",
+        "--think-ms",
+        "200",
+        "--watchers",
+        "2",
+    ]
     done = subprocess.run(
         [sys.executable, "-m", "bench.tournament", *argv, "--resign-after", "2"],
         cwd=ROOT, capture_output=True, text=True, timeout=180,

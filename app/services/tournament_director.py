@@ -24,7 +24,7 @@ from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
 from ..persistence.tournaments import TournamentRow
 from ..push.changes import Change, MatchChanged, Moved, Notified, TournamentChanged
-from ..tournaments.arena import Free, pair
+from ..tournaments.arena import Free, Pairing, pair
 from .core import Core
 from .tournament_rounds import start_round
 from .tournament_seating import Seated, Taken, seat_game
@@ -78,16 +78,23 @@ class Director:
     async def tick(self) -> Tick:
         done = Tick(set(self._ended), [], [])
         self._ended -= done.tournaments
-        await run_in_threadpool(self._direct, done)
-        for match_id in done.matches:
+        arenas = await run_in_threadpool(self._direct, done)
+        await self._tell(done)
+        for t in arenas:  # each pairing told once committed, not when the pass ends
+            await self._pair(t, done)
+        return done
+
+    async def _tell(self, done: Tick, since: int = 0, told: int = 0) -> None:
+        """Publish what the pass wrote from `since` (matches) and `told` (notices) on."""
+        for match_id in done.matches[since:]:
             await self.core.publish(MatchChanged(match_id))
-        for player, notification in done.notified:
+        for player, notification in done.notified[told:]:
             await self.core.publish(Notified(player, notification))
         for tid in sorted(done.tournaments):
             await self.core.publish(TournamentChanged(tid))
-        return done
 
-    def _direct(self, done: Tick) -> None:
+    def _direct(self, done: Tick) -> list[TournamentRow]:
+        """Start, finish and run the rounds of what is due; the arenas to pair now."""
         now = self.core.stamp()
         with self.core.db.reader() as db:
             due = repo.due(db, now)
@@ -95,13 +102,15 @@ class Director:
             self._start(tid, now, done)
         with self.core.db.reader() as db:  # those just started too: a round 1 begins at once
             running = repo.running(db)
+        arenas = []
         for t in running:
             if t.format != "arena":
                 self._rounds(t, now, done)
             elif t.ends_at is not None and now >= t.ends_at:
                 self._finish(t, now, done)
             elif not t.paused and t.ends_at is not None and now < t.ends_at - LAST_MINUTE:
-                self._pair(t, now, done)
+                arenas.append(t)
+        return arenas
 
     def _start(self, tid: str, now: datetime, done: Tick) -> None:
         with self.core.db.write() as db:
@@ -157,27 +166,45 @@ class Director:
         if made.matches:
             done.tournaments.add(t.id)
 
-    def _pair(self, t: TournamentRow, now: datetime, done: Tick) -> None:
+    async def _pair(self, t: TournamentRow, done: Tick) -> None:
+        """Pair an arena's free players: a game a transaction (a chunk of them would hold the
+        writer from everyone's moves), each published as soon as it is committed — at a
+        500-player start, telling every pairing once the whole pass was done took seconds."""
+        now, paired = self.core.stamp(), False
+        for pairing in await run_in_threadpool(self._pairings, t, now):
+            made = await run_in_threadpool(self._seat, t, pairing, now)
+            if made is None:
+                continue  # a player was paired or left meanwhile: nothing of it was kept
+            since, told = len(done.matches), len(done.notified)
+            done.matches.extend(made.matches)
+            done.notified.extend(made.notified)
+            await self._tell(Tick(set(), done.matches, done.notified), since, told)
+            paired = True
+        if paired:  # the page once: its push is coalesced, and has every game of the pass
+            done.tournaments.add(t.id)
+            await self.core.publish(TournamentChanged(t.id))
+
+    def _pairings(self, t: TournamentRow, now: datetime) -> list[Pairing]:
         with self.core.db.reader() as db:
             free = free_of(db, t.id, now)
             # a player banned from tournaments since joining waits out the ban unpaired
             banned = sanctions.sanctioned(db, [f.player_id for f in free], "tournaments", now)
             free = [f for f in free if f.player_id not in banned]
             if len(free) < 2:
-                return
+                return []
             ids = [f.player_id for f in free]
             apart = {frozenset(p) for p in blocks.apart_among(db, ids, ids)}
-        for pairing in pair(free, apart):
-            made = Seated()
-            try:
-                with self.core.db.write() as db:
-                    seat_game(self.core, db, t, [pairing.first, pairing.second], 0, now, made)
-            except Taken:
-                continue  # a player was paired or left meanwhile: nothing of it was kept
-            made.remember(self.core)
-            done.matches.extend(made.matches)
-            done.notified.extend(made.notified)
-            done.tournaments.add(t.id)
+        return pair(free, apart)
+
+    def _seat(self, t: TournamentRow, pairing: Pairing, now: datetime) -> Seated | None:
+        made = Seated()
+        try:
+            with self.core.db.write() as db:
+                seat_game(self.core, db, t, [pairing.first, pairing.second], 0, now, made)
+        except Taken:
+            return None
+        made.remember(self.core)
+        return made
 
     async def presence(self, tid: str, player: str, present: bool) -> None:
         """The player opened (or closed the last of) the tournament's page here."""
