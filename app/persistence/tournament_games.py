@@ -5,13 +5,14 @@ written against `Sql`, as ratings' are, so they run in the transaction that ends
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Boolean, and_, bindparam, func, null, select, update
 from sqlalchemy.orm import Session
 
-from .models import Player
+from .models import Match, Player
 from .sql import Sql
 from .tournament_tables import Entrant, Tournament, TournamentGame, TournamentSeat
 
@@ -90,16 +91,28 @@ def add_game(
 
 
 def games(
-    db: Session, tournament_id: str, *, running: bool, limit: int, player: str | None = None
+    db: Session,
+    tournament_id: str,
+    *,
+    running: bool,
+    limit: int,
+    player: str | None = None,
+    matches: Sequence[str] | None = None,
 ) -> list[GameRow]:
-    """Latest first: the games in progress, or every game (of one player)."""
+    """Latest first: the games in progress, or every game (of one player); with `matches`,
+    the games of those matches in that order."""
     query = select(TournamentGame).where(TournamentGame.tournament_id == tournament_id)
     if running:
         query = query.where(TournamentGame.ended_at.is_(None))
     if player is not None:
         mine = select(TournamentSeat.game_id).where(TournamentSeat.player == player)
         query = query.where(TournamentGame.id.in_(mine))
+    if matches is not None:
+        query = query.where(TournamentGame.match_id.in_(matches))
     found = list(db.scalars(query.order_by(TournamentGame.id.desc()).limit(limit)))
+    if matches is not None:
+        order = {m: i for i, m in enumerate(matches)}
+        found.sort(key=lambda g: order.get(g.match_id or "", len(order)))
     seats: dict[int, list[SeatResult]] = {g.id: [] for g in found}
     if found:
         rows = db.execute(
@@ -115,6 +128,14 @@ def games(
     return [
         GameRow(g.match_id, g.round, g.created_at, g.ended_at, tuple(seats[g.id])) for g in found
     ]
+
+
+def watch_keys(db: Session, match_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Each of these matches' game and spectator key (one read for a page's games)."""
+    if not match_ids:
+        return {}
+    query = select(Match.id, Match.game, Match.spectator_key).where(Match.id.in_(match_ids))
+    return {m: (game, key) for m, game, key in db.execute(query) if key}
 
 
 def add_bye(

@@ -17,7 +17,6 @@ from ..auth import new_invite_code, new_match_id
 from ..errors import ApiError, checked_id, not_found
 from ..games import site
 from ..persistence import ratings as ratings_repo
-from ..persistence import repository as match_repo
 from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
 from ..persistence.models import Player
@@ -37,7 +36,8 @@ PUBLIC_PER_DAY = 2  # public tournaments a player may create a day (private ones
 MAX_PLAYERS = 500
 MAX_AHEAD = timedelta(days=30)  # how far ahead a tournament may start
 STANDINGS_PAGE = 50
-GAMES_SHOWN = 50
+GAMES_SHOWN = 50  # one player's games
+RUNNING_SHOWN = 20  # games in progress on the page: the leaders' (a phone's screenful or two)
 EXPORT_GAMES = 5000  # every game of a 500-player, 2-hour arena fits
 ARENA_MINUTES = (30, 60, 90, 120)
 ARENA_CLOCKS = ("realtime-15", "realtime-30")
@@ -241,7 +241,11 @@ class Tournaments:
                 standing_json(r, units)
                 for r in sorted_by(every, sort)[offset : offset + STANDINGS_PAGE]
             ]
-            running = games_repo.games(db, tid, running=True, limit=GAMES_SHOWN)
+            # the leaders' games first, as lichess shows its top games
+            leading = list(dict.fromkeys(r.line.playing for r in every if r.line.playing))
+            running = games_repo.games(
+                db, tid, running=True, limit=RUNNING_SHOWN, matches=leading[:RUNNING_SHOWN]
+            )
             out["games"] = [game_json(g) for g in running]
             out["watch"] = self._watch_paths(db, [g.match_id for g in running if g.match_id])
             if t.status == "finished":
@@ -251,13 +255,10 @@ class Tournaments:
 
     def _watch_paths(self, db: Session, match_ids: list[str]) -> dict[str, str]:
         """Each game in progress's spectator address: tournament games are public."""
-        paths = {}
-        for match_id in match_ids:
-            row = match_repo.match_row(db, match_id)
-            if row is not None and row.spectator_key:
-                prefix = site(row.game).prefix
-                paths[match_id] = f"{prefix}/watch/{match_id}?key={row.spectator_key}"
-        return paths
+        return {
+            match_id: f"{site(game).prefix}/watch/{match_id}?key={key}"
+            for match_id, (game, key) in games_repo.watch_keys(db, match_ids).items()
+        }
 
     def _mine(
         self, db: Session, t: repo.TournamentRow, player: str, every: list[Ranked]
