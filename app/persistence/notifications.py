@@ -1,6 +1,7 @@
 """The SQL of the bell's notifications. `add` runs in the transaction of whatever caused the
 notification (a challenge, a report's outcome, …), so the two commit together; the caller then
-publishes `Notified(player, id)` for the player's live sockets and Web Push.
+publishes `Notified(player, id)` for the player's live sockets and Web Push. `add_on` is the same
+against `Sql`, so the match transaction (an abandonment's ban) can write a line too.
 
 Pruned as they are added, so no player's bell grows without bound and no periodic task is
 needed: a player keeps at most MAX_PER_PLAYER (the oldest go first, read or not), and read
@@ -12,11 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from .models import Player
 from .people_tables import Notification
+from .sql import OnSession, Sql
 
 MAX_PER_PLAYER: Final = 200  # lines one player's bell keeps
 READ_KEPT_DAYS: Final = 30  # a read line older than this goes with the next one added
@@ -24,7 +26,23 @@ PAGE_MAX: Final = 50  # lines one page of the list holds at most
 KINDS: Final[tuple[str, ...]] = (
     "challenge", "challenge_declined", "challenge_accepted", "challenge_canceled", "your_turn",
     "rematch",
-    "report_outcome", "moderation", "tournament_start", "tournament_paired",
+    "report_outcome", "moderation", "sanction", "tournament_start", "tournament_paired",
+)  # fmt: skip
+_TABLE = Player.metadata.tables["notifications"]
+# the statements `add_on` runs: module constants, so the match transaction compiles each once
+_ADD = insert(_TABLE).returning(_TABLE.c.id)
+_MINE = _TABLE.c.player == bindparam("player")
+# one statement: it runs with every line added (a 500-player arena's pairing pass adds 500),
+# and three round trips a line were a third of the pass
+_PRUNE = delete(_TABLE).where(
+    _MINE,
+    or_(
+        and_(_TABLE.c.read_at.is_not(None), _TABLE.c.created_at < bindparam("old")),
+        _TABLE.c.id <= (
+            select(_TABLE.c.id).where(_MINE).order_by(_TABLE.c.id.desc())
+            .offset(bindparam("kept")).limit(bindparam("one")).scalar_subquery()
+        ),
+    ),
 )  # fmt: skip
 
 
@@ -40,27 +58,25 @@ class Line:
 
 
 def add(db: Session, player: str, kind: str, data: dict[str, Any], now: datetime) -> int:
-    """Store one notification for `player`; its id (flushed, so known before the commit).
-    The player's oldest lines beyond the cap, and read ones past their age, go now."""
-    row = Notification(player=player, kind=kind, data=data, created_at=now)
-    db.add(row)
-    db.flush()
-    prune(db, player, now)
-    return row.id
+    """Store one notification for `player`; its id (known before the commit). The player's
+    oldest lines beyond the cap, and read ones past their age, go now."""
+    db.flush()  # the session's pending rows first, as before a statement of its own
+    return add_on(OnSession(db), player, kind, data, now)
 
 
-def prune(db: Session, player: str, now: datetime) -> None:
+def add_on(sql: Sql, player: str, kind: str, data: dict[str, Any], now: datetime) -> int:
+    """`add` in whichever transaction `sql` runs (an ORM session's, or the match's own)."""
+    values = {"player": player, "kind": kind, "data": data, "created_at": now}
+    made = int(sql.rows(_ADD, values)[0][0])
+    prune(sql, player, now)
+    return made
+
+
+def prune(sql: Sql, player: str, now: datetime) -> None:
     """Keep the player's bell bounded: read lines older than READ_KEPT_DAYS go, and beyond
-    MAX_PER_PLAYER the oldest ones. One statement: it runs with every line added (a 500-player
-    arena's pairing pass adds 500), and two round trips a line were a third of the pass."""
+    MAX_PER_PLAYER the oldest ones."""
     old = now - timedelta(days=READ_KEPT_DAYS)
-    mine = Notification.player == player
-    edge = (
-        select(Notification.id).where(mine).order_by(Notification.id.desc())
-        .offset(MAX_PER_PLAYER).limit(1).scalar_subquery()
-    )  # fmt: skip
-    stale = and_(Notification.read_at.is_not(None), Notification.created_at < old)
-    db.execute(delete(Notification).where(mine, or_(stale, Notification.id <= edge)))
+    sql.write(_PRUNE, {"player": player, "old": old, "kept": MAX_PER_PLAYER, "one": 1})
 
 
 def line(db: Session, player: str, notification_id: int) -> Line | None:

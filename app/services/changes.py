@@ -19,6 +19,7 @@ from ..persistence import repository as repo
 from ..persistence.cache import Entry, current, read_info
 from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow, refreshed
+from ..push.changes import Notified
 from .core import Core
 from .ratings import rate_ending
 from .tournament_results import record_ending
@@ -31,13 +32,15 @@ class Changed:
     (a sweep's verdict that a move overtook). `seats`: how it changed the seats, counted on the
     row (persistence.seating): "given" when `info` shows the new seats (a leaver's to the
     computer), "taken" when the facts must be read again once committed (a person sat down:
-    their name and rating)."""
+    their name and rating). `told`: bell lines it wrote (a leaver's ban), to publish once
+    committed."""
 
     info: MatchInfo
     entry: Entry | None = None
     ending: Ending | None = None
     done: bool = True
     seats: Literal["kept", "given", "taken"] = "kept"
+    told: tuple[Notified, ...] = ()
 
 
 # A change: given the transaction and the locked match, write what it decides and say so.

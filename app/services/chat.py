@@ -109,8 +109,7 @@ class Chat:
                 line.player, line.hidden, apart,
             )
         )  # fmt: skip
-        if told is not None and line.player is not None:  # a word-list mute began
-            await self.core.publish(Notified(line.player, told))
+        await self.core.publish(*told)  # a word-list mute began: the writer's bell lines
 
     def _limit(self, match_id: str, seat: str, now: float) -> None:
         """At most BURST lines in any WINDOW_S seconds per seat (counted by this process)."""
@@ -137,9 +136,9 @@ class Chat:
 
     def _store(
         self, match_id: str, seat: str, text: str, phrase: object, now: float
-    ) -> tuple[ChatLine, tuple[str, ...], int | None]:
-        """Store the line; with the seats kept apart from its writer, and the id of the
-        writer's notification when this line brought a mute."""
+    ) -> tuple[ChatLine, tuple[str, ...], tuple[Notified, ...]]:
+        """Store the line; with the seats kept apart from its writer, and the writer's new bell
+        lines when this line brought a mute."""
         found = current(self.core, match_id)
         if found is None:
             raise ApiError(404, "not_found", "No such match.")
@@ -155,7 +154,7 @@ class Chat:
         hidden = preset is None and marked(text)
         line = ChatLine(seat, _name(info, seat), text, now, preset, 0, player, hidden)
         quota = PLAYER_LINES_A_DAY if player is not None else GUEST_SEAT_LINES_A_DAY
-        told: int | None = None
+        told: tuple[Notified, ...] = ()
         with self.core.db.write() as db:
             if player is not None:
                 refuse_if_sanctioned(db, player, ("chat",), utc(now))

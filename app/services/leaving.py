@@ -17,6 +17,7 @@ from ..errors import ApiError
 from ..persistence.cache import Entry
 from ..persistence.moves import MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow
+from ..push.changes import Notified
 from .changes import Change, Changed
 from .reliability import record_leaving
 
@@ -46,11 +47,11 @@ def leave(
     seat is a person's): a duel ends; a table goes on with the computer in the seat, and whose
     clock runs must be worked out again."""
     assert reason in LEAVE_REASONS
-    record_leaving(tx, info, seat, reason, when)  # a live time-out, an abandonment: on record
+    told = record_leaving(tx, info, seat, reason, when)  # a live time-out, an abandonment
     if not info.table:
-        return Changed(info, ending=duel_ending(info, seat, reason))
+        return Changed(info, ending=duel_ending(info, seat, reason), told=told)
     if info.status != "active":  # a table that never started: nobody played, nobody is ranked
-        return Changed(info, ending=Ending("finished", None, reason, seat))
+        return Changed(info, ending=Ending("finished", None, reason, seat), told=told)
     log_length = len(entry.log_json[None])  # where the log says so (views keep entries sent)
     if not tx.leave_seat(info.match_id, seat, reason, when, log_length):
         raise seat_left()  # (the locked row's seats say it is a person's: never, but not twice)
@@ -61,7 +62,7 @@ def leave(
         else s
         for s in info.seats
     )
-    return Changed(replace(info, seats=seats), seats="given")
+    return Changed(replace(info, seats=seats), seats="given", told=told)
 
 
 def resigning(seat: str, when: datetime) -> Change:
@@ -119,8 +120,9 @@ def abandoning(cutoff: datetime, when: datetime) -> Change:
         deciding = decider(entry) if row.status == "active" else None
         if info.table and deciding is not None and info.kind(deciding) == "human":
             return leave(tx, info, entry, deciding, "abandoned", when)
+        told: tuple[Notified, ...] = ()
         if deciding is not None and info.kind(deciding) == "human":  # the duel waited on it
-            record_leaving(tx, info, deciding, "abandoned", when)
-        return Changed(info, ending=Ending("abandoned", None, None, "abandoned"))
+            told = record_leaving(tx, info, deciding, "abandoned", when)
+        return Changed(info, ending=Ending("abandoned", None, None, "abandoned"), told=told)
 
     return change

@@ -201,20 +201,21 @@ class Lifecycle:
     async def sweep(self) -> list[str]:
         """Clock expiry, idle bot accounts and abandonment; publishes every match that
         changed."""
-        changed = await run_in_threadpool(self._sweep, self.core.clock.now())
+        changed, told = await run_in_threadpool(self._sweep, self.core.clock.now())
         for match_id in changed:
             self.core.cache.drop_info(match_id)
             await self.core.publish(MatchChanged(match_id))
+        await self.core.publish(*told)  # a leaver's ban, on their bell
         return changed
 
-    def _sweep(self, now: float) -> list[str]:
+    def _sweep(self, now: float) -> tuple[list[str], list[Notified]]:
         """End matches whose deciding seat ran out of time; mark long-idle human matches
         abandoned (at a table of three or more, the computer takes over the idle deciding seat
         instead, and the match goes on), each in its own match transaction. Returns the ids that
-        changed. Only rows due by now (or not known yet) are read, so a quiet sweep costs one
-        indexed query, whatever the number of matches; the looking happens in a read
-        transaction, so a sweep holds the write lock (and delays moves) only when something
-        ended or a row's moment was worked out."""
+        changed, and the bell lines written (leavers' bans). Only rows due by now (or not known
+        yet) are read, so a quiet sweep costs one indexed query, whatever the number of matches;
+        the looking happens in a read transaction, so a sweep holds the write lock (and delays
+        moves) only when something ended or a row's moment was worked out."""
         cutoff = utc(now) - ABANDON_AFTER
         late: list[tuple[MatchRow, str]] = []
         known: list[tuple[str, int, datetime]] = []
@@ -234,18 +235,23 @@ class Lifecycle:
                 due = due_at(info, entry)
                 known.append((row.id, row.version, repo.NEVER if due is None else utc(due)))
         if not idle and not late and not known and not bots:
-            return []
+            return [], []
         when = utc(now)
-        changed = [m for m, v in bots if self.changes.run(m, idle_bot(v, when), when).done]
-        changed += [m for m in idle if self.changes.run(m, abandoning(cutoff, when), when).done]
-        for row, loser in late:
-            if self.changes.run(row.id, timing_out(loser, row.version, when), when).done:
-                changed.append(row.id)
+        runs = [(m, idle_bot(v, when)) for m, v in bots]
+        runs += [(m, abandoning(cutoff, when)) for m in idle]
+        runs += [(row.id, timing_out(loser, row.version, when)) for row, loser in late]
+        changed: list[str] = []
+        told: list[Notified] = []
+        for match_id, change in runs:
+            done = self.changes.run(match_id, change, when)
+            if done.done:
+                changed.append(match_id)
+                told += done.told
         if known:
             with self.db.write() as db:
                 for match_id, version, due_moment in known:
                     repo.set_due(db, match_id, due_moment, at_version=version)
-        return changed
+        return changed, told
 
     def _idle_bots(self, db: Session, now: float) -> list[tuple[str, int]]:
         """(match, version) of matches without a clock where a bot account may have sat on its

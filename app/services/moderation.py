@@ -21,11 +21,12 @@ from ..persistence import players as player_rows
 from ..persistence import reports as store
 from ..persistence.models import Player
 from ..persistence.people_tables import ModerationAction, Report
+from ..persistence.sql import OnSession
 from ..push.changes import MatchChanged, Notified
 from .core import Core
 from .players import player_of, unknown_player
 from .reports import has_controls
-from .sanctions import BAN_SCOPES, SCOPES
+from .sanctions import BAN_SCOPES, SCOPES, started
 
 ACTIONS: Final = ("dismiss", "warn", "mute", "ban", "lift", "reset_name", "close")
 QUEUE_MAX: Final = 50  # reported players a page of the queue shows
@@ -198,14 +199,17 @@ class Moderation:
                 raise invalid_action("Moderators do not act on themselves.")
             reason, scope, until = act.reason.strip(), act.scope, None
             tables: list[str] = []
+            imposed: tuple[str, ...] = ()
             if act.action in ("mute", "ban", "close"):
                 scope = "chat" if act.action == "mute" else scope
                 length = FOREVER if act.action == "close" else timedelta(minutes=act.minutes or 0)
                 until = now + length
-                scopes = (*SCOPES,) if act.action == "close" or scope == "all" else (scope,)
-                for each in scopes:
-                    assert each is not None
-                    sanctions.impose(db, row.id, each, until, reason, "moderator", now)
+                if act.action == "close" or scope is None or scope == "all":
+                    imposed = SCOPES
+                else:
+                    imposed = (scope,)
+                for what in imposed:
+                    sanctions.impose(db, row.id, what, until, reason, "moderator", now)
                 row.moderator = row.moderator and act.action != "close"
             elif act.action == "lift":
                 for each in SCOPES if scope == "all" else (scope,):
@@ -234,6 +238,9 @@ class Moderation:
                     "until": _iso(until), "reason": reason,
                 }  # fmt: skip
                 told.append((row.id, notifications.add(db, row.id, "moderation", about, now)))
+            if imposed and until is not None:  # what it closes, until when: the bell's own line
+                line = started(OnSession(db), row.id, imposed, until, now)
+                told.append((line.player_id, line.notification_id))
         return action_id, told, tables
 
     async def set_moderator(self, player_id: str, flag: bool) -> None:

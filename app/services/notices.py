@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any, Final
 
@@ -60,9 +61,29 @@ class Listed:
 
 
 @cache
-def _words(lang: str) -> dict[str, Any]:
-    found: dict[str, Any] = json.loads((LOCALES_DIR / f"{lang}.json").read_text())["bell"]
+def _locale(lang: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads((LOCALES_DIR / f"{lang}.json").read_text())
     return found
+
+
+def push_text(lang: str, line: Line) -> str:
+    """A line in `lang` as the bell words it (static/js/bell.js): the person it is about, and
+    a sanction's scopes and end (the end in UTC: a push has no browser clock to read)."""
+    words, scopes = _locale(lang)["bell"], _locale(lang)["reliability"]["scopes"]
+    text: str = words["kinds"].get(line.kind, words["kinds"]["other"])
+    shown = line.data.get("scopes")
+    listed = shown if isinstance(shown, list) else []
+    named = [scopes.get(s, s) for s in listed if isinstance(s, str)]
+    until = line.data.get("until")
+    ends = datetime.fromisoformat(until).astimezone(UTC) if isinstance(until, str) else None
+    fills = {
+        "{name}": who(line.data) or words["someone"],
+        "{scopes}": ", ".join(named),
+        "{until}": f"{ends:%Y-%m-%d %H:%M} UTC" if ends is not None else "",
+    }
+    for key, value in fills.items():
+        text = text.replace(key, value)
+    return text
 
 
 def local_path(value: object) -> str | None:
@@ -85,8 +106,8 @@ def url_of(kind: str, data: dict[str, Any]) -> str:
     if isinstance(match_id, str) and match_id.isalnum():
         prefix = site(game).prefix if isinstance(game, str) and game in SITES else ""
         return f"{prefix}/match/{match_id}"
-    if kind in ("report_outcome", "moderation"):
-        return "/account"
+    if kind in ("report_outcome", "moderation", "sanction"):
+        return "/account"  # where the player's notices and sanctions in force are shown
     return "/"
 
 
@@ -223,12 +244,9 @@ class Notices:
         if line is None:
             return
         for sub in subs:
-            words = _words(sub.lang)
-            kind = words["kinds"].get(line.kind, words["kinds"]["other"])
-            name = who(line.data) or words["someone"]
             notice = BellNotice(
-                str(line.data.get("match_id") or ""), words["push_title"],
-                kind.replace("{name}", name), url_of(line.kind, line.data), line.id, line.kind,
+                str(line.data.get("match_id") or ""), _locale(sub.lang)["bell"]["push_title"],
+                push_text(sub.lang, line), url_of(line.kind, line.data), line.id, line.kind,
             )  # fmt: skip
             self.turns.spawn(sub, notice)
 

@@ -25,13 +25,22 @@ from ..persistence import repository as repo
 from ..persistence.cache import Entry
 from ..persistence.moves import Busy, MoveTransaction
 from ..persistence.records import Ending, MatchInfo, MatchRow
-from ..push.changes import MatchChanged, Moved
+from ..push.changes import MatchChanged, Moved, Notified
 from .access import seat_for
 from .changes import Changed, MatchChanges
 from .core import Core, utc
 from .leaving import leave, seat_left
 
 log = logging.getLogger("watergate.play")
+
+
+class TooLate(ApiError):
+    """A move after its seat's time ran out: the seat left on time instead (a duel ended). Its
+    change's bell lines (the leaver's ban) ride along, to be published by the caller."""
+
+    def __init__(self, code: str, message: str, told: tuple[Notified, ...]) -> None:
+        super().__init__(409 if code == "seat_left" else 422, code, message)
+        self.told = told
 
 
 class Play:
@@ -74,6 +83,8 @@ class Play:
         except ApiError as err:
             if err.code in ("match_over", "seat_left"):  # a late move may have ended it on time
                 await self.core.publish(MatchChanged(match_id))
+            if isinstance(err, TooLate):
+                await self.core.publish(*err.told)
             raise
         self.core.metrics.accepted(info.game)
         await self.core.publish(Moved(match_id, entry.version, seat, arrived))
@@ -140,9 +151,10 @@ class Play:
         except IntegrityError:
             raise ApiError(409, "stale_version", "Another move was accepted first.") from None
         if done.entry is None and done.ending is None:
-            raise ApiError(409, "seat_left", "Your time ran out: the computer plays your seat now.")
+            message = "Your time ran out: the computer plays your seat now."
+            raise TooLate("seat_left", message, done.told)
         if done.entry is None:
-            raise ApiError(422, "match_over", "Your time ran out: the match is over.")
+            raise TooLate("match_over", "Your time ran out: the match is over.", done.told)
         return done.info, done.entry
 
     @staticmethod

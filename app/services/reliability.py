@@ -18,7 +18,8 @@ from ..clocks import rule_from_options
 from ..persistence import abandonments as store
 from ..persistence.records import MatchInfo
 from ..persistence.sql import Sql
-from .sanctions import refuse_if_sanctioned
+from ..push.changes import Notified
+from .sanctions import refuse_if_sanctioned, started
 
 WINDOW: Final = timedelta(hours=24)  # records this close together bring a ban
 FIRST_BAN: Final = timedelta(minutes=10)  # the second record's ban; each further one doubles it
@@ -51,24 +52,28 @@ def ban_reason(records: int) -> str:
     )
 
 
-def record_leaving(sql: Sql, info: MatchInfo, seat: str, reason: str, when: datetime) -> bool:
+def record_leaving(
+    sql: Sql, info: MatchInfo, seat: str, reason: str, when: datetime
+) -> tuple[Notified, ...]:
     """In the match transaction: `seat` left for `reason` (resigned, timeout, abandoned). A
     live game's time-out or an abandonment by a person, with another person at the table,
-    is recorded; the record that makes two within the window bans. Whether it was recorded."""
+    is recorded; the record that makes two within the window bans, and tells its player on the
+    bell. That bell line, to publish after the commit (none without a ban)."""
     if reason not in ("timeout", "abandoned") or (reason == "timeout" and not live(info.options)):
-        return False
+        return ()
     mine = info.seat(seat)
     others = [s for s in info.people if s != seat]
     if mine.player_id is None or mine.kind != "human" or not others:
-        return False  # a guest's seat names nobody; nobody waited on a game against the computer
+        return ()  # a guest's seat names nobody; nobody waited on a game against the computer
     kind = "clock" if reason == "timeout" else "abandoned"
     store.add_record(sql, mine.player_id, info.match_id, kind, when)
     count = store.records_since(sql, mine.player_id, when - WINDOW)
     length = ban_length(count)
-    if length is not None:
-        for scope in BAN_SCOPES:
-            store.add_sanction(sql, mine.player_id, scope, when + length, ban_reason(count), when)
-    return True
+    if length is None:
+        return ()
+    for scope in BAN_SCOPES:
+        store.add_sanction(sql, mine.player_id, scope, when + length, ban_reason(count), when)
+    return (started(sql, mine.player_id, BAN_SCOPES, when + length, when),)
 
 
 def refuse_banned(db: Session, player: str | None, now: datetime, *scopes: str) -> None:

@@ -20,9 +20,11 @@ from ..persistence import players as player_rows
 from ..persistence import reports as store
 from ..persistence.models import Match
 from ..persistence.seat_keys import held_seat
+from ..persistence.sql import OnSession
 from ..push.changes import Notified
 from .core import Core
 from .players import player_of, unknown_player
+from .sanctions import started
 
 REASONS: Final = ("abuse", "name", "cheating", "stalling", "other")
 TEXT_MAX: Final = 500
@@ -76,26 +78,30 @@ def mute_for(earlier_mutes: int) -> timedelta:
     return min(longer, MUTE_MAX)
 
 
-def line_marked(db: Session, player: str, match_id: str, chat_id: int, now: datetime) -> int | None:
+def line_marked(
+    db: Session, player: str, match_id: str, chat_id: int, now: datetime
+) -> tuple[Notified, ...]:
     """A chat line the word list marked: file its report (no reporter); on every third mark in
-    a day, mute the writer in all chat (recorded as the site's action, and told to the writer).
-    The id of the writer's `moderation` notification, when a mute began."""
+    a day, mute the writer in all chat (recorded as the site's action, and told to the writer:
+    its `moderation` notice and the bell's line that chat is closed until then). The writer's
+    new bell lines, to publish after the commit (none unless a mute began)."""
     store.hold_player(db, player)
     store.file(db, None, player, "abuse", None, match_id, chat_id, now)
     marks = store.marks_since(db, player, now - MARK_WINDOW)
     if marks % MARKS_TO_MUTE:
-        return None
+        return ()
     earlier = store.word_list_mutes_since(db, player, now - MUTES_REMEMBERED)
     until = now + mute_for(earlier)
     reason = "Repeated chat lines marked by the word list"
     sanctions.impose(db, player, "chat", until, reason, "word_list", now)
     action_id = store.record(db, player, "mute", reason, "site", now, scope="chat", until=until)
-    return notifications.add(
+    notice = notifications.add(
         db, player, "moderation",
         {"action": "mute", "action_id": action_id, "scope": "chat", "until": until.isoformat(),
          "reason": reason},
         now,
     )  # fmt: skip
+    return Notified(player, notice), started(OnSession(db), player, ("chat",), until, now)
 
 
 class Reports:

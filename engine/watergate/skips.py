@@ -2,7 +2,9 @@
 about to start, `skip_of` tells the engine to skip it whole and say why in the log
 (`InstructionSkipped`); while a seat chooses a card, `idle_parts` tells it which parts of a
 card's action would do nothing if played now, so the table can say "(no effect now)" before the
-click instead of after it.
+click instead of after it. `idle_choices` is that for the cards the seat may play for their action
+now, as every seat's view carries it (views.py, `idle`), rated or not: it states a rule (R14), it
+is no hint.
 
 The verdict of an op is exactly its handler's (effects.py): a skipped op would have changed
 nothing, and an op not skipped does something, checked on random matches by the tests. For a seat
@@ -17,7 +19,8 @@ from typing import Final
 
 from .catalog import Op, Role, direction, other
 from .choosing import OpDecision, has_choice
-from .state import JSON, CardD, MatchState, OpTask, PictureD, SpaceD, TargetD
+from .plays import can_use_action
+from .state import JSON, CardD, MatchState, OpTask, PictureD, PlayD, SpaceD, TargetD
 
 Skip = tuple[str, str | None]  # (reason, what): the event's and the hint's fields
 
@@ -104,3 +107,20 @@ def idle_parts(s: MatchState, role: Role, card_id: str) -> dict[str, JSON] | Non
     if not parts:
         return None
     return {"all": len(parts) == len(ops), "parts": parts}
+
+
+def idle_choices(s: MatchState, role: Role) -> dict[str, JSON]:
+    """While `role` chooses a card to play (its hand's, or the card Howard Hunt drew, R19), the
+    idle parts of each card whose action is offered now, by card; empty otherwise. The cards and
+    the verdicts are the seat's own (its hand, `can_use_action` as the legal actions decide it,
+    `idle_parts` from what it sees), so the view may carry them whoever looks."""
+    d = s.decision
+    if s.winner is not None or not isinstance(d, PlayD) or d.role != role:
+        return {}
+    out: dict[str, JSON] = {}
+    for card_id in s.hands[role] if d.card == "" else (d.card,):
+        if can_use_action(s, role, card_id, d.turn):
+            parts = idle_parts(s, role, card_id)
+            if parts is not None:
+                out[card_id] = parts
+    return out

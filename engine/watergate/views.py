@@ -17,6 +17,7 @@ from .choosing import op_of
 from .events import events_for as events_for  # the log's projection, declared on the records
 from .ruleset import Ruleset
 from .serialize import state_to_json
+from .skips import idle_choices
 from .state import (
     JSON,
     AskedD,
@@ -192,6 +193,8 @@ def view_for(s: MatchState, role: Viewer) -> dict[str, JSON]:
             "removed": s.momentum_removed,
         },
         "restrictions": _strings(s.restrictions),
+        # R14 stated before the click, hints or no hints: the seat's own cards, its own verdicts
+        "idle": idle_choices(s, role) if role is not None else {},
         "winner": s.winner,
         "win_reason": s.win_reason,
     }
@@ -203,6 +206,7 @@ def open_view(s: MatchState) -> dict[str, JSON]:
     the Editor had not seen carry "hidden_from": ["editor"]."""
     view = view_for(s, "nixon")
     view["role"] = None
+    view["idle"] = {}  # a seat's foresight while it chooses: nobody chooses here
     view["decision"] = decision_view(s, s.decision.role) if s.decision is not None else None
     view["hands"] = {r: [card_view(s.rules, c) for c in s.hands[r]] for r in ("editor", "nixon")}
     view["deck_cards"] = {r: _strings(s.decks[r]) for r in ("editor", "nixon")}

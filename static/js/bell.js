@@ -19,9 +19,23 @@ function count(unread) {
   $("bell-button").setAttribute("aria-label", t("bell.open", { count: unread }));
 }
 
+const lang = () => document.documentElement.lang || undefined;
+const stamp = (iso) => new Date(iso).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
+
+// What a line's words name: the person it is about, and a ban's or mute's scopes and end
+// (kind "sanction": never who imposed it).
+function words(n) {
+  const { scopes, until } = n.data || {};
+  const named = Array.isArray(scopes) ? scopes.map((s) => t(`reliability.scopes.${s}`)) : [];
+  return {
+    name: n.name || t("bell.someone"),
+    scopes: new Intl.ListFormat(lang(), { type: "conjunction" }).format(named),
+    until: until ? stamp(until) : "",
+  };
+}
+
 function item(n) {
-  const name = n.name || t("bell.someone");
-  const known = t(`bell.kinds.${n.kind}`, { name });
+  const known = t(`bell.kinds.${n.kind}`, words(n));
   const li = document.createElement("li");
   li.className = n.read ? "" : "unread";
   li.dataset.id = n.id;
@@ -30,7 +44,7 @@ function item(n) {
   a.textContent = known.startsWith("bell.kinds.") ? t("bell.kinds.other") : known;
   const time = document.createElement("time");
   time.dateTime = n.at;
-  time.textContent = new Date(n.at).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
+  time.textContent = stamp(n.at);
   a.append(time);
   a.addEventListener("click", () => {
     if (n.read) return;

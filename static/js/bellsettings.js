@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { asPlayer, loadPlayer } from "./player.js";
 
-const KINDS = ["challenge", "challenge_accepted", "challenge_declined", "challenge_canceled", "your_turn", "rematch", "tournament_start", "tournament_paired", "report_outcome", "moderation"];
+const KINDS = ["challenge", "challenge_accepted", "challenge_declined", "challenge_canceled", "your_turn", "rematch", "tournament_start", "tournament_paired", "report_outcome", "moderation", "sanction"];
 const section = document.getElementById("bell-settings");
 const list = document.getElementById("bell-kinds");
 const state = document.getElementById("bell-saved");

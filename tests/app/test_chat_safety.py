@@ -7,6 +7,7 @@ checks; offensive names refused. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -182,8 +183,13 @@ def test_repeated_marks_mute_the_writer_in_all_chat_then_longer(
     kinds = rows(any_db_url, "SELECT kind FROM notifications WHERE player = :p", p=ana["player_id"])
     assert [k for (k,) in kinds if k != "your_turn"] == [
         "moderation",
+        "sanction",
         "moderation",
-    ]  # the bell's own aside
+        "sanction",
+    ]  # each mute: the moderation notice, and the bell's line that chat is closed until then
+    closed = rows(any_db_url, "SELECT data FROM notifications WHERE kind = 'sanction' ORDER BY id")
+    scopes = [(json.loads(d) if isinstance(d, str) else d)["scopes"] for (d,) in closed]
+    assert scopes == [["chat"], ["chat"]]
     actions = rows(any_db_url, "SELECT action, scope, by FROM moderation_actions")
     assert actions == [("mute", "chat", "site"), ("mute", "chat", "site")]
 

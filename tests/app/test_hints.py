@@ -1,6 +1,8 @@
 """Hints on the wire (issue "Learn to play"; contract v1.1 `hints`): a seat of an unrated
 match is told why a card of its hand is offered only for its value, and the claim agrees with its
-legal actions; a rated match's views, a spectator's and a finished match's never carry hints."""
+legal actions; a rated match's views, a spectator's and a finished match's never carry hints.
+What would do nothing now (R14, issue 42) is no hint: the view's `state.idle` says it in rated
+matches too."""
 
 from __future__ import annotations
 
@@ -62,6 +64,32 @@ def test_a_rated_match_never_carries_hints(client: TestClient) -> None:
 
     unrated_id, unrated = rated_match(client, ana, bob, rated=False)
     assert "hints" in view(client, unrated_id, unrated["editor"])
+
+
+def test_a_rated_seat_is_told_what_would_do_nothing_without_hints(client: TestClient) -> None:
+    ana, bob = sign_up(client, "Ana_idle"), sign_up(client, "Bob_idle")
+    match_id, tokens = rated_match(client, ana, bob)
+    bot, told, plays = RandomBot(11), 0, 0
+    seen = view(client, match_id, tokens["editor"])
+    while seen["status"] == "active" and told < 2 and plays < 200:
+        decider = seen["state"]["decision"]["role"]
+        seen = view(client, match_id, tokens[decider])
+        assert "hints" not in seen
+        idle = seen["state"]["idle"]
+        if seen["state"]["decision"]["kind"] == "play" and idle:
+            # only cards whose action it may play now, each part said with its reason
+            assert set(idle) <= card_actions(seen), (idle, seen["legal_actions"])
+            assert all(part["reason"] for entry in idle.values() for part in entry["parts"])
+            told += 1
+        else:
+            assert idle == {}, "nothing is foretold outside a choice of a card"
+        waiting = next(seat for seat in tokens if seat != decider)
+        assert view(client, match_id, tokens[waiting])["state"]["idle"] == {}
+        choice = bot.choose(seen["state"], seen["legal_actions"])
+        body = {"action": choice, "expected_version": seen["version"]}
+        seen = act(client, match_id, tokens[decider], body).json()
+        plays += 1
+    assert told == 2, "a random match soon has a card whose action would partly do nothing"
 
 
 def test_a_finished_match_carries_no_hints(client: TestClient) -> None:

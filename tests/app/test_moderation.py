@@ -3,19 +3,25 @@ blocks; bad input and a per-day cap refused with stable codes) and sees only the
 status; moderators (flagged by the admin token) and the admin read the queue (the most reported
 first, with the chat around a reported line and the player's history) and act: every action
 recorded with who, when and why, mutes and bans imposed as sanctions and lifted, reporters told
-`report_outcome`, the player `moderation`; a warning waits for the player's acknowledgement. On
-SQLite and PostgreSQL."""
+`report_outcome`, the player `moderation`, and a ban or a mute that begins a `sanction` line on
+the player's bell (what it closes, until when; nobody named); a warning waits for the player's
+acknowledgement. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.persistence.notifications import Line
 from app.services import reports as reports_service
+from app.services.notices import push_text
+from app.services.sanctions import SCOPES
 
 from .accounts_helpers import rows, sign_up
 from .conftest import ADMIN_TOKEN, make_settings
@@ -168,7 +174,11 @@ def test_actions_are_recorded_notified_and_mute_until_lifted(
     told = rows(
         any_db_url, "SELECT player, kind FROM notifications WHERE kind != 'your_turn' ORDER BY id"
     )
-    assert told == [(ana["player_id"], "report_outcome"), (bea["player_id"], "moderation")]
+    assert told == [
+        (ana["player_id"], "report_outcome"),
+        (bea["player_id"], "moderation"),
+        (bea["player_id"], "sanction"),  # the bell's own line: chat closed until then
+    ]
     lifted = client.post(
         "/api/mod/actions", json={**act, "action": "lift", "scope": "chat", "report_ids": []},
         headers=ADMIN,
@@ -222,3 +232,66 @@ def test_a_warning_waits_for_its_acknowledgement_and_bans_and_names(
     assert reset.status_code == 201
     name = client.get(f"/api/players/{bea['player_id']}").json()["name"]
     assert name.startswith("Player ") and name != "Bea"
+
+
+def bell(client: TestClient, who: dict[str, str]) -> list[dict[str, Any]]:
+    found = client.get("/api/notifications", headers=as_player(who))
+    assert found.status_code == 200, found.text
+    items: list[dict[str, Any]] = found.json()["items"]
+    return items
+
+
+def test_a_ban_that_begins_tells_the_player_what_it_closes_and_until_when_and_nobody_else(
+    client: TestClient,
+) -> None:
+    ana, bea, cid = new_player(client, "Ana"), new_player(client, "Bea"), new_player(client, "Cid")
+    mary = moderator(client)
+    filed = report(client, ana, player_id=bea["player_id"], reason="stalling").json()["report_id"]
+    act = {
+        "player_id": bea["player_id"], "action": "ban", "scope": "tournaments", "minutes": 90,
+        "reason": "Ana says Bea stalls every game", "report_ids": [filed],
+    }  # fmt: skip
+    banned = client.post("/api/mod/actions", json=act, headers=as_player(mary))
+    assert banned.status_code == 201, banned.text
+    start = datetime.fromtimestamp(START, UTC)  # the fake clock has not moved
+    until = (start + timedelta(minutes=90)).isoformat()
+    lines = [line for line in bell(client, bea) if line["kind"] == "sanction"]
+    assert len(lines) == 1
+    line = lines[0]
+    assert line["data"] == {"scopes": ["tournaments"], "until": until}
+    assert line["name"] is None and line["url"] == "/account" and line["read"] is False
+    said = json.dumps(line)  # neither who reported nor who banned, nor the words naming them
+    for secret in (ana["player_id"], "Ana", mary["player_id"], "modmary", "stalls"):
+        assert secret not in said, secret
+    # the reporter hears only that the report was reviewed; nobody else hears anything
+    assert [n["kind"] for n in bell(client, ana)] == ["report_outcome"]
+    assert bell(client, cid) == [] and bell(client, mary) == []
+
+    # every scope at once is one line; a mute is a line too, its scope chat
+    everything = {**act, "scope": "all", "minutes": 10, "report_ids": []}
+    assert client.post("/api/mod/actions", json=everything, headers=ADMIN).status_code == 201
+    muted = {**act, "action": "mute", "minutes": 5, "report_ids": []}
+    del muted["scope"]
+    assert client.post("/api/mod/actions", json=muted, headers=ADMIN).status_code == 201
+    newest = [line["data"] for line in bell(client, bea) if line["kind"] == "sanction"]
+    assert newest[:2] == [
+        {"scopes": ["chat"], "until": (start + timedelta(minutes=5)).isoformat()},
+        {"scopes": [*SCOPES], "until": (start + timedelta(minutes=10)).isoformat()},
+    ]
+    # a warning, a lift or a dismissal begins nothing
+    for quiet in ({"action": "warn"}, {"action": "lift", "scope": "all"}, {"action": "dismiss"}):
+        body = {"player_id": bea["player_id"], "reason": "noted", **quiet}
+        assert client.post("/api/mod/actions", json=body, headers=ADMIN).status_code == 201
+    assert sum(line["kind"] == "sanction" for line in bell(client, bea)) == 3
+
+
+def test_a_sanctions_push_notice_says_what_and_until_when_in_each_language() -> None:
+    line = Line(
+        7, "sanction", {"scopes": ["lobby", "rated"], "until": "2026-12-07T20:30:00+00:00"},
+        datetime.fromtimestamp(START, UTC), False,
+    )  # fmt: skip
+    assert (
+        push_text("en", line) == "Closed to you until 2026-12-07 20:30 UTC: the lobby, rated games"
+    )
+    assert push_text("de", line).startswith("Für dich gesperrt bis 2026-12-07 20:30 UTC: die Lobby")
+    assert "o lobby" in push_text("pt-BR", line)

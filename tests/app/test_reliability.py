@@ -2,11 +2,13 @@
 and PostgreSQL, with a clock the test moves: a person who lets the clock run out in a live game
 (not a correspondence one, not against the computer) gets a record in the transaction that ends
 the match; the second within 24 hours bans the lobby, quick pairing and rated play for 10
-minutes (`403 banned` with until, reason and scope), each further one for twice as long, never
-more than 3 days; the reliability figure is the finished share of the last 50 games."""
+minutes (`403 banned` with until, reason and scope; a `sanction` line on the player's bell at
+once), each further one for twice as long, never more than 3 days; the reliability figure is
+the finished share of the last 50 games."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,7 +24,8 @@ from app.services.reliability import ban_length
 from .accounts_helpers import rated_match, rows, sign_up
 from .conftest import make_settings
 from .test_clocks import FakeClock
-from .test_lifecycle import age, post, serve, sweep, view
+from .test_lifecycle import act, age, post, serve, sweep, view
+from .test_ws import receive
 
 QUICK = {"game": "watergate", "clock": "none", "rated": False, "role": "random"}
 PUBLIC = {"role": "editor", "opponent": "human", "visibility": "public", "clock": "none"}
@@ -76,6 +79,19 @@ def time_out(c: TestClient, fake: FakeClock, editor: dict[str, str], nixon: dict
     fake.advance(LIVE_OUT)
     assert match_id in sweep(c)
     return match_id
+
+
+def bell(c: TestClient, player: dict[str, str]) -> list[dict[str, Any]]:
+    found = c.get("/api/notifications", headers=me(player))
+    assert found.status_code == 200, found.text
+    items: list[dict[str, Any]] = found.json()["items"]
+    return items
+
+
+def bell_socket(ws: Any, player: dict[str, str]) -> dict[str, Any]:
+    """The bell socket authenticated as `player`: its first frame (the unread count)."""
+    ws.send_text(json.dumps({"type": "auth", "player_token": player["player_token"]}))
+    return receive(ws)
 
 
 def records(url: str, player: dict[str, str]) -> list[Any]:
@@ -152,6 +168,49 @@ def test_the_second_record_within_a_day_bans_lobby_pairing_and_rated_for_ten_min
     fake.advance(10 * 60.0)  # the ban is over
     assert client.get("/api/players/me/sanctions", headers=me(ana)).json()["sanctions"] == []
     assert client.post("/api/lobby/quick", json=QUICK, headers=me(ana)).status_code == 200
+
+
+def test_a_ban_from_leaving_games_is_on_the_players_bell_at_once_and_on_nobody_elses(
+    client: TestClient, fake: FakeClock
+) -> None:
+    ana, bea = guest(client, "Ana"), guest(client, "Bea")
+    time_out(client, fake, ana, bea)
+    assert bell(client, ana) == []  # one record: no ban, nothing to say
+    with (
+        client.websocket_connect("/ws/notifications") as mine,
+        client.websocket_connect("/ws/notifications") as theirs,
+    ):
+        assert bell_socket(mine, ana) == {"type": "unread", "unread": 0}
+        assert bell_socket(theirs, bea) == {"type": "unread", "unread": 0}
+        time_out(client, fake, ana, bea)  # the second record bans, in the sweep's transaction
+        until = (now(fake) + timedelta(minutes=10)).isoformat()
+        frame = receive(mine)  # published once committed: the open bell shows it at once
+        assert frame["type"] == "notification" and frame["unread"] == 1
+        line = frame["notification"]
+        assert line["kind"] == "sanction" and line["url"] == "/account"
+        assert line["data"] == {"scopes": ["lobby", "pairing", "rated"], "until": until}
+        assert line["name"] is None  # whoever waited at those tables is not named
+        theirs.send_text('{"type": "ping"}')  # the other player was told nothing
+        assert receive(theirs) == {"type": "pong"}
+    assert [n["data"] for n in bell(client, ana)] == [line["data"]]
+    assert bell(client, bea) == []
+
+
+def test_a_ban_found_by_the_late_players_own_move_is_on_their_bell_at_once(
+    client: TestClient, fake: FakeClock
+) -> None:
+    ana, bea = guest(client, "Ana"), guest(client, "Bea")
+    time_out(client, fake, ana, bea)
+    match_id, tokens = match(client, ana, bea)
+    fake.advance(LIVE_OUT)  # no sweep: Ana's own move finds her time gone
+    late = view(client, match_id, tokens["editor"])["legal_actions"][0]
+    with client.websocket_connect("/ws/notifications") as mine:
+        assert bell_socket(mine, ana) == {"type": "unread", "unread": 0}
+        refused = act(client, match_id, tokens["editor"], late)
+        assert refused.status_code == 422 and refused.json()["code"] == "match_over"
+        frame = receive(mine)
+        assert frame["type"] == "notification" and frame["notification"]["kind"] == "sanction"
+        assert frame["notification"]["data"]["scopes"] == ["lobby", "pairing", "rated"]
 
 
 def test_records_further_apart_than_a_day_bring_no_ban(

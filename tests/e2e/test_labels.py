@@ -290,7 +290,8 @@ def test_r14_a_skipped_instruction_names_its_card_and_says_why(
             assert loc["colors"]["green"] in text, text
 
 
-# A chosen card whose action would do nothing now: its button says so, and the reason follows.
+# A chosen card whose action would do nothing now: its button says so, and the reason follows,
+# from the view's state (a rated match's view has no hints: R14 is a rule, not a hint).
 IDLE = """async (idle) => {
   const { decisionModel, renderDecision } = await import("/static/js/render/decision.js");
   const { renderHints } = await import("/static/js/render/hints.js");
@@ -301,13 +302,12 @@ IDLE = """async (idle) => {
   document.body.append(label, hand, root);
   const view = { status: "active", role: "editor", version: 3,
     state: { decision: { kind: "play", role: "editor", turn: 2 }, track: { evidence: [] },
-      holding: {}, board: { spaces: {} } },
+      holding: {}, board: { spaces: {} }, idle: idle ? { E11: idle } : {} },
     legal_actions: [{ type: "play_value", card: "E11", target: "momentum" },
-      { type: "play_action", card: "E11" }],
-    hints: { actions: {}, ...(idle ? { idle: { E11: idle } } : {}) } };
+      { type: "play_action", card: "E11" }] };
   const model = decisionModel(view, { card: "E11", pin: null });
   renderDecision(root, model, { autoPass: false }, () => {});
-  renderHints(hand, root, view, model, { hints: true });
+  renderHints(hand, root, view, model, { hints: false });
   return { use: root.querySelector("[data-kind=play_action]").textContent,
     why: [...root.querySelectorAll(".why-not")].map((p) => p.textContent) };
 }"""

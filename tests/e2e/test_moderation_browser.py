@@ -17,7 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from .conftest import ROOT, serving
+from .conftest import LOCALES, ROOT, serving
 from .test_axe import violations
 
 try:
@@ -213,3 +213,37 @@ def test_a_lobby_entry_is_reported_from_its_flag(
     entry.locator("a.report-entry").click()
     expect(page).to_have_url(re.compile(rf"/players/{bea['player_id']}#report$"))
     expect(page.locator("#report-send")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_a_ban_shows_on_the_bell_with_what_it_closes_and_until_when(
+    server: str, open_page: Callable[..., Page], lang: str
+) -> None:
+    """Issue 43: the banned player's bell says what is closed and until when, in their words,
+    and the account page lets them choose how such lines come."""
+    words = LOCALES[lang]
+    with httpx.Client(base_url=server, timeout=30) as api:
+        bea = api.post("/api/players", json={"name": "Bea"}).json()
+        ban = {
+            "player_id": bea["player_id"], "action": "ban", "scope": "tournaments",
+            "minutes": 120, "reason": "stalling",
+        }  # fmt: skip
+        admin = {"Authorization": f"Bearer {ADMIN_TOKEN}", "Origin": server}
+        assert api.post("/api/mod/actions", json=ban, headers=admin).status_code == 201
+    page = open_page(prefs={}, locale=lang)
+    as_browser_player(page, bea)
+    page.goto(f"/lobby?lang={lang}")
+    expect(page.locator("#bell-count")).to_have_text("2")  # the moderator's notice, and this
+    page.locator("#bell-button").click()
+    before, _, after = words["bell"]["kinds"]["sanction"].partition("{until}")
+    line = page.locator("#bell-list li a").first  # the newest
+    expect(line).to_contain_text(before)
+    expect(line).to_contain_text(
+        after.replace("{scopes}", words["reliability"]["scopes"]["tournaments"])
+    )
+    expect(line).to_have_attribute("href", "/account")
+    text = line.text_content() or ""
+    assert "{" not in text and "stalling" not in text, text
+    page.goto(f"/account?lang={lang}")
+    row = page.locator(".bell-kind", has_text=words["bell"]["settings"]["kinds"]["sanction"])
+    expect(row).to_have_count(1)

@@ -76,7 +76,7 @@ export function renderHints(hand, decision, view, model, settings) {
   const lines = [];
   if (shown.actions[chosen]) lines.push([t("hints.why_action"), reasonText(shown.actions[chosen], chosen)]);
   if (shown.ask) lines.push([t("hints.why_ask"), t(`restrictions.${shown.ask}`)]);
-  const idle = shown.idle?.[chosen];  // R14: an offered action (or part of it) with nothing to do
+  const idle = view.state.idle?.[chosen];  // R14: a rule stated, not a hint (rated too)
   const use = idle && decision.querySelector("[data-kind=play_action]");
   if (use) {
     use.append(` ${t(idle.all ? "hints.no_effect" : "hints.no_effect_part")}`);
