@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 LOCK := requirements/dev.txt
 LOCKED := $(VENV)/.locked
 STAMP := $(VENV)/.installed
+MYPYC_DIR := build/mypyc
+# the server's compiled engine, built (see mypyc below)
+COMPILED := $(MYPYC_DIR)/.current
 # `make lock` runs this uv; the lock it writes is installed by plain pip, so nothing else needs uv.
 UV_VERSION := 0.13.9
 # extra flags for `make lock`, e.g. ARGS='--upgrade-package starlette'; `make upgrade` takes all
@@ -40,9 +43,10 @@ $(STAMP): pyproject.toml $(LOCKED)
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) $(COMPILED)
 	@echo "make: migrating the database, then serving (the address follows once it listens)"
-	$(BIN)/python -m app
+	env $$([ -f $(COMPILED) ] && echo PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(MYPYC_DIR)) \
+		$(BIN)/python -m app
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -70,21 +74,33 @@ bench: $(STAMP)
 # Not compiled: engine/core/game.py (runtime-checkable Protocols) and the modules of frozen
 # dataclasses with ClassVar fields (actions, events/plays, events/tokens: mypyc takes a ClassVar
 # for a field, mypyc issue 1122); they run as Python beside the compiled ones.
-MYPYC_DIR := build/mypyc
 MYPYC_MODULES = engine/core/actions.py engine/core/rng.py \
 	$(filter-out engine/watergate/actions.py,$(wildcard engine/watergate/*.py)) \
 	$(filter-out engine/watergate/events/plays.py engine/watergate/events/tokens.py,\
 		$(wildcard engine/watergate/events/*.py)) \
 	$(wildcard engine/watergate/bots/*.py)
 
+# (one shell line, so `make run` can fall back to the pure engine when it fails)
+MYPYC_BUILD = rm -rf $(MYPYC_DIR) && mkdir -p $(MYPYC_DIR) \
+	&& cp -r engine pyproject.toml $(MYPYC_DIR)/ \
+	&& find $(MYPYC_DIR) -name __pycache__ -prune -exec rm -rf {} + \
+	&& ln -s ../../tests ../../docs $(MYPYC_DIR)/ \
+	&& (cd $(MYPYC_DIR) && ../../$(BIN)/mypyc $(MYPYC_MODULES) >build.log 2>&1)
+
 mypyc: $(STAMP)
-	rm -rf $(MYPYC_DIR)
-	mkdir -p $(MYPYC_DIR)
-	cp -r engine pyproject.toml $(MYPYC_DIR)/
-	find $(MYPYC_DIR) -name __pycache__ -prune -exec rm -rf {} +
-	ln -s ../../tests ../../docs $(MYPYC_DIR)/
-	cd $(MYPYC_DIR) && ../../$(BIN)/mypyc $(MYPYC_MODULES) >build.log 2>&1 \
-		|| { tail -30 build.log >&2; exit 1; }
+	$(MYPYC_BUILD) || { tail -30 $(MYPYC_DIR)/build.log >&2; exit 1; }
+
+# The server plays the compiled copy (issue 44): `make run` builds it from the engine's files as
+# they are, when a C compiler is here, and serves with it first on PYTHONPATH (the server and
+# the processes it spawns import it; PYTHONSAFEPATH keeps `python -m` from putting engine/'s
+# folder first; app/engine_build.py says which engine plays, and refuses a copy built from other
+# files). Without a compiler, or if compiling fails, the pure engine plays.
+ENGINE_FILES := $(shell find engine -type f -not -path '*/__pycache__/*')
+$(COMPILED): $(ENGINE_FILES) | $(STAMP)
+	@echo "make: compiling the engine with mypyc into $(MYPYC_DIR), if a C compiler is here (a minute or two, again after each change to engine/)"
+	@command -v cc >/dev/null 2>&1 || { echo "make: no C compiler (cc): the server plays the pure-Python engine"; exit 0; }; \
+		$(MYPYC_BUILD) && touch $@ \
+		|| echo "make: compiling the engine failed ($(MYPYC_DIR)/build.log): the server plays the pure-Python engine"
 
 # The same engine tests, run from the copy, so `engine` is the compiled one there.
 test-mypyc: mypyc

@@ -20,9 +20,12 @@ from alembic import command
 from alembic.config import Config
 from fastapi import FastAPI
 
+from engine.watergate import flow
+
 from . import logs
 from .addresses import TrustedPeers
 from .config import Settings
+from .engine_build import running, stale_copy
 from .http.connections import Door, cap_for, open_file_limit
 from .main import create_app
 from .persistence.db import is_sqlite
@@ -135,6 +138,10 @@ def main() -> None:
     faulthandler.enable(all_threads=True)
     if problem := settings.bind_problem():
         sys.exit(problem)  # printed to stderr, exit status 1, before anything is touched
+    engine = running(flow.__file__)
+    if problem := stale_copy(engine):
+        sys.exit(problem)
+    logging.getLogger("watergate.engine").info(engine.line())
     migrate(settings.database_url)
     # Everything imported so far (about 100,000 objects: modules, classes, functions) lives as
     # long as the process: moved out of the collector's sight, collections walk only the live

@@ -1,7 +1,8 @@
 """The optional compiled engine (`make mypyc` builds it in build/mypyc): whether it is built, which
 engine a run is playing, and running a bench module again on the copy.
 
-The pure engine stays the reference (the app runs it); the copy is the same source compiled, and
+The pure engine stays the reference (the server runs the copy when `make run` could build it:
+app/engine_build.py); the copy is the same source compiled, and
 `make test-mypyc` runs the engine's tests against it. A bench program runs a second process whose
 path puts the copy first, so `import engine` there finds the compiled modules.
 """
@@ -11,22 +12,10 @@ from __future__ import annotations
 import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
-from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parent.parent / "engine"
-COMPILED_COPY = SOURCE.parent / "build" / "mypyc"
+from app.engine_build import COMPILED_COPY, copy_current
+
 COMPILED_GAMES = ("watergate",)  # the games whose rules and bots `make mypyc` compiles
-
-
-def copy_current(sources: Path = SOURCE, copy: Path = COMPILED_COPY) -> bool:
-    """Whether the copy was compiled from the engine's sources as they are now (an edit since the
-    last `make mypyc` would otherwise be measured on the old rules)."""
-    copied = copy / "engine"
-    for source in sources.rglob("*.py"):
-        compiled = copied / source.relative_to(sources)
-        if not compiled.is_file() or compiled.read_bytes() != source.read_bytes():
-            return False
-    return True
 
 
 def copy_plays(game_id: str) -> bool:

@@ -23,6 +23,7 @@ def test_the_first_make_run_says_what_it_is_doing(tmp_path: Path) -> None:
         "-m venv": "creating",
         "--require-hashes": "installing the locked packages",
         "--no-deps": "installing the project",
+        "command -v cc": "compiling the engine",  # issue 44: the server plays the compiled copy
         "-m app": "migrating the database",
     }
     for step, said in quiet_steps.items():
