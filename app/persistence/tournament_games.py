@@ -229,6 +229,19 @@ SCORE_ENTRANT = (
 )
 
 
+# a round format's player who left a table that goes on (Nations): withdrawn as they leave
+WITHDRAW = (
+    update(Entrant)
+    .where(Entrant.tournament_id == bindparam("tid"), Entrant.player == bindparam("p"))
+    .values(withdrawn=bindparam("yes", type_=Boolean))  # named: the move path binds names only
+)
+
+
+def withdraw(sql: Sql, tid: str, player: str) -> None:
+    """In the match transaction that hands the player's seat to the computer."""
+    sql.write(WITHDRAW, {"tid": tid, "p": player, "yes": True})
+
+
 @dataclass(frozen=True, slots=True)
 class Played:
     """A seat of a game being scored: its player, seat, berserk, and streak before the game."""

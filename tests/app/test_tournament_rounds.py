@@ -2,19 +2,25 @@
 round, to a different player, worth a win; no pairing repeated; standings by points, then
 Buchholz and Sonneborn-Berger), and a Nations table round of 9 players at tables of 3 (points by
 place, 3/1/0, ties shared); a round starts only when the last one has ended, and a round format
-with too few players at its start is canceled, on record."""
+with too few players at its start is canceled, on record. A table round's player who leaves a
+table that goes on (out of time, or gone) is withdrawn at once and not seated again."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 
+from app.persistence.models import Match, Seat
 from app.persistence.records import Ending
 from app.services.changes import Changed, MatchChanges
 from tests.app.accounts_helpers import Account, as_player, resign, sign_up
 from tests.app.test_challenges import client, fake
 from tests.app.test_clocks import FakeClock
+from tests.app.test_lifecycle import sweep
 from tests.app.test_tournaments import ADMIN, create, page, seat_token, tick
 
 __all__ = ["client", "fake"]  # the fixtures, used by name below
@@ -141,3 +147,55 @@ def test_a_round_format_with_too_few_players_is_canceled_on_record(
     assert page(c, tid)["status"] == "canceled"
     history = c.get(f"/api/tournaments/{tid}/history", headers=ADMIN).json()
     assert history["events"][0]["detail"]["reason"] == "too few players"
+
+
+def leavers(c: TestClient) -> dict[str, str]:
+    """Who left a table that went on, and why (the seats the computer took over)."""
+    with c.app.state.ctx.db.reader() as db:  # type: ignore[attr-defined]
+        rows = db.execute(select(Seat.player, Seat.left_reason).where(Seat.left_at.is_not(None)))
+        return {str(p): str(r) for p, r in rows}
+
+
+@pytest.mark.parametrize("way", ["timeout", "abandoned"])
+def test_a_table_rounds_player_who_leaves_a_table_that_goes_on_is_withdrawn(
+    client: TestClient, fake: FakeClock, way: str
+) -> None:
+    c = client
+    made = create(
+        c, fake, format="tables", game="nations", rounds=2, table_size=3, minutes=None,
+        clock="realtime-15" if way == "timeout" else "turn-3", max_players=20,
+    )  # fmt: skip
+    tid = made.json()["tournament_id"]
+    everyone = {p["player_id"] for p in field(c, tid, 10, "lv")}
+    fake.advance(5 * 60)
+    tick(c)
+    tables = page(c, tid)["games"]
+    assert sorted(len(g["seats"]) for g in tables) == [3, 3, 4]
+    # the tables were last touched now (as the fake clock counts: rows are stamped by the wall's)
+    idle = next(g["match_id"] for g in tables if len(g["seats"]) == 3)
+    touched = datetime.fromtimestamp(fake.now(), UTC)
+    with c.app.state.ctx.db.writer.begin() as db:  # type: ignore[attr-defined]
+        db.execute(update(Match).values(updated_at=touched))
+        if way == "abandoned":  # one table of three untouched for 31 days: its decider is gone
+            long_ago = touched - timedelta(days=31)
+            db.execute(update(Match).where(Match.id == idle).values(updated_at=long_ago))
+    if way == "timeout":  # every table's deciding seat lets its live clock run out
+        fake.advance(15 * 60 + 1)
+    assert sweep(c)
+    left = leavers(c)
+    assert set(left.values()) == {way}
+    assert len(left) == (3 if way == "timeout" else 1)  # one a table, or the idle table's
+    shown = page(c, tid)
+    assert len(shown["games"]) == 3  # every table goes on, the computer in the leaver's seat
+    withdrawn = {s["player_id"] for s in shown["standings"] if s["withdrawn"]}
+    assert withdrawn == set(left)  # withdrawn as they leave, their game not yet over
+    for g in tables:  # each table ends, its leaver last (the game still scores them)
+        seats = [s["seat"] for s in g["seats"] if s["player_id"] not in left]
+        gone = tuple(s["seat"] for s in g["seats"] if s["player_id"] in left)
+        end_with(c, g["match_id"], tuple((s,) for s in seats) + ((gone,) if gone else ()))
+    standings = {s["player_id"]: s for s in page(c, tid)["standings"]}
+    assert all(standings[p]["games"] == 1 and standings[p]["withdrawn"] for p in left)
+    tick(c)  # round 2: the leavers are not seated
+    second = page(c, tid)["games"]
+    assert page(c, tid)["round"] == 2
+    assert {s["player_id"] for g in second for s in g["seats"]} == everyone - set(left)
