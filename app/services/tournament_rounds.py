@@ -1,6 +1,7 @@
 """Round formats (issue 46): a Swiss (duels paired by the Dutch system, a bye worth a win) and
 Nations table rounds (tables seated by score). A round starts when the previous one has ended
-(every game of it); its games are made together, in one transaction that also moves the round
+(every game of it); blocked pairs are kept apart when some pairing or seating allows it; its
+games are made together, in one transaction that also moves the round
 number on only from where it was, so two directors cannot both start it. A field that cannot
 be paired or seated any more (a Swiss whose players have all met, or too few left) ends the
 tournament early, and says so in its record."""
@@ -36,6 +37,8 @@ def plan_round(db: Session, t: TournamentRow, now: datetime) -> Plan:
     for game in games_repo.games(db, t.id, running=False, limit=20_000):
         by_round.setdefault(game.round, []).append(game)
     past = [by_round[r] for r in sorted(by_round)]
+    ids = [e.player for e in field]
+    apart = {frozenset(p) for p in blocks.apart_among(db, ids, ids)}  # kept apart when avoidable
     if t.format == "tables":
         contenders = [
             tables.Contender(e.player, e.rating, Fraction(e.score, UNITS["tables"]), e.vp)
@@ -45,12 +48,10 @@ def plan_round(db: Session, t: TournamentRow, now: datetime) -> Plan:
             tuple(tuple(s.player_id for s in _seat_order(g)) for g in games if g.match_id)
             for games in past
         ]
-        seated = tables.seat_round(contenders, t.players_per_game, history)
+        seated = tables.seat_round(contenders, t.players_per_game, history, apart)
         return [list(table) for table in seated], None
     entrants = [swiss.Entrant(e.player, e.rating, e.score / UNITS["swiss"]) for e in field]
     rounds = [_swiss_round(games) for games in past]
-    ids = [e.player for e in field]
-    apart = {frozenset(p) for p in blocks.apart_among(db, ids, ids)}
     paired = swiss.pair_round(entrants, rounds, apart)
     return [[p.first, p.second] for p in paired.pairs], paired.bye
 

@@ -3,7 +3,8 @@ round, to a different player, worth a win; no pairing repeated; standings by poi
 Buchholz and Sonneborn-Berger), and a Nations table round of 9 players at tables of 3 (points by
 place, 3/1/0, ties shared); a round starts only when the last one has ended, and a round format
 with too few players at its start is canceled, on record. A table round's player who leaves a
-table that goes on (out of time, or gone) is withdrawn at once and not seated again."""
+table that goes on (out of time, or gone) is withdrawn at once and not seated again; two players
+who block each other do not share a table when another seating allows it."""
 
 from __future__ import annotations
 
@@ -31,6 +32,17 @@ def field(c: TestClient, tid: str, n: int, prefix: str) -> list[Account]:
     for p in players:
         assert c.post(f"/api/tournaments/{tid}/join", headers=as_player(p)).status_code == 204
     return players
+
+
+def nations_tables(c: TestClient, fake: FakeClock, **extra: Any) -> str:
+    """A Nations table-round tournament at tables of three, by correspondence unless told."""
+    wanted = {"rounds": 2, "clock": "turn-3", **extra}
+    made = create(
+        c, fake, format="tables", game="nations", table_size=3, minutes=None, max_players=20,
+        **wanted,
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    return str(made.json()["tournament_id"])
 
 
 def end_with(
@@ -94,12 +106,7 @@ def test_a_nations_table_round_of_nine_at_tables_of_three(
     client: TestClient, fake: FakeClock
 ) -> None:
     c = client
-    made = create(
-        c, fake, format="tables", game="nations", rounds=2, table_size=3, clock="turn-3",
-        minutes=None, max_players=20,
-    )  # fmt: skip
-    assert made.status_code == 201, made.text
-    tid = made.json()["tournament_id"]
+    tid = nations_tables(c, fake)
     players = field(c, tid, 9, "nt")
     fake.advance(5 * 60)
     tick(c)
@@ -161,11 +168,7 @@ def test_a_table_rounds_player_who_leaves_a_table_that_goes_on_is_withdrawn(
     client: TestClient, fake: FakeClock, way: str
 ) -> None:
     c = client
-    made = create(
-        c, fake, format="tables", game="nations", rounds=2, table_size=3, minutes=None,
-        clock="realtime-15" if way == "timeout" else "turn-3", max_players=20,
-    )  # fmt: skip
-    tid = made.json()["tournament_id"]
+    tid = nations_tables(c, fake, clock="realtime-15" if way == "timeout" else "turn-3")
     everyone = {p["player_id"] for p in field(c, tid, 10, "lv")}
     fake.advance(5 * 60)
     tick(c)
@@ -199,3 +202,20 @@ def test_a_table_rounds_player_who_leaves_a_table_that_goes_on_is_withdrawn(
     second = page(c, tid)["games"]
     assert page(c, tid)["round"] == 2
     assert {s["player_id"] for g in second for s in g["seats"]} == everyone - set(left)
+
+
+def test_a_table_round_keeps_two_players_who_block_each_other_at_different_tables(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    tid = nations_tables(c, fake, rounds=1)
+    accounts = {p["player_id"]: p for p in field(c, tid, 6, "bk")}
+    ids = sorted(accounts)
+    # everyone at the rating of a newcomer: the standing is by id, so the first two would
+    # lead the top table; the second blocked the first
+    blocked = c.put(f"/api/players/me/blocks/{ids[0]}", headers=as_player(accounts[ids[1]]))
+    assert blocked.status_code == 204
+    fake.advance(5 * 60)
+    tick(c)
+    tables = [{s["player_id"] for s in g["seats"]} for g in page(c, tid)["games"]]
+    assert len(tables) == 2 and all(not {ids[0], ids[1]} <= t for t in tables)
