@@ -134,20 +134,26 @@ def add_bye(
     )
 
 
-def advance_round(db: Session, tournament_id: str, old: int) -> bool:
-    """Move the tournament to round old + 1, only from `old` (one process starts a round)."""
+def advance_round(
+    db: Session, tournament_id: str, old: int, ends_at: datetime | None = None
+) -> bool:
+    """Move the tournament to round old + 1, only from `old` (one process starts a round);
+    `ends_at`: when the new round's time is up (none: it ends when its games do)."""
     stmt = (
         update(Tournament)
         .where(Tournament.id == tournament_id, Tournament.round == old)
-        .values(round=old + 1)
+        .values(round=old + 1, round_ends_at=ends_at)
     )
     return bool(db.connection().execute(stmt).rowcount)
 
 
-def unended(db: Session, tournament_id: str) -> int:
+def unended(db: Session, tournament_id: str, round_: int | None = None) -> int:
+    """The games still going on (of one round)."""
     query = select(func.count()).where(
         TournamentGame.tournament_id == tournament_id, TournamentGame.ended_at.is_(None)
     )
+    if round_ is not None:
+        query = query.where(TournamentGame.round == round_)
     return int(db.scalar(query) or 0)
 
 

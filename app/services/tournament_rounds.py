@@ -1,15 +1,18 @@
 """Round formats (issue 46): a Swiss (duels paired by the Dutch system, a bye worth a win) and
 Nations table rounds (tables seated by score). A round starts when the previous one has ended
-(every game of it); blocked pairs are kept apart when some pairing or seating allows it; its
-games are made together, in one transaction that also moves the round
-number on only from where it was, so two directors cannot both start it. A field that cannot
-be paired or seated any more (a Swiss whose players have all met, or too few left) ends the
-tournament early, and says so in its record."""
+(every game of it), or, in a correspondence tournament with a round length, once the round's
+time is up: a game still going on then goes on and counts for its own round, and its players sit
+the new round out (no bye, no points) and are paired again once it has ended; if the others
+cannot make a round by themselves, the round waits for its games instead. Blocked pairs are kept
+apart when some pairing or seating allows it; its games are made together, in one transaction
+that also moves the round number on only from where it was, so two directors cannot both start
+it. A field that cannot be paired or seated any more (a Swiss whose players have all met, or too
+few left) ends the tournament early, and says so in its record."""
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 
 from sqlalchemy.orm import Session
@@ -28,9 +31,11 @@ Plan = tuple[list[list[str]], str | None]  # the games' players in seat order, a
 
 
 def plan_round(db: Session, t: TournamentRow, now: datetime) -> Plan:
-    """The next round's games of the players still in (NoPairing / Unseatable when none); a
-    player banned from tournaments since joining sits the round out (no bye)."""
-    field = repo.playing_entrants(db, t.id)
+    """The next round's games of the players still in and free (NoPairing / Unseatable when
+    none); a player banned from tournaments since joining sits the round out (no bye)."""
+    # a player whose game of an earlier round still goes on (past that round's time) sits
+    # this round out: no game, no bye, no points
+    field = [e for e in repo.playing_entrants(db, t.id) if e.match_id is None]
     banned = sanctions.sanctioned(db, [e.player for e in field], "tournaments", now)
     field = [e for e in field if e.player not in banned]
     by_round: dict[int, list[games_repo.GameRow]] = {}
@@ -79,11 +84,18 @@ def start_round(core: Core, t: TournamentRow, now: datetime) -> tuple[Seated, st
     with core.db.write() as db:
         try:
             games, bye = plan_round(db, t, now)
+            why = None if games else "no game to play"
         except (swiss.NoPairing, tables.Unseatable) as err:
-            return made, str(err)
-        if not games:
-            return made, "no game to play"
-        if not games_repo.advance_round(db, t.id, t.round):
+            games, bye, why = [], None, str(err)
+        if why is not None:
+            if games_repo.unended(db, t.id):
+                # the round's time is up, but those not playing cannot make a round: it waits
+                # for the games going on (their players may make one), not for its time
+                repo.wait_for_games(db, t.id, t.round)
+                return made, None
+            return made, why
+        ends = now + timedelta(days=t.round_days) if t.round_days else None
+        if not games_repo.advance_round(db, t.id, t.round, ends):
             return made, None  # another process started it
         number = t.round + 1
         for players in games:

@@ -4,7 +4,10 @@ Buchholz and Sonneborn-Berger), and a Nations table round of 9 players at tables
 place, 3/1/0, ties shared); a round starts only when the last one has ended, and a round format
 with too few players at its start is canceled, on record. A table round's player who leaves a
 table that goes on (out of time, or gone) is withdrawn at once and not seated again; two players
-who block each other do not share a table when another seating allows it."""
+who block each other do not share a table when another seating allows it. A correspondence
+round with a round length starts the next round once its time is up: a late game goes on,
+counts for its round, and its players sit the next round out (or the round waits for it, when
+the others cannot make a round); the length is only for a correspondence round format."""
 
 from __future__ import annotations
 
@@ -219,3 +222,106 @@ def test_a_table_round_keeps_two_players_who_block_each_other_at_different_table
     tick(c)
     tables = [{s["player_id"] for s in g["seats"]} for g in page(c, tid)["games"]]
     assert len(tables) == 2 and all(not {ids[0], ids[1]} <= t for t in tables)
+
+
+def play_out(c: TestClient, game: dict[str, Any], by_id: dict[str, Account]) -> None:
+    """The game's first seat resigns: the second wins."""
+    first = by_id[game["seats"][0]["player_id"]]
+    _, token = seat_token(c, game["match_id"], first)
+    assert resign(c, game["match_id"], token).status_code == 200
+
+
+def seated(games: list[dict[str, Any]]) -> set[str]:
+    return {s["player_id"] for g in games for s in g["seats"]}
+
+
+def test_a_correspondence_swiss_round_ends_at_its_time_and_a_late_game_sits_the_next_out(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    made = create(c, fake, format="swiss", rounds=3, clock="turn-3", minutes=None, round_days=1)
+    assert made.status_code == 201, made.text
+    tid = made.json()["tournament_id"]
+    by_id = {p["player_id"]: p for p in field(c, tid, 6, "cr")}
+    fake.advance(5 * 60)
+    tick(c)
+    shown = page(c, tid)
+    first = shown["games"]
+    assert shown["round"] == 1 and shown["round_days"] == 1 and len(first) == 3
+    started = datetime.fromisoformat(first[0]["started_at"])
+    assert datetime.fromisoformat(shown["round_ends_at"]) == started + timedelta(days=1)
+    late, *done = first
+    for g in done:
+        play_out(c, g, by_id)
+    tick(c)  # the round's time is not up: it waits for its last game
+    assert page(c, tid)["round"] == 1
+
+    fake.advance(24 * 60 * 60)
+    tick(c)  # time is up: round 2 for the four who are free; the late game goes on
+    shown = page(c, tid)
+    assert shown["round"] == 2
+    second = [g for g in shown["games"] if g["round"] == 2]
+    assert len(second) == 2 and seated(second) == set(by_id) - seated([late])
+    assert [g["match_id"] for g in shown["games"] if g["round"] == 1] == [late["match_id"]]
+    assert datetime.fromisoformat(shown["round_ends_at"]) == datetime.fromisoformat(
+        second[0]["started_at"]
+    ) + timedelta(days=1)
+    play_out(c, late, by_id)  # it ends in round 2's time and counts for round 1
+    for g in second:
+        play_out(c, g, by_id)
+    export = c.get(f"/api/tournaments/{tid}/export").json()
+    assert [g["round"] for g in export["games"] if g["match_id"] == late["match_id"]] == [1]
+    assert all(g["match_id"] is not None for g in export["games"])  # sitting out: no bye
+    games = {s["player_id"]: s["games"] for s in export["standings"]}
+    assert {p: games[p] for p in seated([late])} == dict.fromkeys(seated([late]), 1)
+
+    tick(c)  # round 3: everyone again, the late pair not twice
+    third = page(c, tid)["games"]
+    assert page(c, tid)["round"] == 3 and seated(third) == set(by_id)
+    pairs = {frozenset(s["player_id"] for s in g["seats"]) for g in third}
+    assert frozenset(seated([late])) not in pairs
+
+
+def test_a_round_whose_time_is_up_waits_for_its_games_when_the_others_cannot_make_one(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    made = create(c, fake, format="swiss", rounds=2, clock="turn-1", minutes=None, round_days=2)
+    tid = made.json()["tournament_id"]
+    by_id = {p["player_id"]: p for p in field(c, tid, 4, "wt")}
+    fake.advance(5 * 60)
+    tick(c)
+    late, early = page(c, tid)["games"]
+    play_out(c, early, by_id)
+    fake.advance(2 * 24 * 60 * 60 + 1)
+    tick(c)  # the two free players met already: no round of their own, no early end either
+    shown = page(c, tid)
+    assert (shown["status"], shown["round"], shown["round_ends_at"]) == ("running", 1, None)
+    play_out(c, late, by_id)
+    tick(c)  # the round's games have ended: round 2, everyone
+    shown = page(c, tid)
+    assert shown["round"] == 2 and seated(shown["games"]) == set(by_id)
+    assert shown["round_ends_at"] is not None
+
+
+def test_a_round_length_only_for_a_correspondence_round_format(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    mail = {"format": "swiss", "rounds": 3, "minutes": None, "clock": "turn-1"}
+    assert page(c, create(c, fake, **mail).json()["tournament_id"])["round_days"] == 3  # default
+    live = create(c, fake, **{**mail, "clock": "realtime-15"}).json()["tournament_id"]
+    assert (page(c, live)["round_days"], page(c, live)["round_ends_at"]) == (None, None)
+    for bad in (
+        {**mail, "round_days": 0},
+        {**mail, "round_days": 15},
+        {**mail, "round_days": -3},
+        {**mail, "clock": "realtime-30", "round_days": 3},  # a live round waits for its games
+        {"round_days": 3},  # an arena has no rounds
+    ):
+        refused = create(c, fake, **bad)
+        assert (refused.status_code, refused.json()["code"]) == (422, "invalid_round_days"), bad
+    nonsense = create(c, fake, **{**mail, "round_days": "soon"})
+    assert (nonsense.status_code, nonsense.json()["code"]) == (422, "invalid_request")
+    listed = c.get("/api/tournaments").json()["upcoming"]
+    assert len(listed) == 2  # the refused ones stored nothing
