@@ -144,12 +144,13 @@ class Director:
         ended). Without a round time every game must have ended, an earlier round's too."""
         if t.paused:
             return
-        deadline = t.round_ends_at
+        last = t.round >= (t.rounds or 0)
+        deadline = None if last else t.round_ends_at  # (the last round has none of its own)
         if deadline is None or now < deadline:
             with self.core.db.reader() as db:
                 if games_repo.unended(db, t.id, None if deadline is None else t.round):
                     return
-        if t.round >= (t.rounds or 0):
+        if last:
             self._finish(t, now, done)
             return
         made, ends = start_round(self.core, t, now)

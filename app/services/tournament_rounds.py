@@ -94,10 +94,12 @@ def start_round(core: Core, t: TournamentRow, now: datetime) -> tuple[Seated, st
                 repo.wait_for_games(db, t.id, t.round)
                 return made, None
             return made, why
-        ends = now + timedelta(days=t.round_days) if t.round_days else None
+        number = t.round + 1
+        # the last round has no time of its own: the tournament ends once its games have
+        timed = t.round_days and number < (t.rounds or 0)
+        ends = now + timedelta(days=t.round_days) if timed and t.round_days else None
         if not games_repo.advance_round(db, t.id, t.round, ends):
             return made, None  # another process started it
-        number = t.round + 1
         for players in games:
             seat_game(core, db, t, players, number, now, made)
         if bye is not None:

@@ -286,7 +286,7 @@ def test_a_round_whose_time_is_up_waits_for_its_games_when_the_others_cannot_mak
     client: TestClient, fake: FakeClock
 ) -> None:
     c = client
-    made = create(c, fake, format="swiss", rounds=2, clock="turn-1", minutes=None, round_days=2)
+    made = create(c, fake, format="swiss", rounds=3, clock="turn-1", minutes=None, round_days=2)
     tid = made.json()["tournament_id"]
     by_id = {p["player_id"]: p for p in field(c, tid, 4, "wt")}
     fake.advance(5 * 60)
@@ -301,7 +301,7 @@ def test_a_round_whose_time_is_up_waits_for_its_games_when_the_others_cannot_mak
     tick(c)  # the round's games have ended: round 2, everyone
     shown = page(c, tid)
     assert shown["round"] == 2 and seated(shown["games"]) == set(by_id)
-    assert shown["round_ends_at"] is not None
+    assert shown["round_ends_at"] is not None  # a round of its own time again
 
 
 def test_a_round_length_only_for_a_correspondence_round_format(
@@ -325,3 +325,33 @@ def test_a_round_length_only_for_a_correspondence_round_format(
     assert (nonsense.status_code, nonsense.json()["code"]) == (422, "invalid_request")
     listed = c.get("/api/tournaments").json()["upcoming"]
     assert len(listed) == 2  # the refused ones stored nothing
+
+
+def test_a_table_round_whose_time_is_up_seats_the_free_and_the_last_round_waits_for_all(
+    client: TestClient, fake: FakeClock
+) -> None:
+    c = client
+    tid = nations_tables(c, fake, round_days=1)
+    field(c, tid, 7, "tt")
+    fake.advance(5 * 60)
+    tick(c)
+    four, three = sorted(page(c, tid)["games"], key=lambda g: -len(g["seats"]))
+    assert (len(four["seats"]), len(three["seats"])) == (4, 3)
+    places = tuple((s["seat"],) for s in four["seats"])
+    end_with(c, four["match_id"], places)
+    fake.advance(24 * 60 * 60)
+    tick(c)  # the table of three plays on; the four free players sit at one table
+    shown = page(c, tid)
+    (table,) = [g for g in shown["games"] if g["round"] == 2]
+    assert seated([table]) == seated([four]) and shown["round"] == 2
+    assert shown["round_ends_at"] is None  # the last round: no time of its own
+    fake.advance(3 * 24 * 60 * 60)
+    end_with(c, table["match_id"], tuple((s["seat"],) for s in table["seats"]))
+    tick(c)  # the late table still plays: the tournament waits for it
+    assert page(c, tid)["status"] == "running"
+    end_with(c, three["match_id"], tuple((s["seat"],) for s in three["seats"]))
+    tick(c)
+    final = page(c, tid)
+    assert final["status"] == "finished"
+    games = {s["player_id"]: s["games"] for s in final["standings"]}
+    assert games == {p: 1 if p in seated([three]) else 2 for p in games}
