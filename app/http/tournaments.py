@@ -37,7 +37,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
           "tournament_closed, berserk_unavailable, not_your_game"},
     422: {"model": ErrorBody, "description": "invalid_clock, invalid_minutes, invalid_rounds, "
           "too_many_rounds, invalid_format, invalid_table_size, invalid_max_players, "
-          "invalid_start, invalid_action"},
+          "invalid_start, invalid_round_days, invalid_action"},
     429: {"model": ErrorBody, "description": "rate_limited, too_many_tournaments"},
 }  # fmt: skip
 TournamentId = Annotated[str, Field(min_length=1, max_length=32)]
@@ -58,6 +58,8 @@ class CreateTournament(BaseModel):
     min_rating: int | None = Field(default=None, ge=0, le=4000)
     min_games: int | None = Field(default=None, ge=0, le=10_000)
     private: bool = False
+    # a correspondence round format's round length (1-14 days; default 3), checked by the service
+    round_days: int | None = Field(default=None, ge=-1000, le=1000)
 
 
 class CreatedOut(BaseModel):
@@ -88,7 +90,7 @@ async def create(
     wanted = Wanted(
         body.name.strip(), body.game, body.format, body.clock, body.starts_at, body.minutes,
         body.rounds, body.table_size, body.rated, body.max_players, body.min_rating,
-        body.min_games, body.private,
+        body.min_games, body.private, body.round_days,
     )  # fmt: skip
     made = await ctx.tournaments.create(player, await is_admin(request), wanted)
     return CreatedOut(tournament_id=made.tournament_id, join_code=made.join_code)

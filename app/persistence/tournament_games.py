@@ -155,20 +155,26 @@ def add_bye(
     )
 
 
-def advance_round(db: Session, tournament_id: str, old: int) -> bool:
-    """Move the tournament to round old + 1, only from `old` (one process starts a round)."""
+def advance_round(
+    db: Session, tournament_id: str, old: int, ends_at: datetime | None = None
+) -> bool:
+    """Move the tournament to round old + 1, only from `old` (one process starts a round);
+    `ends_at`: when the new round's time is up (none: it ends when its games do)."""
     stmt = (
         update(Tournament)
         .where(Tournament.id == tournament_id, Tournament.round == old)
-        .values(round=old + 1)
+        .values(round=old + 1, round_ends_at=ends_at)
     )
     return bool(db.connection().execute(stmt).rowcount)
 
 
-def unended(db: Session, tournament_id: str) -> int:
+def unended(db: Session, tournament_id: str, round_: int | None = None) -> int:
+    """The games still going on (of one round)."""
     query = select(func.count()).where(
         TournamentGame.tournament_id == tournament_id, TournamentGame.ended_at.is_(None)
     )
+    if round_ is not None:
+        query = query.where(TournamentGame.round == round_)
     return int(db.scalar(query) or 0)
 
 
@@ -248,6 +254,19 @@ SCORE_ENTRANT = (
         withdrawn=Entrant.withdrawn | bindparam("missed", type_=Boolean),
     )
 )
+
+
+# a round format's player who left a table that goes on (Nations): withdrawn as they leave
+WITHDRAW = (
+    update(Entrant)
+    .where(Entrant.tournament_id == bindparam("tid"), Entrant.player == bindparam("p"))
+    .values(withdrawn=bindparam("yes", type_=Boolean))  # named: the move path binds names only
+)
+
+
+def withdraw(sql: Sql, tid: str, player: str) -> None:
+    """In the match transaction that hands the player's seat to the computer."""
+    sql.write(WITHDRAW, {"tid": tid, "p": player, "yes": True})
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,9 @@ class Tournament(Base):
     starts_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)  # an arena's length
     rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)  # swiss, tables
+    # a correspondence round format's round length: the next round starts once every game of
+    # the round has ended or these days have passed (none: only once its games have ended)
+    round_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
     max_players: Mapped[int] = mapped_column(Integer)
     min_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     min_games: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -43,6 +46,9 @@ class Tournament(Base):
     status: Mapped[str] = mapped_column(String(16), default="upcoming", index=True)
     paused: Mapped[bool] = mapped_column(Boolean, default=False)
     round: Mapped[int] = mapped_column(Integer, default=0)
+    # when the current round's time is up (none: no round time, or the round waits for its
+    # games because those not playing could not make a round of their own)
+    round_ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

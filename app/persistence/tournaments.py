@@ -49,6 +49,8 @@ class TournamentRow:
     finished_at: datetime | None
     entrants: int
     created_at: datetime
+    round_days: int | None = None
+    round_ends_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,7 @@ def _tournament(t: Tournament, entrants: int) -> TournamentRow:
         t.id, t.name, t.game, t.format, t.clock, t.players_per_game, t.rated, t.starts_at,
         t.minutes, t.rounds, t.max_players, t.min_rating, t.min_games, t.join_code is not None,
         t.creator, t.status, t.paused, t.round, t.started_at, t.ends_at, t.finished_at, entrants,
-        t.created_at,
+        t.created_at, t.round_days, t.round_ends_at,
     )  # fmt: skip
 
 
@@ -147,6 +149,17 @@ def set_status(db: Session, tournament_id: str, status: str, **values: Any) -> b
     """Move a tournament on; false when it is no longer where `values` expects it."""
     stmt = update(Tournament).where(Tournament.id == tournament_id).values(status=status, **values)
     return bool(db.connection().execute(stmt).rowcount)
+
+
+def wait_for_games(db: Session, tournament_id: str, round_: int) -> None:
+    """The round's time is up but those not playing cannot make a round: the round now ends
+    when its games do (no deadline), only if it is still that round."""
+    stmt = (
+        update(Tournament)
+        .where(Tournament.id == tournament_id, Tournament.round == round_)
+        .values(round_ends_at=None)
+    )
+    db.execute(stmt)
 
 
 def set_paused(db: Session, tournament_id: str, paused: bool) -> None:
@@ -241,7 +254,8 @@ def standings(db: Session, tournament_id: str, limit: int, offset: int) -> list[
 
 
 def playing_entrants(db: Session, tournament_id: str) -> list[Entrant]:
-    """The entrants still playing (not withdrawn nor removed): a round's field."""
+    """The entrants still playing (not withdrawn nor removed): a round's field, but for those
+    whose game of an earlier round still goes on (`match_id`)."""
     query = select(Entrant).where(
         Entrant.tournament_id == tournament_id, Entrant.withdrawn.is_(False)
     )

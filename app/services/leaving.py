@@ -3,7 +3,8 @@ one who leaves loses and the match ends (v1). At a table of three or more (contr
 on for the others: the computer takes the leaver's seat over at normal level and plays it to the
 end, and the leaver ranks last. Each is a change run in the match transaction (services.changes),
 which ends and rates the match when the change says so; a live time-out or an abandonment is
-put on the leaver's record in the same transaction (services.reliability)."""
+put on the leaver's record in the same transaction (services.reliability), and withdraws a
+tournament's table-round player from the rounds to come (services.tournament_results)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from ..persistence.records import Ending, MatchInfo, MatchRow
 from ..push.changes import Notified
 from .changes import Change, Changed
 from .reliability import record_leaving
+from .tournament_results import record_leaver
 
 LEAVE_REASONS = ("resigned", "timeout", "abandoned")
 
@@ -56,6 +58,7 @@ def leave(
     if not tx.leave_seat(info.match_id, seat, reason, when, log_length):
         raise seat_left()  # (the locked row's seats say it is a person's: never, but not twice)
     tx.set_due(info.match_id, None, entry.version)
+    record_leaver(tx, info.match_id, info.options, seat, reason)  # a tournament's missed game
     seats = tuple(
         replace(s, kind="bot", left=reason, left_at=when.timestamp(), left_log=log_length)
         if s.name == seat

@@ -1,13 +1,13 @@
-"""The tournament director (issue 46): a supervised periodic job that starts tournaments when
-their time comes, pairs an arena's free players into ordinary matches, starts a round format's
-next round once the last has ended (`tournament_rounds`), and finishes a tournament once its
-time or rounds are done and its last game has ended. It also keeps who has a tournament's page open
-(presence), since only they are paired.
+"""The tournament director (issue 46): a supervised periodic job that starts tournaments when their
+time comes, pairs an arena's free players into ordinary matches, starts a round format's next
+round once the last has ended or its time is up (`tournament_rounds`), and finishes a tournament
+once its time or rounds are done and its last game has ended. It also keeps who has a
+tournament's page open (presence), since only they are paired.
 
 Every step is a conditional write, so any number of processes may direct at once: a pairing
-claims its players only while they are still free (else its transaction is rolled back), a
-start or a finish moves the status only from where it was. A finished tournament match wakes
-the director at once (its players are free again); the period catches the rest."""
+claims its players only while they are still free (else its transaction is rolled back), a start
+or a finish moves the status only from where it was. A finished tournament match wakes the
+director at once (its players are free again); the period catches the rest."""
 
 from __future__ import annotations
 
@@ -148,13 +148,18 @@ class Director:
                 done.tournaments.add(t.id)
 
     def _rounds(self, t: TournamentRow, now: datetime, done: Tick) -> None:
-        """A round format: once every game of the round has ended, the next round, or the end."""
+        """A round format: once every game of the round has ended, or the round's time is up
+        (a correspondence round's length), the next round, or the end (once every game has
+        ended). Without a round time every game must have ended, an earlier round's too."""
         if t.paused:
             return
-        with self.core.db.reader() as db:
-            if games_repo.unended(db, t.id):
-                return
-        if t.round >= (t.rounds or 0):
+        last = t.round >= (t.rounds or 0)
+        deadline = None if last else t.round_ends_at  # (the last round has none of its own)
+        if deadline is None or now < deadline:
+            with self.core.db.reader() as db:
+                if games_repo.unended(db, t.id, None if deadline is None else t.round):
+                    return
+        if last:
             self._finish(t, now, done)
             return
         made, ends = start_round(self.core, t, now)

@@ -9,7 +9,9 @@ share of up to five players is a whole number of sixtieths). A game that ends wi
 ranked (aborted, abandoned) does not count: no points, no game, the streak kept; its players
 are free again. In a round format, losing by letting the clock run out or abandoning the table
 withdraws the player from the rounds to come (lichess withdraws a Swiss player who misses a
-game)."""
+game). At a Nations table the leaver's game goes on without them (the computer plays their seat
+out, and the ending ranks them last): they are withdrawn as they leave, in the transaction that
+hands their seat over (`record_leaver`), not when the game ends."""
 
 from __future__ import annotations
 
@@ -51,6 +53,22 @@ def _points(kind: str, played: store.Played, outcome: Outcome, shares: Mapping[s
     if kind == "swiss":
         return {"win": 2, "draw": 1, "loss": 0}[outcome]
     return score_game(played.streak, outcome, played.berserk).points
+
+
+def record_leaver(
+    sql: Sql, match_id: str, options: Mapping[str, Any], seat: str, reason: str
+) -> None:
+    """A person left the match's table, which goes on: withdraw them from a round format's
+    rounds to come when they let the clock run out or abandoned it (a resignation is a result,
+    not a missed game, as in a duel)."""
+    if "tournament" not in options or reason not in MISSED:
+        return
+    found = store.open_game(sql, match_id)
+    if found is None or found.format == "arena":
+        return
+    for played in found.seats:
+        if played.seat == seat:
+            store.withdraw(sql, found.tournament_id, played.player_id)
 
 
 def record_ending(

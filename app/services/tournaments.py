@@ -58,6 +58,7 @@ class Wanted:
     min_rating: int | None
     min_games: int | None
     private: bool
+    round_days: int | None = None  # a correspondence round format's round length
 
 
 @dataclass(frozen=True)
@@ -67,13 +68,42 @@ class Created:
 
 
 SWISS_CLOCKS = ("realtime-15", "realtime-30", "turn-1", "turn-3")
+CORRESPONDENCE = ("turn-1", "turn-3")
 MAX_ROUNDS = 30
+ROUND_DAYS = range(1, 15)  # a correspondence round's length: 1 to 14 days
+DEFAULT_ROUND_DAYS = 3
+
+
+def round_days(wanted: Wanted) -> int | None:
+    """The round length a tournament keeps: the one asked for, else 3 days for a
+    correspondence round format; none for a live one (its rounds wait for their games)."""
+    if wanted.round_days is not None:
+        return wanted.round_days
+    if wanted.format != "arena" and wanted.clock in CORRESPONDENCE:
+        return DEFAULT_ROUND_DAYS
+    return None
+
+
+def _check_round_days(wanted: Wanted) -> None:
+    if wanted.round_days is None:
+        return
+    if wanted.format == "arena" or wanted.clock not in CORRESPONDENCE:
+        raise ApiError(
+            422, "invalid_round_days",
+            "Only a correspondence (turn-1, turn-3) Swiss or table round has a round length.",
+        )  # fmt: skip
+    if wanted.round_days not in ROUND_DAYS:
+        raise ApiError(
+            422, "invalid_round_days", f"A round lasts {ROUND_DAYS[0]} to {ROUND_DAYS[-1]} days."
+        )
 
 
 def check_format(wanted: Wanted) -> None:
     """What each format needs (422 with a stable code): an arena is live and lasts 30-120
     minutes; a Swiss is a duel of a set number of rounds, live or by correspondence; table
-    rounds are Nations at tables of 3-5."""
+    rounds are Nations at tables of 3-5. A correspondence round format may set its round length
+    (1-14 days); nothing else has one."""
+    _check_round_days(wanted)
     if wanted.format == "arena":
         if wanted.clock not in ARENA_CLOCKS:
             raise ApiError(422, "invalid_clock", "An arena is live: realtime-15 or realtime-30.")
@@ -109,7 +139,8 @@ def tournament_json(t: repo.TournamentRow) -> dict[str, Any]:
         "ends_at": t.ends_at.isoformat() if t.ends_at else None,
         "finished_at": t.finished_at.isoformat() if t.finished_at else None,
         "max_players": t.max_players, "min_rating": t.min_rating, "min_games": t.min_games,
-        "players": t.entrants, "private": t.private,
+        "players": t.entrants, "private": t.private, "round_days": t.round_days,
+        "round_ends_at": t.round_ends_at.isoformat() if t.round_ends_at else None,
     }  # fmt: skip
 
 
@@ -170,6 +201,7 @@ class Tournaments:
                     max_players=wanted.max_players, min_rating=wanted.min_rating,
                     min_games=wanted.min_games, join_code=code, creator=creator,
                     status="upcoming", paused=False, round=0, created_at=now,
+                    round_days=round_days(wanted),
                 ),
             )  # fmt: skip
         return Created(tid, code)

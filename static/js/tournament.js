@@ -8,7 +8,7 @@ import { BOOT, t } from "./i18n.js";
 import { el } from "./people.js";
 import { asPlayer, loadPlayer } from "./player.js";
 import { connect } from "./socket.js";
-import { facts, pointsShown, said } from "./tournaments.js";
+import { facts, pointsShown, said, when } from "./tournaments.js";
 
 const $ = (id) => document.getElementById(id);
 const id = BOOT.tournament_id;
@@ -29,7 +29,11 @@ const tablePath = (game, matchId) => `${game === "nations" ? "/nations" : ""}/ma
 function countdown() {
   if (!shown) return;
   if (shown.rounds && shown.status === "running") {
-    $("t-countdown").textContent = t("tournaments.round_of", { round: shown.round, rounds: shown.rounds });
+    const round = { round: shown.round, rounds: shown.rounds };
+    // a correspondence round's deadline: the next round starts by then at the latest
+    $("t-countdown").textContent = shown.round_ends_at && shown.round < shown.rounds
+      ? t("tournaments.round_ends", { ...round, when: when(shown.round_ends_at) })
+      : t("tournaments.round_of", round);
     return;
   }
   const target = shown.status === "upcoming" ? shown.starts_at : shown.status === "running" ? shown.ends_at : null;

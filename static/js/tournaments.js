@@ -7,7 +7,7 @@ import { el } from "./people.js";
 import { asPlayer, loadPlayer } from "./player.js";
 
 const $ = (id) => document.getElementById(id);
-const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
+export const when = (iso) => new Date(iso).toLocaleString(document.documentElement.lang || undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** What a tournament is, in one line: game, format, clock, length, rated. */
 export function facts(tour) {
@@ -16,6 +16,7 @@ export function facts(tour) {
     tour.minutes ? t("tournaments.minutes", { count: tour.minutes }) : null,
     tour.rounds ? t("tournaments.rounds_count", { count: tour.rounds }) : null,
     tour.table_size ? `${t("tournaments.table_size")}: ${tour.table_size}` : null,
+    tour.round_days ? t("tournaments.round_days_count", { count: tour.round_days }) : null,
     t(tour.rated ? "tournaments.rated" : "tournaments.casual"),
     tour.private ? t("tournaments.private") : null,
   ].filter(Boolean).join(" · ");
@@ -57,21 +58,26 @@ async function show() {
   $("tournaments").setAttribute("aria-busy", "false");
 }
 
-/** Show the fields of the chosen format: an arena's length; rounds (and a table's size). */
+/** A correspondence round format: its rounds have a length in days. */
+const byMail = (f) => f.format.value !== "arena" && f.clock.value.startsWith("turn");
+
+/** Show the fields of the chosen format: an arena's length; rounds (and a table's size, and a
+ * correspondence round's length). */
 function fitForm(form) {
   const format = form.elements.format.value;
-  for (const label of form.querySelectorAll("[data-for]")) {
-    const wanted = label.dataset.for;
-    label.hidden = !(wanted === format || (wanted === "rounds" && format !== "arena"));
-  }
   for (const option of form.elements.clock.options) option.disabled = format === "arena" && "roundsOnly" in option.dataset;
   if (form.elements.clock.selectedOptions[0]?.disabled) form.elements.clock.value = "realtime-15";
+  for (const label of form.querySelectorAll("[data-for]")) {
+    const wanted = label.dataset.for;
+    label.hidden = !(wanted === format || (wanted === "rounds" && format !== "arena") || (wanted === "round_days" && byMail(form.elements)));
+  }
   if (format === "tables") form.elements.game.value = "nations";
 }
 
 function prepareForm() {
   const form = $("t-create");
   form.elements.format.addEventListener("change", () => fitForm(form));
+  form.elements.clock.addEventListener("change", () => fitForm(form));
   fitForm(form);
   const soon = new Date(Date.now() + 15 * 60000);
   soon.setSeconds(0, 0);
@@ -88,6 +94,7 @@ function prepareForm() {
       minutes: format === "arena" ? Number(f.minutes.value) : null,
       rounds: format === "arena" ? null : Number(f.rounds.value),
       table_size: format === "tables" ? Number(f.table_size.value) : null,
+      round_days: byMail(f) ? Number(f.round_days.value) : null,
       max_players: Number(f.max_players.value), rated: f.rated.checked, private: f.private.checked,
       min_rating: f.min_rating.value ? Number(f.min_rating.value) : null,
       min_games: f.min_games.value ? Number(f.min_games.value) : null,

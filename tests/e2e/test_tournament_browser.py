@@ -11,7 +11,7 @@ import os
 import re
 import secrets
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +116,51 @@ def test_two_players_join_are_paired_play_and_see_the_standings(
         LOCALES["de"]["tournaments"]["standings"]
     )
     shot(german, "tournament-running-de")
+
+
+def test_a_correspondence_rounds_deadline_is_shown_in_each_language(
+    server: str, open_page: Callable[..., Page]
+) -> None:
+    made = httpx.post(
+        f"{server}/api/tournaments",
+        json={
+            "name": "Mail Swiss", "format": "swiss", "clock": "turn-3", "rounds": 2,
+            "minutes": None, "round_days": 2,
+            # soon, not now: a round format with too few players at its start is canceled
+            "starts_at": (datetime.now(UTC) + timedelta(seconds=4)).isoformat(),
+        },
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+    )  # fmt: skip
+    assert made.status_code == 201, made.text
+    tid = made.json()["tournament_id"]
+    for name in ("cleo_m", "dora_m"):
+        account = httpx.post(
+            f"{server}/api/accounts",
+            json={"username": name, "name": name, "password": "correct horse battery"},
+        ).json()
+        joined = httpx.post(
+            f"{server}/api/tournaments/{tid}/join",
+            headers={"X-Player-Token": account["player_token"]},
+        )
+        assert joined.status_code == 204, joined.text
+    for lang in ("en", "pt-BR", "de"):
+        words = LOCALES[lang]["tournaments"]
+        page = open_page()
+        page.goto(f"/tournaments/{tid}?lang={lang}")
+        # the director starts round 1 within its period: the page is pushed the deadline
+        before_when = words["round_ends"].format(round=1, rounds=2, when="").strip()
+        expect(page.locator("#t-countdown")).to_contain_text(before_when)
+        expect(page.locator("#t-facts")).to_contain_text(
+            words["round_days_count"]["other"].format(count=2)
+        )
+    # the form asks a correspondence round format for its round length, and only it
+    form = open_page()
+    form.goto("/tournaments")
+    form.locator("#t-create-box summary").click()
+    days = form.locator("[data-for=round_days]")
+    expect(days).to_be_hidden()
+    form.select_option("#t-create select[name=format]", "swiss")
+    expect(days).to_be_hidden()  # a live clock: its rounds wait for their games
+    form.select_option("#t-create select[name=clock]", "turn-1")
+    expect(days).to_be_visible()
+    expect(days.locator("input")).to_have_value("3")

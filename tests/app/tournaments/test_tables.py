@@ -1,19 +1,22 @@
 """Nations table rounds (app/tournaments/tables.py): table sizes, seating by standing without
 repeating a table's group, seat order rotation, points per place with shared ties, standings,
-and a field of 9 at tables of 3 played over 3 rounds with random finishes."""
+a field of 9 at tables of 3 played over 3 rounds with random finishes, and players kept apart
+by a block never at one table when some seating avoids it (brute force on small fields)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.tournaments.tables import (
     Contender,
     Finish,
+    TableRound,
     Unseatable,
     after_round,
     place_points,
@@ -158,3 +161,95 @@ def test_after_round_adds_points_and_vp():
 def test_duplicate_ids_are_refused():
     with pytest.raises(ValueError, match="duplicate"):
         seat_round([*_field(3), *_field(1)], 3, [])
+
+
+def _seatings(players: Sequence[str], sizes: Sequence[int]) -> Iterator[list[frozenset[str]]]:
+    """Every way to split the players into tables of these sizes (brute force, small fields)."""
+    if not sizes:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+
+    def groups(pool: Sequence[str], k: int) -> Iterator[tuple[str, ...]]:
+        if k == 0:
+            yield ()
+            return
+        for i in range(len(pool) - k + 1):
+            for more in groups(pool[i + 1 :], k - 1):
+                yield (pool[i], *more)
+
+    for k in sorted(set(sizes)):  # the table of the first player: each size it may have
+        left = list(sizes)
+        left.remove(k)
+        for mates in groups(rest, k - 1):
+            table = frozenset((first, *mates))
+            for others in _seatings([p for p in rest if p not in table], left):
+                yield [table, *others]
+
+
+def _blocked(table: frozenset[str], apart: set[frozenset[str]]) -> bool:
+    return any(pair <= table for pair in apart)
+
+
+names = [f"p{i}" for i in range(10)]
+
+
+@st.composite
+def _tables_case(
+    draw: st.DrawFn,
+) -> tuple[list[Contender], int, list[TableRound], set[frozenset[str]]]:
+    size = draw(st.integers(3, 5))
+    n = draw(st.sampled_from([k for k in range(3, 11) if _fits(k, size)]))
+    field = [
+        Contender(f"p{i}", draw(st.integers(1400, 1600)), Fraction(draw(st.integers(0, 9))), 0)
+        for i in range(n)
+    ]
+    ids = [c.id for c in field]
+    history: list[TableRound] = []
+    for _ in range(draw(st.integers(0, 3))):  # earlier rounds: random splits of this field
+        order = draw(st.permutations(ids))
+        tables, start = [], 0
+        for k in table_sizes(n, size):
+            tables.append(tuple(order[start : start + k]))
+            start += k
+        history.append(tuple(tables))
+    pairs = st.frozensets(st.sampled_from(ids), min_size=2, max_size=2)
+    return field, size, history, draw(st.sets(pairs, max_size=6))
+
+
+def _fits(players: int, size: int) -> bool:
+    try:
+        table_sizes(players, size)
+    except Unseatable:
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(_tables_case())
+def test_blocked_players_never_share_a_table_and_no_table_repeats_when_avoidable(
+    case: tuple[list[Contender], int, list[TableRound], set[frozenset[str]]],
+) -> None:
+    field, size, history, apart = case
+    tables = seat_round(field, size, history, apart)
+    assert [len(t) for t in tables] == table_sizes(len(field), size)
+    assert sorted(p for t in tables for p in t) == sorted(c.id for c in field)  # all, once
+    met = {frozenset(t) for past in history for t in past}
+    groups = [frozenset(t) for t in tables]
+    every = list(_seatings([c.id for c in field], table_sizes(len(field), size)))
+    fresh = [s for s in every if not any(t in met for t in s)]
+    if fresh:  # a seating without a repeated table exists: no table repeats
+        assert not any(t in met for t in groups)
+    if any(not any(_blocked(t, apart) for t in s) for s in fresh):
+        # ... and one with neither: no blocked pair sits together either
+        assert not any(_blocked(t, apart) for t in groups)
+
+
+def test_a_blocked_pair_at_the_top_table_is_split_by_the_nearest_swap() -> None:
+    field = [Contender(p, 1500, Fraction(6 - i), 0) for i, p in enumerate("abcdef")]
+    apart = {frozenset("ab")}
+    tables = seat_round(field, 3, [], apart)
+    # b (the lower of the two) changes places with d, the nearest below the table
+    assert [set(t) for t in tables] == [{"a", "c", "d"}, {"b", "e", "f"}]
+    # a block between players at different tables changes nothing
+    assert seat_round(field, 3, [], {frozenset("af")}) == seat_round(field, 3, [])
