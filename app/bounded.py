@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -137,10 +137,6 @@ class BoundedCache(Generic[K, V]):
                 del self._data[key]
                 self.weight -= self._weights.pop(key, 0)
 
-    def __contains__(self, key: object) -> bool:
-        with self._lock:
-            return key in self._data
-
     def __len__(self) -> int:
         return len(self._data)
 
@@ -152,11 +148,12 @@ class BoundedCache(Generic[K, V]):
 
 class Caches:
     """An app's bounded caches: their series in the app's Prometheus registry (read at scrape
-    time from the caches' own counts), and the one call that makes every process's caches
-    forget a deleted match. Names are a small fixed set, so they make fine label values."""
+    time from the caches' own counts), and `forget_match`, the one call a deletion makes (the
+    fan-out's, in every process) to leave all of them. Names are a small fixed set, so they
+    make fine label values."""
 
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
-        self._caches: dict[str, BoundedCache[object, object]] = {}
+        self._caches: dict[str, BoundedCache[Any, Any]] = {}
         self._forgetters: list[Callable[[str], None]] = []
         if registry is not None:
             registry.register(self)
@@ -164,7 +161,7 @@ class Caches:
     def add(self, cache: BoundedCache[K, V]) -> None:
         if cache.name in self._caches:
             raise ValueError(f"a cache named {cache.name!r} is registered already")
-        self._caches[cache.name] = cache  # type: ignore[assignment]  # read only for its counts
+        self._caches[cache.name] = cache
 
     def on_match_deleted(self, forget: Callable[[str], None]) -> None:
         """`forget(match_id)` runs whenever a match is deleted."""
@@ -175,7 +172,7 @@ class Caches:
         for forget in self._forgetters:
             forget(match_id)
 
-    def __getitem__(self, name: str) -> BoundedCache[object, object]:
+    def __getitem__(self, name: str) -> BoundedCache[Any, Any]:
         return self._caches[name]
 
     def __iter__(self) -> Iterator[str]:
