@@ -22,6 +22,8 @@ from prometheus_client import (
     generate_latest,
 )
 
+from .bounded import Caches
+
 # The text format every Prometheus version reads (the library's newest one is 1.0.0).
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 SOCKET_KINDS = ("seat", "spectator")  # the only sockets there are (admins use HTTP)
@@ -121,6 +123,8 @@ class Metrics:
         r = self.registry
         ProcessCollector(registry=r)  # CPU, memory, open files of this process
         PlatformCollector(registry=r)
+        # the app's bounded caches: their series, and forgetting a deleted match in all of them
+        self.caches = Caches(r)
         self.matches = Gauge(
             "watergate_active_matches", "Matches with a live socket on this process", registry=r
         )

@@ -5,7 +5,6 @@ estimated bytes; the database is the truth and the cache is only ever behind it.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from sqlalchemy.orm import Session
 from engine.core.game import Viewer
 from engine.registry import get_game
 
+from ..bounded import BoundedCache, Caches
 from ..games import configured
 from ..jsontext import dumps
 from . import repository as repo
@@ -122,35 +122,42 @@ class MatchCache:
     """An LRU of matches bounded by their estimated bytes (a finished match weighs about
     fifteen times a fresh one), safe to use from many threads. The newest slot always stays."""
 
-    def __init__(self, capacity_bytes: int) -> None:
+    def __init__(self, capacity_bytes: int, caches: Caches | None = None) -> None:
         self._capacity = capacity_bytes
-        self._slots: OrderedDict[str, _Slot] = OrderedDict()
+        self._slots: BoundedCache[str, _Slot] = BoundedCache(
+            "matches",
+            budget=capacity_bytes,
+            weigh=lambda slot: slot.weight,
+            on_evict=lambda _, slot: self._drop_tokens(slot),
+        )
         self._by_token: dict[str, str] = {}  # token hash -> match id, for cached slots only
+        # its own lock too: a slot's parts and the token index change together
         self._lock = threading.Lock()
-        self.weight = 0  # the sum of the slots' weights
+        if caches is not None:
+            caches.add(self._slots)
+            caches.on_match_deleted(self.forget)  # with its seats' tokens
 
     @property
     def capacity(self) -> int:
         """The budget in bytes (CACHE_MB)."""
         return self._capacity
 
+    @property
+    def weight(self) -> int:
+        """The sum of the slots' weights."""
+        return self._slots.weight
+
     def _slot(self, match_id: str) -> _Slot:
         slot = self._slots.get(match_id)
         if slot is None:
-            slot = self._slots[match_id] = _Slot()
-            self.weight += slot.weight
-            self._weigh(slot, slot.weight)  # (the new slot is the newest: it stays)
-        self._slots.move_to_end(match_id)
+            slot = _Slot()
+            self._slots.put(match_id, slot)  # (the new slot is the newest: it stays)
         return slot
 
-    def _weigh(self, slot: _Slot, weight: int) -> None:
+    def _weigh(self, match_id: str, slot: _Slot, weight: int) -> None:
         """The slot weighs this much now; evict the least recently used beyond the budget."""
-        self.weight += weight - slot.weight
         slot.weight = weight
-        while self.weight > self._capacity and len(self._slots) > 1:
-            _, old = self._slots.popitem(last=False)
-            self.weight -= old.weight
-            self._drop_tokens(old)
+        self._slots.put(match_id, slot)
 
     def _drop_tokens(self, slot: _Slot) -> None:
         for digest in slot.tokens:
@@ -158,27 +165,27 @@ class MatchCache:
 
     def info(self, match_id: str) -> MatchInfo | None:
         with self._lock:
-            slot = self._slots.get(match_id)
+            slot = self._slots.peek(match_id)
             return None if slot is None else slot.info
 
     def entry(self, match_id: str) -> Entry | None:
         with self._lock:
-            slot = self._slots.get(match_id)
+            slot = self._slots.peek(match_id)
             return None if slot is None else slot.entry
 
     def get(self, match_id: str) -> tuple[MatchInfo, Entry] | None:
         with self._lock:
-            slot = self._slots.get(match_id)
+            slot = self._slots.peek(match_id)
             if slot is None or slot.info is None or slot.entry is None:
                 return None
-            self._slots.move_to_end(match_id)
+            self._slots.touch(match_id)
             return slot.info, slot.entry
 
     def holds(self, row: MatchFacts) -> bool:
         """Whether the match's facts as of the row's seats and its state at exactly the row's
         version are cached."""
         with self._lock:
-            slot = self._slots.get(row.id)
+            slot = self._slots.peek(row.id)
             if slot is None or slot.info is None or slot.entry is None:
                 return False
             return (slot.entry.version, slot.info.seats_version) == (
@@ -196,18 +203,18 @@ class MatchCache:
             slot = self._slot(entry.match_id)
             if slot.entry is None or slot.entry.version < entry.version:
                 slot.entry = entry
-                self._weigh(slot, SLOT_BYTES + entry.weight())
+                self._weigh(entry.match_id, slot, SLOT_BYTES + entry.weight())
 
     def drop_info(self, match_id: str) -> None:
         """The row changed elsewhere: read it again next time (the game state stays good)."""
         with self._lock:
-            slot = self._slots.get(match_id)
+            slot = self._slots.peek(match_id)
             if slot is not None:
                 slot.info = None
 
     def seen(self, match_id: str, seat: str, when: float) -> None:
         with self._lock:
-            slot = self._slots.get(match_id)
+            slot = self._slots.peek(match_id)
             if slot is not None and slot.info is not None:
                 slot.info = slot.info.seen(seat, when)
 
@@ -220,16 +227,16 @@ class MatchCache:
         """(match id, seat) of a token this process has seen, if the match is still cached."""
         with self._lock:
             match_id = self._by_token.get(digest)
-            if match_id is None:
+            slot = None if match_id is None else self._slots.peek(match_id)
+            if match_id is None or slot is None:
                 return None
-            return match_id, self._slots[match_id].tokens[digest]
+            return match_id, slot.tokens[digest]
 
     def forget(self, match_id: str) -> None:
         """Drop everything about the match, its seat tokens included (deleted)."""
         with self._lock:
-            slot = self._slots.pop(match_id, None)
+            slot = self._slots.pop(match_id)
             if slot is not None:
-                self.weight -= slot.weight
                 self._drop_tokens(slot)
 
     def __len__(self) -> int:

@@ -4,13 +4,14 @@ each followed match's last lines (what views carry), so a push never reads the d
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import and_, delete, func, select
 from sqlalchemy.orm import Session
 
+from ..bounded import BoundedCache, Caches, itself
 from .models import ChatMessage, Seat
 
 HISTORY = 100  # lines a view carries (contract v1.1)
@@ -112,23 +113,23 @@ class ChatHistory:
     database only: a line said on another process arrives through the fan-out, and after the
     fan-out was away everything kept is dropped and read again."""
 
-    def __init__(self, chars: int = CHARS_KEPT) -> None:
-        self._kept: OrderedDict[str, tuple[ChatLine, ...]] = OrderedDict()
-        self._limit = chars
-        self._chars = 0  # what is kept, by its texts' and names' lengths
+    def __init__(self, chars: int = CHARS_KEPT, caches: Caches | None = None) -> None:
+        # weighed by its texts' and names' lengths
+        self._kept: BoundedCache[str, tuple[ChatLine, ...]] = BoundedCache(
+            "chat_history", budget=chars, weigh=_weight, match_of=itself, caches=caches
+        )
         self._lock = threading.Lock()  # worker threads read the database and put what they read
         # the ids of the lines said per match lately (bounded): a read that began before one of
         # them was stored must not be kept, or the line would be missing until the match is
         # dropped. Ids, not only the newest: on PostgreSQL a line's id is given at its insert, so
         # two processes' lines may commit, and arrive here, out of id order.
-        self._said: OrderedDict[str, deque[int]] = OrderedDict()
+        self._said: BoundedCache[str, deque[int]] = BoundedCache(
+            "chat_said", NEWEST_KEPT, match_of=itself, caches=caches
+        )
 
     def get(self, match_id: str) -> tuple[ChatLine, ...] | None:
         with self._lock:
-            found = self._kept.get(match_id)
-            if found is not None:
-                self._kept.move_to_end(match_id)
-            return found
+            return self._kept.get(match_id)
 
     def put(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
         """Keep what was read, unless a line said lately is missing from it (a stale read)."""
@@ -137,37 +138,26 @@ class ChatHistory:
             read = {line.id for line in lines}
             # a full history's oldest line bounds what it must hold: older lines fell off it
             floor = lines[0].id if len(lines) == HISTORY else 0
-            if any(said > floor and said not in read for said in self._said.get(match_id, ())):
+            if any(said > floor and said not in read for said in self._said.peek(match_id) or ()):
                 return
-            self._keep(match_id, lines)
+            self._kept.put(match_id, lines)
 
     def said(self, match_id: str, line: ChatLine) -> None:
         """A new line: put in its place (by id: lines may arrive out of order) where the match's
         history is kept (else read when needed), unless what is kept holds it already."""
         with self._lock:
-            said = self._said.pop(match_id, None) or deque(maxlen=IDS_REMEMBERED)
+            said = self._said.peek(match_id) or deque(maxlen=IDS_REMEMBERED)
             said.append(line.id)
-            self._said[match_id] = said
-            while len(self._said) > NEWEST_KEPT:
-                self._said.popitem(last=False)
-            found = self._kept.get(match_id)
+            self._said.put(match_id, said)  # the most recently said to now
+            found = self._kept.peek(match_id)
             if found is not None and all(kept.id != line.id for kept in found):
                 ordered = sorted((*found, line), key=lambda kept: kept.id)
-                self._keep(match_id, tuple(ordered[-HISTORY:]))
-
-    def _keep(self, match_id: str, lines: tuple[ChatLine, ...]) -> None:
-        self._chars -= _weight(self._kept.pop(match_id, ()))
-        self._kept[match_id] = lines
-        self._chars += _weight(lines)
-        while self._chars > self._limit and len(self._kept) > 1:
-            _, dropped = self._kept.popitem(last=False)
-            self._chars -= _weight(dropped)
+                self._kept.put(match_id, tuple(ordered[-HISTORY:]))
 
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
             self._said.clear()
-            self._chars = 0
 
 
 def _weight(lines: tuple[ChatLine, ...]) -> int:

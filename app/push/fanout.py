@@ -66,7 +66,8 @@ class Fanout:
         self, hub: Hub, cache: MatchCache, db: Database, redis_url: str | None, metrics: Metrics
     ) -> None:
         self.hub, self.cache, self.db, self.metrics = hub, cache, db, metrics
-        self.chat = ChatHistory()  # every match's last chat lines, kept as they are said
+        # every match's last chat lines, kept as they are said
+        self.chat = ChatHistory(caches=metrics.caches)
         self.lobby_changed: list[Callable[[], None]] = []  # the lobby's sockets, woken
         # the bell's sockets: told (player id, notification id) of each stored notification
         self.notified: list[Callable[[str, int], None]] = []
@@ -136,7 +137,7 @@ class Fanout:
                     self.cache.seen(match_id, seat, left_at)
                 self.hub.wake(match_id)
             case Deleted(match_id):
-                self.cache.forget(match_id)
+                self.metrics.caches.forget_match(match_id)  # every cache, the match cache's too
                 self.hub.gone(match_id)
             case LobbyChanged():
                 for wake in self.lobby_changed:

@@ -10,12 +10,13 @@ says only the preset phrases (`403 bot_chat_phrases_only`), so a program cannot 
 from __future__ import annotations
 
 import unicodedata
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import replace
 from typing import Final
 
 from starlette.concurrency import run_in_threadpool
 
+from ..bounded import BoundedCache
 from ..errors import ApiError
 from ..names import REFUSED_CATEGORIES
 from ..persistence.blocks import kept_apart
@@ -82,10 +83,15 @@ class Chat:
     def __init__(self, core: Core) -> None:
         self.core = core
         # each seat's recent lines (epoch seconds), least recently heard dropped first
-        self._recent: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
+        caches = core.metrics.caches
+        self._recent: BoundedCache[tuple[str, str], deque[float]] = BoundedCache(
+            "chat_seats", SEATS_TRACKED, match_of=lambda key: key[0], caches=caches
+        )
         # each address's lines today: address -> (the day's number, lines)
-        self._by_address: OrderedDict[str, tuple[int, int]] = OrderedDict()
-        self.flood = FloodGuard()  # per writer, across their tables (issue 43)
+        self._by_address: BoundedCache[str, tuple[int, int]] = BoundedCache(
+            "chat_addresses", ADDRESSES_TRACKED, caches=caches
+        )
+        self.flood = FloodGuard(caches)  # per writer, across their tables (issue 43)
 
     async def say(
         self, match_id: str, seat: str | None, text: object, phrase: object, address: str = ""
@@ -114,10 +120,8 @@ class Chat:
     def _limit(self, match_id: str, seat: str, now: float) -> None:
         """At most BURST lines in any WINDOW_S seconds per seat (counted by this process)."""
         key = (match_id, seat)
-        recent = self._recent.pop(key, None) or deque(maxlen=BURST)
-        self._recent[key] = recent
-        while len(self._recent) > SEATS_TRACKED:
-            self._recent.popitem(last=False)
+        recent = self._recent.peek(key) or deque(maxlen=BURST)
+        self._recent.put(key, recent)  # the most recently heard now
         if len(recent) == BURST and now - recent[0] < WINDOW_S:
             wait = max(1, int(WINDOW_S - (now - recent[0]) + 0.999))
             raise ApiError(429, "rate_limited", f"Too many messages; wait {wait} seconds.")
@@ -126,11 +130,9 @@ class Chat:
     def _count_address(self, address: str, now: float) -> None:
         """At most ADDRESS_LINES_A_DAY lines a day from one address (counted by this process)."""
         day = int(now // DAY_S)
-        seen_day, lines = self._by_address.pop(address, (day, 0))
+        seen_day, lines = self._by_address.peek(address) or (day, 0)
         lines = lines if seen_day == day else 0
-        self._by_address[address] = (day, lines + 1)
-        while len(self._by_address) > ADDRESSES_TRACKED:
-            self._by_address.popitem(last=False)
+        self._by_address.put(address, (day, lines + 1))
         if lines >= ADDRESS_LINES_A_DAY:
             raise chat_quota(ADDRESS_LINES_A_DAY)
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections import OrderedDict, deque
+from collections import deque
 from functools import cache
 from pathlib import Path
 from typing import Final
 
+from ..bounded import BoundedCache, Caches
 from ..errors import ApiError
 
 WORDLISTS: Final = Path(__file__).resolve().parent.parent / "data" / "wordlists"
@@ -83,12 +84,21 @@ def _squeezed(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKC", text).casefold() if c.isalnum())
 
 
+def guest_match(writer: str) -> str | None:
+    """The match of a guest's seat writing ("<match id>/<seat>"); a player (a hex id) writes
+    at all their tables, so its count is about no one match."""
+    match_id, slash, _ = writer.partition("/")
+    return match_id if slash else None
+
+
 class FloodGuard:
     """The flood and repeat-text checks: per writer (a player, or a guest's seat), across their
     tables, in this process's memory (bounded, least recently heard dropped first)."""
 
-    def __init__(self) -> None:
-        self._said: OrderedDict[str, deque[tuple[float, str, int]]] = OrderedDict()
+    def __init__(self, caches: Caches | None = None) -> None:
+        self._said: BoundedCache[str, deque[tuple[float, str, int]]] = BoundedCache(
+            "chat_writers", WRITERS_TRACKED, match_of=guest_match, caches=caches
+        )
         self._lock = threading.Lock()
 
     def check(self, writer: str, text: str, now: float) -> None:
@@ -96,10 +106,8 @@ class FloodGuard:
         (`429 chat_repeated`); else count it."""
         squeezed = _squeezed(text)
         with self._lock:
-            said = self._said.pop(writer, None) or deque(maxlen=FLOOD_LINES)
-            self._said[writer] = said
-            while len(self._said) > WRITERS_TRACKED:
-                self._said.popitem(last=False)
+            said = self._said.peek(writer) or deque(maxlen=FLOOD_LINES)
+            self._said.put(writer, said)  # the most recently heard now
             recent = [(at, n) for at, _, n in said if now - at < FLOOD_WINDOW_S]
             if len(recent) >= FLOOD_LINES or sum(n for _, n in recent) + len(text) > FLOOD_CHARS:
                 wait = max(1, int(FLOOD_WINDOW_S - (now - recent[0][0]) + 0.999))

@@ -104,7 +104,7 @@ class AppContext:
     @staticmethod
     async def start(settings: Settings, clock: Clock, metrics: Metrics) -> AppContext:
         db = Database(settings.database_url, settings.database_connect_timeout_s)
-        cache = MatchCache(int(settings.cache_mb * 1024 * 1024))
+        cache = MatchCache(int(settings.cache_mb * 1024 * 1024), metrics.caches)
         hub = Hub(
             metrics,
             Caps(

@@ -57,7 +57,7 @@ class TurnLines:
         self.core = core
         self._looks: set[asyncio.Task[None]] = set()
         self._skipped = 0
-        self._turns = TurnWatch()
+        self._turns = TurnWatch("turn_lines", caches=core.metrics.caches)
 
     def on_change(self, change: Change) -> None:
         if not isinstance(change, Moved | MatchChanged):

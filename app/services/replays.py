@@ -7,7 +7,6 @@ that a match exists, nor its seed, before it has ended."""
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -17,6 +16,7 @@ from engine.core.errors import EngineError
 from engine.core.game import Viewer
 from engine.registry import get_game
 
+from ..bounded import BoundedCache
 from ..games import start_match
 from ..jsontext import dumps
 from ..push.frames import ending_entry
@@ -82,7 +82,9 @@ class Replays:
     def __init__(self, core: Core) -> None:
         self.core = core
         # an ended match never changes: its replays and its verdict are kept, the newest few
-        self._kept: OrderedDict[tuple[str, str, int, Viewer, str], Any] = OrderedDict()
+        self._kept: BoundedCache[tuple[str, str, int, Viewer, str], Any] = BoundedCache(
+            "replays", KEPT_REPLAYS, match_of=lambda key: key[1], caches=core.metrics.caches
+        )
         self._lock = threading.Lock()
         # one build per key at a time: callers who ask for what is being built wait for it
         # rather than each replaying the match (24 at once slowed every player down)
@@ -134,22 +136,20 @@ class Replays:
         seated = repr([s.wire_player() for s in match.seats])
         key = (kind, match.match_id, match.version, viewer, seated)
         with self._lock:
-            if key in self._kept:
-                self._kept.move_to_end(key)
-                return cast(T, self._kept[key])
+            kept = self._kept.get(key)
+            if kept is not None:
+                return cast(T, kept)
             building = self._building.setdefault(key, threading.Lock())
         with building:
             with self._lock:
-                if key in self._kept:  # built while this caller waited
-                    self._kept.move_to_end(key)
-                    return cast(T, self._kept[key])
+                kept = self._kept.get(key)  # built while this caller waited
+                if kept is not None:
+                    return cast(T, kept)
             try:
                 made = build()
             finally:
                 with self._lock:
                     self._building.pop(key, None)
             with self._lock:
-                self._kept[key] = made
-                while len(self._kept) > KEPT_REPLAYS:
-                    self._kept.popitem(last=False)
+                self._kept.put(key, made)
         return made

@@ -129,7 +129,7 @@ class TurnNotices:
         self.vapid: Vapid02 | None = None
         self.public_key = ""
         self._queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue(QUEUE)  # (match, version)
-        self._turns = TurnWatch()
+        self._turns = TurnWatch("turn_notices", caches=core.metrics.caches)
         self._dropped = 0
         self._task: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()

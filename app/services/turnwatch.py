@@ -5,26 +5,27 @@ watch turns with it."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Final
+
+from ..bounded import BoundedCache, Caches, itself
 
 KEPT: Final = 10_000  # matches remembered
 
 
 class TurnWatch:
-    def __init__(self, kept: int = KEPT) -> None:
-        self._seats: OrderedDict[str, str] = OrderedDict()  # match -> the seat last deciding
-        self._kept = kept
+    def __init__(self, name: str, kept: int = KEPT, caches: Caches | None = None) -> None:
+        # match -> the seat last deciding, the least recently changed forgotten first
+        self._seats: BoundedCache[str, str] = BoundedCache(
+            name, kept, match_of=itself, caches=caches
+        )
 
     def deciding(self, match_id: str) -> str | None:
         """The seat last seen deciding in the match, if remembered."""
-        return self._seats.get(match_id)
+        return self._seats.peek(match_id)
 
     def new_turn(self, match_id: str, seat: str | None) -> bool:
         """Record that `seat` decides now (None: nobody); whether its turn has just begun."""
-        before = self._seats.pop(match_id, None)
+        before = self._seats.pop(match_id)
         if seat is not None:
-            self._seats[match_id] = seat
-            while len(self._seats) > self._kept:
-                self._seats.popitem(last=False)
+            self._seats.put(match_id, seat)
         return seat is not None and seat != before

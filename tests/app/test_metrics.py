@@ -321,6 +321,10 @@ ALLOWED_LABELS = {
         "too_many_sockets", "rate_limited", "unavailable",
     },
     "outcome": set(NOTICE_OUTCOMES),  # turn notices' deliveries: a fixed set of words
+    "cache": {  # the bounded caches' names (app/bounded.py)
+        "matches", "replays", "chat_history", "chat_said", "chat_seats", "chat_addresses",
+        "chat_writers", "turn_notices", "turn_lines",
+    },
 }  # fmt: skip
 
 

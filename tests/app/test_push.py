@@ -70,6 +70,8 @@ def check_deleted_everywhere(a: TestClient, b: TestClient) -> None:
     ):
         view_at(on_a, 0)
         view_at(on_b, 0)
+        caches = b.app.state.ctx.metrics.caches  # type: ignore[attr-defined]
+        caches["turn_lines"].put(match_id, "nixon")  # a cache besides the match cache holds it
         assert a.delete(f"/api/admin/matches/{match_id}", headers=ADMIN).status_code == 200
         for app in (a, b):
             for token in tokens.values():
@@ -85,6 +87,8 @@ def check_deleted_everywhere(a: TestClient, b: TestClient) -> None:
         assert_told_and_closed(on_a)
         if b.app.state.ctx.fanout.redis is not None:  # type: ignore[attr-defined]
             assert_told_and_closed(on_b)  # the other process heard of it through Redis
+            # and no cache of it answers for the match any more (issue 44)
+            assert [n for n in caches if any(match_id in repr(k) for k in caches[n].order())] == []
         else:  # B is not told of it without Redis, but its socket can no longer play: the
             # action is refused, or B's own presence announcement (a moment after its socket
             # opened) re-rendered the socket, found the match gone and said so
