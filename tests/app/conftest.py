@@ -18,6 +18,7 @@ from sqlalchemy import create_engine, text
 from app.__main__ import migrate
 from app.config import Settings
 from app.main import create_app
+from app.passwords import MIN_MEMORY_KIB
 from app.persistence.db import driver_url
 
 ADMIN_TOKEN = "test-admin-token-" + "x" * 16
@@ -136,6 +137,10 @@ def make_settings(url: str, **overrides: object) -> Settings:
         # likewise the sockets' message budget: tests play whole matches over sockets as fast as
         # the server answers; test_message_budget.py turns it on
         "ws_messages_per_second": 0,
+        # argon2id at OWASP's minimum (19 MiB, 2 passes), the cheapest the app accepts, instead
+        # of the host's size (64 MiB here): a third of the time a hash, the same code;
+        # test_accounts.py checks the sizing itself
+        "password_hash_memory_kib": MIN_MEMORY_KIB,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 
 import pytest
 
+from app.passwords import MIN_MEMORY_KIB
 from bench.server import app_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,6 +69,8 @@ def serving(tmp: Path, admin_token: str | None = None) -> Iterator[str]:
         "ADMIN_TOKEN": admin_token or secrets.token_hex(16),
         "BOT_DELAY_MS": "0",
         "RATE_LIMITS": "off",  # every browser of a test module comes from 127.0.0.1
+        # argon2id at OWASP's minimum, the cheapest the app accepts: a third of the host's cost
+        "PASSWORD_HASH_MEMORY_KIB": str(MIN_MEMORY_KIB),
     }
     with app_process(settings, tmp / "server.log", START_TIMEOUT_S) as (url, _):
         yield url
