@@ -25,6 +25,11 @@ SLOWEST = (
     "tests/e2e/test_pages42.py",  # 87
     "tests/e2e/test_lessons_browser.py",  # 84
 )
+# long files that the collection would hand out among the last, after the browser tests
+SLOW_AFTER_BROWSERS = (
+    "tests/test_bench_tournament.py",  # 19
+    "tests/clients/test_bot.py",  # 15
+)
 
 
 def _runs_browser_tests(config: pytest.Config) -> bool:
@@ -56,7 +61,11 @@ def _rank(item: pytest.Item) -> tuple[int, int]:
     if where in SLOWEST:
         return 0, SLOWEST.index(where)
     # the browser tests together: each test process launches its browser once for all of them
-    return (1, 0) if where.startswith("tests/e2e/") else (2, 0)
+    if where.startswith("tests/e2e/"):
+        return 1, 0
+    if where in SLOW_AFTER_BROWSERS:
+        return 2, SLOW_AFTER_BROWSERS.index(where)
+    return 3, 0
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
