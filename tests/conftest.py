@@ -27,6 +27,9 @@ SLOWEST = (
 )
 # long files that the collection would hand out among the last, after the browser tests
 SLOW_AFTER_BROWSERS = (
+    "tests/engine/nations/test_playouts.py",  # 121
+    "tests/engine/watergate/test_properties.py",  # 26
+    "tests/engine/watergate/test_noninterference.py",  # 22
     "tests/test_bench_tournament.py",  # 19
     "tests/clients/test_bot.py",  # 15
 )
