@@ -8,6 +8,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from sqlalchemy import create_engine, text
 from app.__main__ import migrate
 from app.config import Settings
 from app.main import create_app
+from app.passwords import MIN_MEMORY_KIB
 from app.persistence.db import driver_url
 
 ADMIN_TOKEN = "test-admin-token-" + "x" * 16
@@ -47,13 +49,12 @@ def _postgres_server() -> str:
 
 
 @contextmanager
-def _database(server: str, name: str, template: str | None = None) -> Iterator[str]:
-    """A new PostgreSQL database on `server` (a copy of `template` if given): its URL; dropped on
-    the way out, whoever is still connected."""
+def _database(server: str, name: str) -> Iterator[str]:
+    """A new PostgreSQL database on `server`: its URL; dropped on the way out, whoever is still
+    connected."""
     admin = create_engine(driver_url(server), isolation_level="AUTOCOMMIT")
-    copy = f' TEMPLATE "{template}"' if template else ""
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
     base, _, _ = server.rpartition("/")
     try:
         yield f"{base}/{name}"
@@ -63,23 +64,70 @@ def _database(server: str, name: str, template: str | None = None) -> Iterator[s
         admin.dispose()
 
 
+class _Copies:
+    """Copies of a migrated template database on a PostgreSQL server, each made before the test
+    that takes it asks (while the test before it runs) and dropped after it, on a thread of its
+    own: a copy and a drop took about 0.2 s each of every test's own time. What a drop raises is
+    raised at the end of the test process."""
+
+    def __init__(self, server: str, template: str) -> None:
+        self.template = template
+        self.base = server.rpartition("/")[0]
+        self.admin = create_engine(driver_url(server), isolation_level="AUTOCOMMIT")
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="postgres-copies")
+        self.next: Future[str] | None = None
+        self.drops: list[Future[None]] = []
+
+    def _copy(self) -> str:
+        name = "wg_test_" + secrets.token_hex(6)
+        with self.admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"'))
+        return name
+
+    def _drop(self, name: str) -> None:
+        with self.admin.connect() as conn:  # whoever is still connected
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+    @contextmanager
+    def database(self) -> Iterator[str]:
+        """The URL of a brand-new copy, dropped once the block is left."""
+        mine = self.next or self.thread.submit(self._copy)
+        self.next = self.thread.submit(self._copy)
+        name = mine.result()
+        try:
+            yield f"{self.base}/{name}"
+        finally:
+            self.drops.append(self.thread.submit(self._drop, name))
+
+    def close(self) -> None:
+        if self.next is not None:
+            self.drops.append(self.thread.submit(self._drop, self.next.result()))
+        self.thread.shutdown(wait=True)
+        self.admin.dispose()
+        for dropped in self.drops:
+            dropped.result()
+
+
 @pytest.fixture(scope="session")
-def _postgres_template() -> Iterator[tuple[str, str]]:
-    """(server URL, name) of a PostgreSQL database migrated once for this test process, which
-    every test's database is created from (creating and migrating each took about 0.3 s)."""
+def _postgres_copies() -> Iterator[_Copies]:
+    """Copies of a PostgreSQL database migrated once for this test process: every test's
+    database is one (creating and migrating each took about 0.3 s)."""
     server = _postgres_server()
     name = "wg_template_" + secrets.token_hex(6)
     with _database(server, name) as url:
         migrate(url)  # its engine is disposed: no session stays on the template
-        yield server, name
+        copies = _Copies(server, name)
+        try:
+            yield copies
+        finally:
+            copies.close()
 
 
 @pytest.fixture
-def postgres_url(_postgres_template: tuple[str, str]) -> Iterator[str]:
+def postgres_url(_postgres_copies: _Copies) -> Iterator[str]:
     """A brand-new, migrated PostgreSQL database (a copy of the migrated template), dropped
     afterwards."""
-    server, template = _postgres_template
-    with _database(server, "wg_test_" + secrets.token_hex(6), template) as url:
+    with _postgres_copies.database() as url:
         yield url
 
 
@@ -136,6 +184,10 @@ def make_settings(url: str, **overrides: object) -> Settings:
         # likewise the sockets' message budget: tests play whole matches over sockets as fast as
         # the server answers; test_message_budget.py turns it on
         "ws_messages_per_second": 0,
+        # argon2id at OWASP's minimum (19 MiB, 2 passes), the cheapest the app accepts, instead
+        # of the host's size (64 MiB here): a third of the time a hash, the same code;
+        # test_accounts.py checks the sizing itself
+        "password_hash_memory_kib": MIN_MEMORY_KIB,
     }
     values.update(overrides)
     return Settings(**values)  # type: ignore[arg-type]

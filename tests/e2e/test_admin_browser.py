@@ -4,9 +4,8 @@ download), verify that export through the file input, abort a match, read the st
 out; a player replays a finished match with both hands shown. Screenshots land in
 tests/e2e/output/admin-*.png.
 
-The shared `server` fixture gives its server a random ADMIN_TOKEN that tests cannot read, so this
-module overrides `server` with its own (conftest's `serving`, a known token); `open_page`,
-`chromium` and `shot` from conftest then use it."""
+conftest's servers know conftest's ADMIN_TOKEN; this module's `server` notes where its server
+logs, and `open_page`, `chromium` and `shot` from conftest use it."""
 
 from __future__ import annotations
 
@@ -14,7 +13,6 @@ import copy
 import json
 import os
 import re
-import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +23,7 @@ import pytest
 
 from engine.watergate.bots import RandomBot
 
-from .conftest import LOCALES, serving
+from .conftest import ADMIN_TOKEN, LOCALES
 from .test_axe import violations
 
 try:
@@ -35,17 +33,15 @@ except ImportError:  # pragma: no cover - depends on the machine
         raise
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
-ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
 LOGS: dict[str, Path] = {}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Like conftest's server, with an ADMIN_TOKEN this module knows."""
-    tmp = tmp_path_factory.mktemp("e2e-admin-server")
-    LOGS["server"] = tmp / "server.log"  # where conftest's server logs
-    with serving(tmp, ADMIN_TOKEN) as url:
-        yield url
+def server(served: tuple[str, Path]) -> str:
+    """conftest's server, noting where it logs."""
+    url, home = served
+    LOGS["server"] = home / "server.log"
+    return url
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
+<<<<<<< HEAD
 from .conftest import LOCALES, ROOT, serving
+=======
+from .conftest import ADMIN_TOKEN, ROOT
+>>>>>>> speed-suite
 from .test_axe import violations
 
 try:
@@ -25,15 +28,8 @@ try:
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
-ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
 SCREENS = ROOT / "docs" / "screens" / "people"
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("e2e-moderation"), admin_token=ADMIN_TOKEN) as url:
-        yield url
 
 
 def chat(server: str, match_id: str, seat_token: str, text: str) -> dict[str, Any]:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import random
 import re
-import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,21 +22,13 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine.registry import get_game
 
-from .conftest import LOCALES, serving
+from .conftest import ADMIN_TOKEN, LOCALES
 from .test_axe import violations
 
 Shot = Callable[..., Path]
-ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
 MAX_CLICKS = 2500
 EN = LOCALES["en"]
 DESKTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """conftest's server, with an ADMIN_TOKEN this module knows (for the step-through)."""
-    with serving(tmp_path_factory.mktemp("e2e-nations"), ADMIN_TOKEN) as url:
-        yield url
 
 
 def start_from_home(page: Page, opponent: str, clock: str = "none") -> str:
@@ -66,6 +57,16 @@ MOVED_ON = """(v) => { const r = document.getElementById("nations");
     && (r.dataset.mine === "true" || r.dataset.status === "finished"); }"""
 
 
+# the table's own state in one call (a call to the browser costs about as much as a click's
+# wait on a loaded machine, and a loop over a whole match makes thousands of them)
+STATE = """() => { const r = document.getElementById("nations");
+  return {version: Number(r.dataset.version || "-1"), status: r.dataset.status || null,
+    mine: r.dataset.mine === "true", busy: r.dataset.busy || null,
+    pick: r.dataset.pick || null}; }"""
+# every piece offered (clickables' selectors, in the page's order): its data-kind and what it is
+OFFERED = "#nations .n-table .is-target:visible, #n-controls button:visible"
+KINDS = """(els) => els.map((e) => [e.dataset.kind || null, e.dataset.key || e.innerText])"""
+
 DESCRIBE = """() => ({...document.getElementById("nations").dataset,
   turn: document.getElementById("n-turn").textContent,
   error: document.getElementById("n-error").textContent})"""
@@ -81,6 +82,18 @@ def wait(page: Page, condition: str, arg: Any, pages: dict[str, Page], what: str
         page.wait_for_function(condition, arg=arg)
     except PlaywrightTimeout:
         pytest.fail(f"{what} did not happen: {describe(pages)}")
+
+
+def state(page: Page) -> dict[str, Any]:
+    """The table's version, status, whether it is the seat's decision, busy and pending pick."""
+    found: dict[str, Any] = page.evaluate(STATE)
+    return found
+
+
+def caught_up(table: dict[str, Any], top: int) -> bool:
+    """CAUGHT_UP's condition, of a state already read."""
+    at_rest = table["status"] == "active" and table["busy"] == "false"
+    return bool(table["version"] >= top and (table["status"] == "finished" or at_rest))
 
 
 def status(page: Page) -> str | None:
@@ -103,12 +116,17 @@ def clickables(page: Page) -> list[Any]:
 
 
 def click_piece(
-    page: Page, target: Any, rnd: random.Random, avoid: Callable[[Any], bool] | None = None
+    page: Page,
+    target: Any,
+    rnd: random.Random,
+    avoid: Callable[[Any], bool] | None = None,
+    key: str | None = None,
 ) -> str:
     """Clicks a highlighted piece. A progress card opens its sheet (the whole card, what buying it
     replaces, one buy button per way to buy it): one of its buy buttons is the purchase (`avoid`:
-    buttons to leave alone when another is offered). What was clicked, for a failure's message."""
-    key = target.get_attribute("data-key") or target.inner_text()
+    buttons to leave alone when another is offered). What was clicked (`key` when the caller
+    read it already), for a failure's message."""
+    key = key or target.get_attribute("data-key") or target.inner_text()
     target.click()
     if key.startswith("progress:"):
         sheet = page.locator("#n-sheet")
@@ -122,33 +140,39 @@ def click_piece(
 
 def take_a_turn(page: Page, rnd: random.Random, pages: dict[str, Page]) -> None:
     """One click among the offered ones (pass only now and then, so that nations build), then
-    a wait for what it changes: the view's version, or the pending pick."""
-    offered = clickables(page)
-    assert offered, "my decision, but nothing on the table is offered"
-    kinds = [(el, el.get_attribute("data-kind")) for el in offered]
-    board = [el for el, kind in kinds if kind is None]
-    choose = [el for el, kind in kinds if kind == "choose"]
-    passing = [el for el, kind in kinds if kind in ("pass", "cancel")]
+    a wait for what it changes: the view's version, or the pending pick. The offered pieces and
+    the state before are read in two calls, not one per piece."""
+    offered = page.locator(OFFERED)
+    kinds: list[list[Any]] = offered.evaluate_all(KINDS)
+    assert kinds, "my decision, but nothing on the table is offered"
+    board = [i for i, (kind, _) in enumerate(kinds) if kind is None]
+    choose = [i for i, (kind, _) in enumerate(kinds) if kind == "choose"]
+    passing = [i for i, (kind, _) in enumerate(kinds) if kind in ("pass", "cancel")]
     pool = board or choose or passing
     if passing and (not pool or rnd.random() < 0.12):
         pool = passing
-    target = rnd.choice(pool)
-    before = (version(page), page.locator("#nations").get_attribute("data-pick"))
-    clicked = click_piece(page, target, rnd)
-    wait(page, CHANGED, list(before), pages, f"a change after clicking {clicked}")
+    chosen = rnd.choice(pool)
+    table = state(page)
+    before = [table["version"], table["pick"]]
+    clicked = click_piece(page, offered.nth(chosen), rnd, key=kinds[chosen][1])
+    wait(page, CHANGED, before, pages, f"a change after clicking {clicked}")
 
 
 def play_by_clicks(pages: dict[str, Page], rnd: random.Random) -> int:
     """Click for whichever page must decide until the match is over; the number of clicks. The
-    pages are first brought to the same version (a push reaches one browser before the other)."""
+    pages are first brought to the same version (a push reaches one browser before the other):
+    each table's state is read once a round, and waited on only when it is not there yet."""
     clicks = 0
     while True:
-        top = max(version(p) for p in pages.values())
-        for page in pages.values():
-            wait(page, CAUGHT_UP, top, pages, f"catching up with v{top}")
-        if all(status(p) == "finished" for p in pages.values()):
+        tables = {role: state(p) for role, p in pages.items()}
+        top = max(t["version"] for t in tables.values())
+        for role, page in pages.items():
+            if not caught_up(tables[role], top):
+                wait(page, CAUGHT_UP, top, pages, f"catching up with v{top}")
+                tables[role] = state(page)
+        if all(t["status"] == "finished" for t in tables.values()):
             return clicks
-        deciding = [p for p in pages.values() if my_turn(p)]
+        deciding = [pages[role] for role, t in tables.items() if t["mine"]]
         if not deciding:  # the computer is deciding: wait for its move
             assert len(pages) == 1, f"two at one version, neither deciding: {describe(pages)}"
             first = next(iter(pages.values()))

@@ -15,7 +15,7 @@ import json
 import random
 import re
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,18 @@ from playwright.sync_api import Page, expect
 
 from engine.registry import get_game
 
-from .conftest import LOCALES, fill, serving
+from .conftest import LOCALES, fill
 from .test_axe import violations
-from .test_nations_browser import CAUGHT_UP, MAX_CLICKS, MOVED_ON, describe, take_a_turn, wait
+from .test_nations_browser import (
+    CAUGHT_UP,
+    MAX_CLICKS,
+    MOVED_ON,
+    caught_up,
+    describe,
+    state,
+    take_a_turn,
+    wait,
+)
 from .test_resign_rematch import STATUS_OF
 
 Shot = Callable[..., Path]
@@ -34,12 +43,6 @@ META: dict[str, Any] = get_game("nations").metadata()
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
 LATE_ROUND = 4
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("e2e-nations-table")) as url:
-        yield url
 
 
 def words(lang: str) -> dict[str, Any]:
@@ -105,11 +108,13 @@ def play_to_the_end(
     clicks = 0
     while True:
         wait(page, MOVED_ON, -1, pages, "my decision or the end")
-        top = int(page.locator("#nations").get_attribute("data-version") or "0")
-        wait(page, CAUGHT_UP, top, pages, "the table at rest")
-        if page.locator("#nations").get_attribute("data-status") == "finished":
+        table = state(page)
+        if not caught_up(table, table["version"]):
+            wait(page, CAUGHT_UP, table["version"], pages, "the table at rest")
+            table = state(page)
+        if table["status"] == "finished":
             return clicks
-        if page.locator("#nations").get_attribute("data-mine") != "true":
+        if not table["mine"]:
             continue
         if on_turn:
             on_turn()

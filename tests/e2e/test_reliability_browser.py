@@ -16,7 +16,7 @@ import json
 import os
 import sqlite3
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,7 +27,7 @@ import pytest
 
 from app.services.reliability import ban_reason
 
-from .conftest import LOCALES, OUTPUT, ROOT, fill, serving
+from .conftest import LOCALES, OUTPUT, ROOT, fill
 from .test_axe import violations
 
 try:
@@ -44,15 +44,9 @@ EN, DE = LOCALES["en"]["reliability"], LOCALES["de"]["reliability"]
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("e2e-reliability")
-
-
-@pytest.fixture(scope="module")
-def server(home: Path) -> Iterator[str]:
-    """This module's own server, whose SQLite file the test writes the ban into."""
-    with serving(home) as url:
-        yield url
+def home(served: tuple[str, Path]) -> Path:
+    """The folder of this module's server's SQLite file, which the test writes the ban into."""
+    return served[1]
 
 
 def call(server: str, method: str, path: str, body: Any = None, token: str = "") -> Any:

@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import re
-import secrets
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,7 +21,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from .conftest import LOCALES, serving
+from .conftest import ADMIN_TOKEN, LOCALES
 from .test_axe import violations
 
 try:
@@ -33,14 +32,7 @@ except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
 A = LOCALES["en"]["tournaments"]["admin"]
-ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("e2e-tournament-admin"), admin_token=ADMIN_TOKEN) as url:
-        yield url
 
 
 def account(api: httpx.Client, username: str) -> dict[str, Any]:

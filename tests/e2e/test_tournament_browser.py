@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import LOCALES, serving
+from .conftest import ADMIN_TOKEN, LOCALES
 from .test_axe import violations
 
 try:
@@ -29,14 +28,7 @@ except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("Playwright for Python is not installed", allow_module_level=True)
 
 T = LOCALES["en"]["tournaments"]
-ADMIN_TOKEN = "e2e-admin-" + secrets.token_hex(16)
 MATCH_URL = re.compile(r"/match/([^/?#]+)$")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("e2e-tournament"), admin_token=ADMIN_TOKEN) as url:
-        yield url
 
 
 def sign_up(page: Page, username: str) -> dict[str, Any]:
