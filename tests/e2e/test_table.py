@@ -447,8 +447,10 @@ def test_end_screen_with_its_chart(open_page: Callable[..., Page], shot: Shot) -
     log = page.locator("#log").inner_text()
     assert not re.search(r"\b[EN]\d\b|\(s\)", log), log
     moved = page.locator("#log li.log-token_moved").first
-    # whose side by name, and which space: "(0 → Editor 3)", never "their 3" (issue 42)
-    expect(moved).to_contain_text(re.compile(r"(Editor|Nixon) \d\)"))
+    # whose side by name, and which space: "(0 → Editor 3)" or, back to the centre,
+    # "(Nixon 1 → 0)"; never "their 3" (issue 42)
+    side = r"(?:(?:Editor|Nixon) )?\d"
+    expect(moved).to_contain_text(re.compile(rf"\((?=[^)]*(?:Editor|Nixon) \d){side} → {side}\)"))
     expect(page.locator("#log li.log-round_started")).to_have_count(2)
     expect(page.locator("#log li.log-evaluation_started")).to_have_count(1)
     page.locator("#menu summary").click()
