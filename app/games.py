@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.core.game import JSON, JSONObject, Outcome, Step
+from engine.core.game import JSON, Forcing, JSONObject, Outcome, Step
 from engine.nations.catalog import DIFFICULTIES
 from engine.nations.game import NationsGame
 from engine.nations.state import MatchState as NationsState
@@ -84,6 +84,24 @@ def start_match(
 ) -> Step[Any, Any]:
     """A match's first state and events, from what its row stores (seed, rules, options)."""
     return configured(game_id, options).start(seed, rules_version)
+
+
+def forced(game: AnyGame, state: Any) -> tuple[str, Any] | None:
+    """The seat to move and its only action, when the game says that is forced and public
+    (core.game.Forcing; Watergate's forced.py): taken at once, without a click."""
+    return game.forced(state) if isinstance(game, Forcing) else None
+
+
+def played(game: AnyGame, state: Any, seat: str, action: Any) -> Step[Any, Any]:
+    """`game.apply`, its log led by the game's "the only choice" line when the decision was
+    forced: the same log whether the server took it at once or the match is rebuilt from its
+    stored actions (every forced decision is taken at once since issue 42)."""
+    only = forced(game, state)
+    step = game.apply(state, seat, action)
+    if only is None:
+        return step
+    assert isinstance(game, Forcing)  # forced() said so
+    return Step(step.state, (game.only_choice(only[0]), *step.events))
 
 
 def check_handicaps(game_id: str, seats: tuple[str, ...], handicaps: Mapping[str, str]) -> None:

@@ -16,7 +16,7 @@ from engine.core.game import Viewer
 from engine.registry import get_game
 
 from ..bounded import BoundedCache, Caches
-from ..games import configured
+from ..games import configured, played
 from ..jsontext import dumps
 from . import repository as repo
 from .records import MatchFacts, MatchInfo, SeatRow, info_of, refreshed
@@ -304,7 +304,7 @@ def catch_up(
     if entry.version < upto:
         game = get_game(game_id)
         for row in repo.actions_between(db, match_id, entry.version, upto):
-            step = game.apply(entry.state, row.role, row.action)
+            step = played(game, entry.state, row.role, row.action)
             entry = entry.extended(
                 step.state, tuple(step.events), row.created_at.timestamp(), row.role
             )

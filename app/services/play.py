@@ -20,6 +20,8 @@ from engine.registry import get_game
 
 from ..clocks import due_at, out_of_time
 from ..errors import ApiError, from_engine
+from ..games import forced, played
+from ..lessons import lesson_of
 from ..logs import fields
 from ..persistence import repository as repo
 from ..persistence.cache import Entry
@@ -177,12 +179,25 @@ class Play:
         match ended, if this action ended it."""
         game = get_game(entry.game)
         try:
-            step = game.apply(entry.state, seat, action)
+            step = played(game, entry.state, seat, action)
         except EngineError as err:
             raise from_engine(err) from None
         new = entry.extended(step.state, tuple(step.events), now, seat)
         stored = game.action_to_json(game.parse_action(action))
         tx.add_action(info.match_id, new.version, seat, stored, utc(now))
+        # Issue 42: a decision this left with one option only, which everyone could count, is
+        # taken now, in this transaction, as its seat's action ("the only choice" in the log):
+        # no click, and no pause to time (its count is public, so the haste tells nobody). Not
+        # in a lesson: its coach teaches that click (the Editor's lesson ends on one).
+        teaching = lesson_of(info.options) is not None
+        while not teaching and game.outcome(new.state) is None:
+            only = forced(game, new.state)
+            if only is None:
+                break
+            taker, choice = only
+            step = played(game, new.state, taker, choice)
+            new = new.extended(step.state, tuple(step.events), now, taker)
+            tx.add_action(info.match_id, new.version, taker, game.action_to_json(choice), utc(now))
         due = due_at(info, new)
         when = repo.NEVER if due is None else utc(due)
         tx.advance(info.match_id, new.version, game.round_of(new.state), utc(now), when)

@@ -17,7 +17,7 @@ from engine.core.game import Viewer
 from engine.registry import get_game
 
 from ..bounded import BoundedCache
-from ..games import start_match
+from ..games import played, start_match
 from ..jsontext import dumps
 from ..push.frames import ending_entry
 from . import exports, fairness
@@ -46,7 +46,7 @@ def steps(match: Stored, viewer: Viewer) -> dict[str, Any]:
     ]
     for seq, seat, action, _ in match.actions:
         try:
-            done = game.apply(state, seat, action)
+            done = played(game, state, seat, action)
         except EngineError:  # a damaged action list: the replay stops where it fails (see verify)
             break
         state = done.state

@@ -246,3 +246,19 @@ class Imitating(Protocol):
     def move_signature(self, state: Any, seat: Seat, action: Any) -> str:
         """What the prior tells the move apart by, from public facts of the move only."""
         ...
+
+
+@runtime_checkable
+class Forcing(Protocol):
+    """A game that says when the seat to move has one choice only and that fact is public
+    (Watergate): the platform then takes it at once, in the transaction of the change that
+    offered it, as the seat's action, with the game's log line saying so. A count that depends
+    on what another seat cannot see is never forced: an instant answer would tell."""
+
+    def forced(self, state: Any) -> tuple[Seat, Any] | None:
+        """The seat to move and its only legal action, or None (a real or a hidden choice)."""
+        ...
+
+    def only_choice(self, seat: Seat) -> Any:
+        """The log event put before that action ("the only choice")."""
+        ...

@@ -18,7 +18,8 @@ from .bots.prior import signature
 from .bots.search import SearchBot
 from .catalog import ROLES, Role
 from .describe import describe as _describe
-from .events import Event, events_to_json
+from .events import Event, OnlyChoice, events_to_json
+from .forced import forced_action
 from .hints import hints_for as _hints_for
 from .observation import observation_for as _observation_for
 from .ruleset import Ruleset, edition, load_ruleset, read_data
@@ -84,6 +85,15 @@ class WatergateGame:
 
     def apply(self, state: MatchState, seat: Seat, action: object) -> Step[MatchState, Event]:
         return flow.apply(state, _role(seat), action)
+
+    def forced(self, state: MatchState) -> tuple[Seat, Action] | None:
+        """The seat to move and its only action, when it has one only and everyone could count
+        it (core.game.Forcing; forced.py): the platform takes it without a click."""
+        return forced_action(state)
+
+    def only_choice(self, seat: Seat) -> Event:
+        """The log's line before such an action: it was the seat's only choice."""
+        return OnlyChoice(_role(seat))
 
     def parse_action(self, obj: object) -> Action:
         return parse_action(obj)

@@ -9,12 +9,14 @@ Token data ids never reach a seat; the admin view shows everything.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
+from .actions import action_to_json
 from .board import connected_people, connected_spaces
 from .catalog import Role, other
 from .choosing import op_of
 from .events import events_for as events_for  # the log's projection, declared on the records
+from .forced import forced_action
 from .ruleset import Ruleset
 from .serialize import state_to_json
 from .skips import idle_choices
@@ -197,7 +199,17 @@ def view_for(s: MatchState, role: Viewer) -> dict[str, JSON]:
         "idle": idle_choices(s, role) if role is not None else {},
         "winner": s.winner,
         "win_reason": s.win_reason,
+        **_forced(s, role),
     }
+
+
+def _forced(s: MatchState, role: Viewer) -> dict[str, JSON]:
+    """The deciding seat's `forced`: its only action, when everyone could count it (forced.py);
+    absent otherwise. Public by construction; given to that seat, the one it concerns."""
+    forced = forced_action(s) if role is not None else None
+    if forced is None or forced[0] != role:
+        return {}
+    return {"forced": cast(JSON, action_to_json(forced[1]))}
 
 
 def open_view(s: MatchState) -> dict[str, JSON]:
@@ -207,6 +219,7 @@ def open_view(s: MatchState) -> dict[str, JSON]:
     view = view_for(s, "nixon")
     view["role"] = None
     view["idle"] = {}  # a seat's foresight while it chooses: nobody chooses here
+    view.pop("forced", None)  # likewise: the step-through shows what was chosen
     view["decision"] = decision_view(s, s.decision.role) if s.decision is not None else None
     view["hands"] = {r: [card_view(s.rules, c) for c in s.hands[r]] for r in ("editor", "nixon")}
     view["deck_cards"] = {r: _strings(s.decks[r]) for r in ("editor", "nixon")}

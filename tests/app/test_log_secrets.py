@@ -170,8 +170,11 @@ def test_the_json_log_is_one_object_a_line_and_names_no_secret_either(
         for line in lines
         if line["logger"] == "watergate.play" and line["message"] == "action accepted"
     ]
-    assert len(moves) == played.actions
-    assert [line["version"] for line in moves] == list(range(1, played.actions + 1))
+    # one line a seat's action, at the version it left the match at: one more, or a few more
+    # when the server took an only choice after it (issue 42)
+    versions = [line["version"] for line in moves]
+    assert versions[0] >= 1 and versions == sorted(set(versions))
+    assert versions[-1] == played.actions and len(moves) <= played.actions
     assert all(line["match_id"] == match_id and line["request_id"] for line in moves)
     sockets = [line["message"] for line in lines if line["logger"] == "uvicorn.error"]
     assert any(f'"WebSocket /ws/watch/{match_id}?key=***" [accepted]' in m for m in sockets)

@@ -99,7 +99,7 @@ def play_over_sockets(
         mine = next(v for v in views.values() if v["legal_actions"])
         action = bot.choose(mine["state"], mine["legal_actions"])
         send_action(sockets[mine["role"]], action, mine["version"])
-        views = {role: view_at(ws, mine["version"] + 1) for role, ws in sockets.items()}
+        views = {role: view_after(ws, mine["version"]) for role, ws in sockets.items()}
     return views["editor"]
 
 

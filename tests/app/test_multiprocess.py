@@ -68,13 +68,12 @@ def test_pushes_cross_processes_and_play_alternates_to_the_end(
             else:
                 assert duel.submit(role, action, view["version"]).status_code == 200
             actors.append(role)
-            version = view["version"] + 1
+            version = view["version"] + 1  # or more: an only choice the server took (issue 42)
             for seat in ROLES:  # both sockets get the new view, whichever process they are on
                 pushed = receive_view(sockets[seat], lambda v, n=version: v["version"] >= n)
-                assert pushed["version"] == version
                 assert without_type(pushed) == duel.view(seat, via=away[seat].http)
         assert set(actors) == set(ROLES), "moves of both seats crossed the processes"
-        assert_stored_once_each(b, duel, 16)
+        assert_stored_once_each(b, duel, duel.view("editor")["version"])
 
         servers, played = [a, b], 16
         while (found := duel.decision(via=servers[played % 2].http)) is not None:

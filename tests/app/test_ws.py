@@ -300,7 +300,7 @@ def test_a_whole_match_over_websockets_only(client: TestClient, seed: int) -> No
                 bots[decider].choose(mine["state"], mine["legal_actions"]),
                 mine["version"],
             )
-            latest = {role: view_at(ws[role], mine["version"] + 1) for role in ROLES}
+            latest = {role: view_after(ws[role], mine["version"]) for role in ROLES}
             assert mine["version"] < 2000, "the match does not end"
         _assert_own_view_only(latest)
     for role in ROLES:
@@ -351,7 +351,7 @@ def test_a_socket_that_asks_for_log_tails_gets_each_entry_once_and_the_same_log(
             send_action(
                 ws[decider], bot.choose(mine["state"], mine["legal_actions"]), mine["version"]
             )
-            latest = {role: view_at(ws[role], mine["version"] + 1) for role in ROLES}
+            latest = {role: view_after(ws[role], mine["version"]) for role in ROLES}
             while (part := receive_view(tail))["version"] < mine["version"] + 1:
                 pass
             assert part["log_from"] <= len(kept)

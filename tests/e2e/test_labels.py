@@ -33,6 +33,9 @@ RARE = [
     {"type": "card_replayed", "card": "E12"},
     {"type": "instruction_stopped", "role": "editor", "source": "E01"},
     {"type": "instruction_stopped", "role": "nixon", "source": "N02"},
+    # issue 42: the server took a seat's only choice (the platform writes it, not apply)
+    {"type": "only_choice", "role": "editor"},
+    {"type": "only_choice", "role": "nixon"},
     {"type": "momentum_removed"},
     {"type": "momentum_returned"},
     {"type": "match_ended", "reason": "resigned", "role": "editor"},

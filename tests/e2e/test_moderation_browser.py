@@ -16,11 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-<<<<<<< HEAD
-from .conftest import LOCALES, ROOT, serving
-=======
-from .conftest import ADMIN_TOKEN, ROOT
->>>>>>> speed-suite
+from .conftest import ADMIN_TOKEN, LOCALES, ROOT
 from .test_axe import violations
 
 try:

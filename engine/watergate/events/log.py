@@ -24,6 +24,7 @@ from .plays import (
     MatchStarted,
     MatchWon,
     NothingMoved,
+    OnlyChoice,
     PlayCancelled,
     ReactionPassed,
     RestrictionAdded,
@@ -83,6 +84,7 @@ Event = (
     | FaceDownAsked
     | FaceDownDenied
     | ReactionPassed
+    | OnlyChoice
     | PlayCancelled
     | CardRemoved
     | CardDiscarded
@@ -123,6 +125,7 @@ EVENT_TYPES: Final[tuple[type[Event], ...]] = (
     FaceDownAsked,
     FaceDownDenied,
     ReactionPassed,
+    OnlyChoice,
     PlayCancelled,
     CardRemoved,
     CardDiscarded,
@@ -203,6 +206,7 @@ def event_for(event: Event, viewer: Viewer) -> JSONObject:
             | FaceDownAsked()
             | FaceDownDenied()
             | ReactionPassed()
+            | OnlyChoice()
             | PlayCancelled()
             | CardRemoved()
             | CardDiscarded()

@@ -166,6 +166,17 @@ class ReactionPassed:
 
 
 @dataclass(frozen=True, slots=True)
+class OnlyChoice:
+    """The seat's next action was its only choice, and everyone could count it, so the server
+    took it without a click (issue 42; engine/watergate/forced.py). Written by the platform's
+    play (the `Forcing` protocol), never by `apply`: a stored match's log stays as it was."""
+
+    type: ClassVar[Literal["only_choice"]] = "only_choice"
+    public: ClassVar[Fields] = ("role",)
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
 class PlayCancelled:
     """A reaction cancelled an announced play (R17)."""
 

@@ -29,6 +29,7 @@ from engine.watergate import (
     other,
 )
 from engine.watergate.bots import RandomBot
+from engine.watergate.forced import forced_action
 from engine.watergate.serialize import dumps, state_to_json
 from engine.watergate.standard import RULESET
 from engine.watergate.state import JSON, AskedD, GambitD, PlayD, ReactD
@@ -279,3 +280,28 @@ def test_no_decision_tells_the_seat_what_the_opponent_holds(
     request.node.user_properties.append(("outcomes", dict(tally)))
     assert min(tally.values()) > 500, tally
     assert not leaks, f"{len(leaks)} leaks, first: {leaks[:5]}"
+
+
+@pytest.mark.ruling("R11")
+@pytest.mark.ruling("R18")
+@pytest.mark.parametrize("hidden_from", ROLES)
+def test_a_forced_choice_is_the_same_whatever_the_other_seat_cannot_see(
+    hidden_from: Role, request: pytest.FixtureRequest
+) -> None:
+    """Issue 42: a forced choice is taken at once, so its being forced must not depend on what the
+    seat NOT deciding cannot see (the decider's hand, face-down colours hidden from the Editor):
+    the decider's `forced`, and the engine's, are the same in both states."""
+    tally: Counter[str] = Counter()
+    for seed, k, a, b in variants(hidden_from):
+        decider = current_role(a)
+        if decider is None or decider == hidden_from:
+            continue
+        where = f"seed {seed}, state #{k} (v{a.version}), {decider} decides"
+        forced = view_for(a, decider).get("forced")
+        assert forced == view_for(b, decider).get("forced"), where
+        assert forced_action(a) == forced_action(b), where
+        tally["forced" if forced is not None else "not"] += 1
+        tally["single"] += forced is None and len(legal_actions(a, decider)) == 1
+        tally["count differs"] += len(legal_actions(a, decider)) != len(legal_actions(b, decider))
+    request.node.user_properties.append(("outcomes", dict(tally)))
+    assert tally["forced"] > 0 and tally["single"] > 0, tally
