@@ -45,8 +45,7 @@ $(STAMP): pyproject.toml $(LOCKED)
 
 run: $(STAMP) $(COMPILED)
 	@echo "make: migrating the database, then serving (the address follows once it listens)"
-	env $$([ -f $(COMPILED) ] && echo PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(MYPYC_DIR)) \
-		$(BIN)/python -m app
+	env $$([ -f $(COMPILED) ] && echo PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(MYPYC_DIR)) $(BIN)/python -m app
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -17,6 +17,7 @@ from engine.watergate.bots import RandomBot
 from engine.watergate.views import view_for
 
 from .conftest import ADMIN_TOKEN
+from .test_admin_console import only_choices
 
 ROLES = ("editor", "nixon")
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
@@ -51,6 +52,8 @@ def play(
         )
         assert response.status_code == 200, response.text
         played.append((role, action))
+        # and the only choices the server took after it (issue 42), as stored
+        played.extend(only_choices(client, match_id, len(played), response.json()["version"]))
     return played
 
 

@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
 from app.config import BOT_PACE_MARGIN_MS, Settings
+from app.games import forced
 from app.services.pace import Pace, paced
 from app.services.thinking import choose_move
 from engine.registry import get_game
@@ -41,27 +42,25 @@ BOT = "nixon"  # the person is the Editor, who moves first (R5): every bot decis
 
 def bot_options(detail: dict[str, Any]) -> dict[int, int]:
     """version -> how many legal choices the computer had when it decided at that version,
-    from the admin's full record (the seat at the table cannot know it)."""
+    from the admin's full record (the seat at the table cannot know it). A choice the server
+    took at once (one option, and everyone could count it: issue 42) is no decision of the
+    computer's and has no pause to keep: it is left out."""
     game = get_game("watergate")
     state = game.start(detail["seed"], detail["rules_version"]).state
     options = {}
     for version, action in enumerate(detail["actions"]):
-        if action["role"] == BOT:
+        if action["role"] == BOT and forced(game, state) is None:
             options[version] = len(game.legal_actions(state, BOT))
         state = game.apply(state, action["role"], action["action"]).state
     return options
 
 
 def server_pauses(detail: dict[str, Any]) -> list[float]:
-    """Seconds from each move to the computer's move after it, by the moves' stored times: the
-    pause as the server kept it. (On a busy machine a push can reach the socket late, and the
-    next answer then seems quicker to the person than the pause it kept.)"""
+    """Seconds from each move to the computer's decision after it, by the moves' stored times:
+    the pause as the server kept it. (On a busy machine a push can reach the socket late, and
+    the next answer then seems quicker to the person than the pause it kept.)"""
     made = [datetime.fromisoformat(a["created_at"]) for a in detail["actions"]]
-    return [
-        (made[v] - made[v - 1]).total_seconds()
-        for v, action in enumerate(detail["actions"])
-        if v > 0 and action["role"] == BOT
-    ]
+    return [(made[v] - made[v - 1]).total_seconds() for v in bot_options(detail) if v > 0]
 
 
 def answer_times(
@@ -81,8 +80,11 @@ def answer_times(
             if view["legal_actions"]:  # the computer is idle: the time to count its answers
                 detail = admin_detail(client, made["match_id"])
                 for version, count in bot_options(detail).items():
-                    if version not in counted and version + 1 in arrived:
-                        samples[count > 1].append(arrived[version + 1] - arrived[version])
+                    # its answer's push: the next version pushed (the server's only choices
+                    # taken after it come in the same push)
+                    answered = min((v for v in arrived if v > version), default=None)
+                    if version not in counted and version in arrived and answered is not None:
+                        samples[count > 1].append(arrived[answered] - arrived[version])
                         counted.add(version)
                 if min(len(s) for s in samples.values()) >= SAMPLES:
                     break

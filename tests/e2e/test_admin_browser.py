@@ -56,7 +56,7 @@ def new_match(api: httpx.Client) -> tuple[str, dict[str, str]]:
 
 
 def play(api: httpx.Client, match_id: str, tokens: dict[str, str], count: int | None) -> int:
-    """RandomBot moves for both seats through the API; returns how many were played."""
+    """RandomBot moves for both seats through the API; returns how many actions are stored."""
     bot, played = RandomBot(21), 0
     while count is None or played < count:
         public = api.get(f"/api/matches/{match_id}", headers=bearer(tokens["editor"])).json()
@@ -71,7 +71,7 @@ def play(api: httpx.Client, match_id: str, tokens: dict[str, str], count: int | 
             json={"action": action},
         )
         assert response.status_code == 200, response.text
-        played += 1
+        played = response.json()["version"]  # the only choices the server took too (issue 42)
     return played
 
 
