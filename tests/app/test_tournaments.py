@@ -13,7 +13,6 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from app.push.changes import Change
 from tests.app.accounts_helpers import Account, as_player, resign, sign_up
 from tests.app.conftest import ADMIN_TOKEN
 from tests.app.test_api import bearer
@@ -146,28 +145,6 @@ def test_an_arena_of_eight_pairs_scores_repairs_without_rematch_and_ends(
             recomputed[s["player_id"]] = recomputed.get(s["player_id"], 0) + s["points"]
     assert {s["player_id"]: s["score"] for s in export["standings"]} == recomputed
     assert max(recomputed.values()) == 4  # two wins: 2 + 2 (the flame lights after them)
-
-
-def test_each_pairing_is_told_as_it_is_committed_not_when_the_pass_ends(
-    client: TestClient, fake: FakeClock
-) -> None:
-    """A 500-player start pairs 250 games in one pass: its first players must hear at once."""
-    c = client
-    tid = create(c, fake).json()["tournament_id"]
-    players = [sign_up(c, f"told{i}") for i in range(6)]
-    for p in players:
-        c.post(f"/api/tournaments/{tid}/join", headers=as_player(p))
-    heard: list[Change] = []
-    c.app.state.ctx.core.listeners.append(heard.append)  # type: ignore[attr-defined]
-    with on_the_page(c, tid, players):  # all waiting before the start: one pass pairs them
-        fake.advance(5 * 60)
-        tick(c)
-        assert len(page(c, tid)["games"]) == 3
-    kinds = [type(h).__name__ for h in heard]
-    games = [i for i, k in enumerate(kinds) if k == "MatchChanged"][:3]
-    assert len(games) == 3, kinds
-    # the first game's players were told before the next game was made
-    assert "Notified" in kinds[games[0] : games[1]], kinds
 
 
 def test_only_players_with_the_page_open_are_paired_and_a_withdrawn_player_is_not_again(
