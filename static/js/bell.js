@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { t } from "./i18n.js";
 import { asPlayer, loadPlayer } from "./player.js";
+import { addStyles } from "./styles.js";
 
 const $ = (id) => document.getElementById(id);
 const box = $("bell");
@@ -108,6 +109,7 @@ function listen() {
 }
 
 if (box && me) {
+  await addStyles("/static/css/bell.css");  // a table's bell comes after the table: its styles too
   box.hidden = false;
   $("bell-button").addEventListener("click", () => toggle($("bell-panel").hidden));
   $("bell-more").addEventListener("click", () => load(true).catch(() => {}));

@@ -2,12 +2,11 @@
 // the rules that come up, names the move to make and points at it on the table; where the lesson
 // needs that move, only it is offered. Off the path (the learner chose freely) the computer plays
 // on as in any match, and the coach keeps the rules not yet met at hand. Pure: coachModel() says
-// what to show, offered() narrows the choices, renderCoach() draws; drawCoach() and followCoach()
-// are the wiring every table shares (its store's coach fields).
+// what to show, offered() narrows the choices; showCoach() draws (coachview.js, fetched with a
+// lesson's first step) and followCoach() is the wiring every table shares (its store's fields).
 // The table supplies what is its own: the words for a move, and the pieces it is made with.
 import { api } from "./api.js";
 import { t } from "./i18n.js";
-import { button, el } from "./render/dom.js";
 
 export const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -66,75 +65,6 @@ export function offered(model, view) {
  * itself (R18's auto-pass waits for the learner while the coach explains). */
 export const holdsAutoPass = (model) => Boolean(model && model.step && model.texts.length);
 
-/** Draws the coach into `root` (hidden when there is no lesson), one explanation at a time
- * (`page` of them; the move comes with the last, in the table's `words`); `on.leave`,
- * `on.toggle`, `on.next`. */
-export function renderCoach(root, model, words, collapsed, page, on) {
-  if (!model) { root.hidden = true; return; }
-  root.hidden = false;
-  root.classList.toggle("collapsed", collapsed);
-  const head = el("div", "coach-head");
-  const title = el("h2", "coach-title", model.title);
-  title.id = "coach-title";
-  const toggle = button("btn btn-quiet coach-toggle", collapsed ? t("lessons.ui.show") : t("lessons.ui.hide"), on.toggle);
-  toggle.setAttribute("aria-expanded", String(!collapsed));
-  head.append(title, toggle);
-  const parts = [head];
-  if (collapsed) { root.replaceChildren(...parts); return; }
-  if (model.left) {
-    parts.push(el("p", null, t("lessons.ui.left")));
-    root.replaceChildren(...parts);
-    return;
-  }
-  if (!model.done) parts.push(el("p", "coach-progress muted", model.progress));
-  const last = Math.max(0, model.texts.length - 1);
-  const at = Math.min(page, last);
-  if (model.texts.length) parts.push(el("p", "coach-text", model.texts[at]));
-  if (at < last) {
-    parts.push(button("btn btn-primary coach-next", t("lessons.ui.next", { n: at + 2, total: last + 1 }), on.next));
-  } else if (model.move) {
-    parts.push(el("p", "coach-move", t(model.only ? "lessons.ui.do" : "lessons.ui.suggest", { move: words(model.move) })));
-  }
-  if (model.later && model.later.length) {
-    const more = document.createElement("details");
-    more.append(el("summary", null, t("lessons.ui.later")), ...model.later.map((x) => el("p", "coach-text", x)));
-    parts.push(more);
-  }
-  const row = el("div", "coach-actions");
-  if (model.done) {
-    const home = el("a", "btn", t("lessons.ui.more"));
-    home.href = "/#learn";
-    row.append(home);
-  } else {
-    row.append(button("btn btn-quiet", t("lessons.ui.leave"), on.leave));
-  }
-  parts.push(row);
-  root.replaceChildren(...parts);
-}
-
-/** Marks the pieces the coach points at (coach-point): `points`, the table's elements for the
- * next click of the move (so not a piece already picked). */
-export function renderPointer(points) {
-  document.querySelectorAll(".coach-point").forEach((x) => x.classList.remove("coach-point"));
-  for (const x of points) x.classList.add("coach-point");
-}
-
-let revealed = null;  // the piece last brought into view: each is brought once
-/** Scrolls the page just enough to show the first of `points` when the coach first points at
- * it out of sight: below the screen's edge, or under the coach `box` while that stays at the top
- * of the screen (position: sticky). */
-export function reveal(points, box) {
-  const first = points[0];
-  if (!first || first === revealed || !first.getClientRects().length) return;  // not drawn: a phone's other tab
-  revealed = first;
-  const at = first.getBoundingClientRect();
-  const pinned = !box.hidden && getComputedStyle(box).position === "sticky";
-  const covered = pinned ? Math.max(0, box.getBoundingClientRect().bottom) : 0;
-  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const by = at.bottom > window.innerHeight ? at.bottom - window.innerHeight + 12 : at.top < covered ? at.top - covered - 12 : 0;
-  if (by) window.scrollBy({ top: by, behavior: smooth ? "smooth" : "auto" });
-}
-
 /** A table's store fields for its coach; leaving and the lesson's end are kept per match in
  * this browser. */
 export function coachFields(matchId) {
@@ -149,15 +79,17 @@ export function coachFields(matchId) {
 
 export const coachChanged = (s, prev) => ["coach", "coachLeft", "coachHidden", "coachPage", "coachDone"].some((k) => s[k] !== prev[k]);
 
-/** Draws the coach of store state `s` into `box` (`lesson` its model, `words` the table's for a
- * move) with its controls wired to `store`; the lesson's end, once shown, stays. */
-export function drawCoach(box, store, matchId, lesson, words) {
-  const s = store.get();
-  renderCoach(box, lesson, words, s.coachHidden, s.coachPage, {
-    leave: () => { localStorage.setItem(`wg.lesson-left.${matchId}`, "1"); store.set({ coachLeft: true }); },
-    toggle: () => store.set({ coachHidden: !s.coachHidden }),
-    next: () => { store.set({ coachPage: s.coachPage + 1 }); box.querySelector(".coach-next, .coach-move")?.focus?.(); },
-  });
+let drawing = null;  // coachview.js, once fetched: from then on it draws in step with the table
+/** Draws a lesson's coach into `box`, marks the pieces it points at (`points`), then calls
+ * `after(coachview)`. Its drawing comes on demand: a table without a lesson never loads it. */
+export function showCoach(box, store, matchId, lesson, words, points, after) {
+  if (!lesson && box.hidden) return;
+  if (!drawing) {
+    import("./coachview.js").then((v) => v.styled.then(() => { drawing = v; showCoach(box, store, matchId, lesson, words, points, after); }));
+    return;
+  }
+  drawing.show(box, store, matchId, lesson, words, points);
+  after(drawing);
 }
 
 /** A tutorial's effects, kept out of drawing: fetches the coach of `game`'s lesson once the view

@@ -3,7 +3,7 @@
 // card sheet (a card's whole face with its buy buttons) and the end screen. It draws the shell's
 // state and reports choices as intents; it opens no socket and keeps nothing of its own (the
 // pending pick, the open sheet, the open nation and the tab are the shell's store fields).
-import { coachChanged, drawCoach, renderPointer, reveal } from "../coach.js";
+import { coachChanged, showCoach } from "../coach.js";
 import { clockText } from "../clock.js";
 import { BOOT, t } from "../i18n.js";
 import { button, el } from "../render/dom.js";
@@ -284,10 +284,8 @@ export function draw(s, prev, ctx) {
     model = drawChoices(s, ctx);
     drawSheet(s, ctx, model);
     const lesson = lessonOf(s);
-    drawCoach($("coach"), store, page.matchId, lesson, (move) => actionLabel(move, v, seatOf(page)));
     const points = s.busy ? [] : pointed(root, lesson, s.pick, s.sheet);  // a move in flight: nothing to click yet
-    renderPointer(points);
-    reveal(points, $("coach"));
+    showCoach($("coach"), store, page.matchId, lesson, (move) => actionLabel(move, v, seatOf(page)), points, (c) => c.reveal(points, $("coach")));
   }
   $("n-conn").textContent = s.conn ? t(`ui.${s.conn}`) : "";
   $("n-error").hidden = !s.error;

@@ -40,4 +40,6 @@ export function renderHand(root, view, me) {
   if (root.dataset.ids === ids) return;
   root.dataset.ids = ids;
   root.replaceChildren(...hand.map((c) => cardElement(c.id)));
+  // a phone keeps the hand's height (match.css): a long name gets smaller until it fits
+  for (const n of root.querySelectorAll(".card-name")) for (let px = 11; n.scrollHeight > n.clientHeight && px > 7; px--) n.style.fontSize = `${px}px`;
 }

@@ -150,4 +150,7 @@ export function runTable(root, board) {
     onStatus: (conn) => store.set({ conn }),
     onMessage: chat ? chat.frame : undefined,
   });
+  // the bell comes after the first view (the first paint's budget: tests/e2e/test_locales.py)
+  let bell = false;
+  store.subscribe((s) => { if (s.view && !bell) bell = import("../bell.js"); });
 }

@@ -2,7 +2,7 @@
 // page (track, board, hand, decision, panels, log, status bar, end screen) and turns the player's
 // clicks and keys into intents for the shell. It opens no socket and keeps nothing of its own:
 // the pending pick and the settings are the shell's store fields.
-import { coachChanged, drawCoach, renderPointer } from "../coach.js";
+import { coachChanged, showCoach } from "../coach.js";
 import { flyCard, settleTokens } from "../effects.js";
 import { t, useRulesVersion } from "../i18n.js";
 import { SEATS } from "../meta.js";
@@ -78,10 +78,8 @@ export function draw(s, prev, ctx) {
   }
   if (s.view && (fresh || coached || s.pick !== prev.pick || s.busy !== prev.busy)) {
     const lesson = lessonOf(s);
-    drawCoach($("coach"), store, page.matchId, lesson, (move) => moveWords(move, mine));
     const points = s.busy ? [] : pointed(lesson, settlePick(shown(s), s.pick));  // a move in flight: nothing to click yet
-    renderPointer(points);
-    clear(points[0]);
+    showCoach($("coach"), store, page.matchId, lesson, (move) => moveWords(move, mine), points, () => clear(points[0]));
   }
   renderChrome(s, root);
   if (s.view && prev.view && s.view !== prev.view && !page.spectator) showOpponentsCard(s, prev, page);
