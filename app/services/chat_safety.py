@@ -26,9 +26,11 @@ LOOK_ALIKES: Final = str.maketrans(
         **dict(zip("αεοριτυκνχ", "aeopitukvx", strict=True)),  # Greek
     }
 )
-# digits and signs used as letters; "1", "!" and "|" stand for "i" or "l": both are read
+# digits and signs used as letters; "1", "!" and "|" stand for "i" or "l", or are just
+# punctuation ("Hure!", "puta!!"): all three readings are tried
 LEET: Final = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"}
 AMBIGUOUS: Final = "1!|"
+READINGS: Final = ("i", "l", " ")
 # letters spaced or dotted out one by one ("f u c k", "f.u.c.k"), read as one word
 SPACED: Final = re.compile(r"(?<![a-z])[a-z](?:[ ._*\-]+[a-z](?![a-z])){2,}")
 SEPARATORS: Final = re.compile(r"[ ._*\-]+")
@@ -76,7 +78,7 @@ def normalised(text: str, *, leet: bool = True, one: str = "i") -> str:
 def marked(text: str) -> bool:
     """Whether a word list marks the text (a chat line or a name)."""
     matcher = _matcher()
-    return any(matcher.search(normalised(text, one=one)) for one in "il")
+    return any(matcher.search(normalised(text, one=one)) for one in READINGS)
 
 
 def _squeezed(text: str) -> str:

@@ -151,6 +151,7 @@ export function logSentence(e, me, seen = new Map(), who = roleCap, prev = null)
       });
     }
     case "reaction_passed": return e.role === me ? t("log.you_reaction_passed") : t("log.reaction_passed", p);
+    case "only_choice": return e.role === me ? t("log.you_only_choice") : t("log.only_choice", p);  // the viewer's own: "You", as beside it
     case "token_revealed": return t("log.token_revealed", { colors: colorsName(e.token.colors) });
     case "token_moved":
       return t(e.by === me ? "log.you_token_moved" : "log.token_moved", {

@@ -41,6 +41,37 @@ CLEAN = [
 ]  # fmt: skip
 
 
+# the language pass of 2026-12-07: abuse the pt-BR and de lists lacked, and a sign after a word
+MARKED_BY_THE_LANGUAGE_PASS = [
+    "Hure!", "puta!!", "Fick dich!", "kys!", "vai se fuder", "VSF", "vtnc", "fodase",
+    "seu arrombado", "sua vagabunda", "seu retardado", "traveco", "Kümmeltürke",
+    "Kuemmeltuerke", "Wixxer", "Spasten", "Schlitzauge", "Sieg Heil", "fick deine Mutter",
+]  # fmt: skip
+# what a board-game table says in pt-BR and de, with the words a stem or an abbreviation
+# of the lists used to mark ("vadiar", "arrombado", FDP, "Schlamperei", "nutter")
+TABLE_TALK = [
+    "Vou vadiar um pouco antes da próxima partida",
+    "Na carta, o escritório foi arrombado em Watergate",
+    "O Editor venceu, boa partida! Nixon não teve chance.",
+    "Que disputa! Jogo de computador muito bom, obrigado",
+    "Die FDP hätte Nixon nie gestützt",
+    "So eine Schlamperei, ich habe den Editor vergessen!",
+    "Hat Spaß gemacht, gute Fernpartie!",
+    "Hurra!!! Sieg für die Washington Post",
+    "you nutter, that was brilliant",
+]
+
+
+@pytest.mark.parametrize("text", MARKED_BY_THE_LANGUAGE_PASS)
+def test_the_language_pass_marks_common_pt_and_de_abuse(text: str) -> None:
+    assert marked(text)
+
+
+@pytest.mark.parametrize("text", TABLE_TALK)
+def test_ordinary_pt_and_de_table_talk_is_never_marked(text: str) -> None:
+    assert not marked(text)
+
+
 @pytest.mark.parametrize("text", MARKED)
 def test_the_lists_mark_abuse_through_simple_evasion(text: str) -> None:
     assert marked(text)

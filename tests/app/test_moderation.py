@@ -293,5 +293,5 @@ def test_a_sanctions_push_notice_says_what_and_until_when_in_each_language() -> 
     assert (
         push_text("en", line) == "Closed to you until 2026-12-07 20:30 UTC: the lobby, rated games"
     )
-    assert push_text("de", line).startswith("Für dich gesperrt bis 2026-12-07 20:30 UTC: die Lobby")
+    assert push_text("de", line).startswith("Bis 2026-12-07 20:30 UTC für dich gesperrt: die Lobby")
     assert "o lobby" in push_text("pt-BR", line)

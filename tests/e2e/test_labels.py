@@ -356,3 +356,22 @@ def test_r24_the_log_says_why_the_momentum_token_moved_after_a_pin(
         if line["e"]["type"] == "token_moved" and before["e"]["type"] != "evidence_pinned"
     ]
     assert other and not any(why in text for text in other)
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR", "de"])
+def test_ones_own_only_choice_is_said_to_you_as_the_lines_beside_it(
+    open_page: Callable[..., Page], lang: str
+) -> None:
+    """Issue 42's "had only one choice" line speaks to its seat as "You", like "You do not
+    react" beside it ("Du hattest keine andere Wahl", not "Die Redaktion hatte …" to the
+    Editor); the other seat and a spectator read the role."""
+    words = LOCALES[lang]["log"]
+    lines = [line for line in read(open_page, lang)["lines"] if line["e"]["type"] == "only_choice"]
+    own = [line["text"] for line in lines if line["e"]["role"] == line["me"]]
+    others = [line for line in lines if line["e"]["role"] != line["me"]]
+    assert own and set(own) == {words["you_only_choice"]}
+    assert others and all(
+        line["text"]
+        == fill(words["only_choice"], role=LOCALES[lang]["roles_cap"][line["e"]["role"]])
+        for line in others
+    ), others

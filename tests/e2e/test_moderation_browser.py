@@ -236,6 +236,8 @@ def test_a_ban_shows_on_the_bell_with_what_it_closes_and_until_when(
     expect(line).to_have_attribute("href", "/account")
     text = line.text_content() or ""
     assert "{" not in text and "stalling" not in text, text
+    # it wraps inside the panel, though the header's nav keeps its own links on one line
+    assert line.evaluate("a => a.scrollWidth <= a.clientWidth"), text
     page.goto(f"/account?lang={lang}")
     row = page.locator(".bell-kind", has_text=words["bell"]["settings"]["kinds"]["sanction"])
     expect(row).to_have_count(1)

@@ -137,7 +137,7 @@ def test_a_correspondence_rounds_deadline_is_shown_in_each_language(
         assert joined.status_code == 204, joined.text
     for lang in ("en", "pt-BR", "de"):
         words = LOCALES[lang]["tournaments"]
-        page = open_page()
+        page = open_page(viewport={"width": 390, "height": 844})  # a phone
         page.goto(f"/tournaments/{tid}?lang={lang}")
         # the director starts round 1 within its period: the page is pushed the deadline
         before_when = words["round_ends"].format(round=1, rounds=2, when="").strip()
@@ -145,6 +145,10 @@ def test_a_correspondence_rounds_deadline_is_shown_in_each_language(
         expect(page.locator("#t-facts")).to_contain_text(
             words["round_days_count"]["other"].format(count=2)
         )
+        # the Swiss standings' five columns stay inside their panel (what does not fit scrolls)
+        expect(page.locator("#t-rows tr")).to_have_count(2)
+        panel = page.locator("section:has(.t-standings)")
+        assert panel.evaluate("s => s.scrollWidth <= s.clientWidth"), lang
     # the form asks a correspondence round format for its round length, and only it
     form = open_page()
     form.goto("/tournaments")
