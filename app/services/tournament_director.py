@@ -49,16 +49,27 @@ class Director:
     def __init__(self, core: Core) -> None:
         self.core = core
         self._wake = asyncio.Event()
-        self._ended: set[str] = set()  # tournaments whose games ended here since the last pass
+        self._changed: set[str] = set()  # tournaments a game of which ended or lost a player here
+        # how many left each running tournament table here (a table of 3+ goes on without them)
+        self._leavers: dict[str, int] = {}
 
     def on_change(self, change: Change) -> None:
         """A listener of this process's changes: a tournament game that ended frees its
-        players, so pair now rather than at the next period."""
+        players, so pair now rather than at the next period; a player who left a table that goes
+        on was withdrawn with it (tournament_results.record_leaver), which its page shows now."""
         if isinstance(change, Moved | MatchChanged):
             info = self.core.cache.info(change.match_id)
-            if info is not None and info.status in ENDED and "tournament" in info.options:
-                self._ended.add(str(info.options["tournament"]))
-                self._wake.set()
+            if info is None or "tournament" not in info.options:
+                return
+            left = sum(1 for seat in info.seats if seat.left is not None)
+            if info.status in ENDED:
+                self._leavers.pop(info.match_id, None)
+            elif left <= self._leavers.get(info.match_id, 0):
+                return
+            else:
+                self._leavers[info.match_id] = left
+            self._changed.add(str(info.options["tournament"]))
+            self._wake.set()
 
     async def run(self, stop: asyncio.Event) -> None:
         """Direct until told to stop (the supervisor restarts it after a failure)."""
@@ -76,8 +87,8 @@ class Director:
             self._wake.clear()
 
     async def tick(self) -> Tick:
-        done = Tick(set(self._ended), [], [])
-        self._ended -= done.tournaments
+        done = Tick(set(self._changed), [], [])
+        self._changed -= done.tournaments
         await run_in_threadpool(self._direct, done)
         for match_id in done.matches:
             await self.core.publish(MatchChanged(match_id))

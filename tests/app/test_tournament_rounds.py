@@ -3,7 +3,8 @@ round, to a different player, worth a win; no pairing repeated; standings by poi
 Buchholz and Sonneborn-Berger), and a Nations table round of 9 players at tables of 3 (points by
 place, 3/1/0, ties shared); a round starts only when the last one has ended, and a round format
 with too few players at its start is canceled, on record. A table round's player who leaves a
-table that goes on (out of time, or gone) is withdrawn at once and not seated again; two players
+table that goes on (out of time, or gone) is withdrawn at once (the page's watchers told at
+once) and not seated again; two players
 who block each other do not share a table when another seating allows it. A correspondence
 round with a round length starts the next round once its time is up: a late game goes on,
 counts for its round, and its players sit the next round out (or the round waits for it, when
@@ -11,6 +12,7 @@ the others cannot make a round); the length is only for a correspondence round f
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,6 +22,7 @@ from sqlalchemy import select, update
 
 from app.persistence.models import Match, Seat
 from app.persistence.records import Ending
+from app.push.changes import Change, TournamentChanged
 from app.services.changes import Changed, MatchChanges
 from tests.app.accounts_helpers import Account, as_player, resign, sign_up
 from tests.app.test_challenges import client, fake
@@ -187,8 +190,16 @@ def test_a_table_rounds_player_who_leaves_a_table_that_goes_on_is_withdrawn(
             db.execute(update(Match).where(Match.id == idle).values(updated_at=long_ago))
     if way == "timeout":  # every table's deciding seat lets its live clock run out
         fake.advance(15 * 60 + 1)
+    told = threading.Event()  # the tournament's page told of a change (its sockets push it)
+
+    def heard(change: Change) -> None:
+        if isinstance(change, TournamentChanged) and change.tournament_id == tid:
+            told.set()
+
+    c.app.state.ctx.core.listeners.append(heard)  # type: ignore[attr-defined]
     assert sweep(c)
     left = leavers(c)
+    assert told.wait(20)  # at once, not at the tournament's next change (a game's end)
     assert set(left.values()) == {way}
     assert len(left) == (3 if way == "timeout" else 1)  # one a table, or the idle table's
     shown = page(c, tid)
