@@ -178,22 +178,25 @@ class Director:
             done.tournaments.add(t.id)
 
     async def _pair(self, t: TournamentRow, now: datetime, done: Tick) -> None:
-        """Pair an arena's free players: BATCH games a write transaction, each told once its
-        batch is committed. At a 500-player start one pass seats 250 games: told only when the
-        pass was done, its first players waited seconds (bench.tournament pairing p99 7.1 s);
-        a game a transaction, each told as it committed (a thread hop and a publish a game),
-        was slower still (15.8 s -> 25.3 s); a batch is one thread hop and one commit for
-        several games, and short enough not to hold the writer from everyone's moves."""
-        pairings = await run_in_threadpool(self._pairings, t, now)
+        """Pair an arena's free players: BATCH games a write transaction, each batch's players
+        told once it is committed, the page once the pass is done (its push renders every
+        standing: mid-pass, it slowed the batches after it). At a 500-player start one pass
+        seats 250 games: told only when the pass was done, its first players waited seconds
+        (bench.tournament pairing p99 7.1 s); a game a transaction, each told as it committed
+        (a thread hop and a publish a game), was slower still (15.8 s -> 25.3 s); a batch is
+        one thread hop and one commit for several games, short enough not to hold the writer
+        long from everyone's moves."""
+        pairings, paired = await run_in_threadpool(self._pairings, t, now), False
         for at in range(0, len(pairings), BATCH):
             made = await run_in_threadpool(self._seat, t, pairings[at : at + BATCH], now)
-            if not made.matches:
-                continue  # every player was paired or left meanwhile: nothing of it was kept
-            told = Tick({t.id}, made.matches, made.notified)
-            await self._tell(told)  # the page's push is coalesced: once a batch costs little
+            # none: every player was paired or left meanwhile, and nothing of it was kept
+            await self._tell(Tick(set(), made.matches, made.notified))
             done.matches.extend(made.matches)
             done.notified.extend(made.notified)
+            paired = paired or bool(made.matches)
+        if paired:
             done.tournaments.add(t.id)
+            await self.core.publish(TournamentChanged(t.id))
 
     def _pairings(self, t: TournamentRow, now: datetime) -> list[Pairing]:
         with self.core.db.reader() as db:
