@@ -36,10 +36,12 @@ LAST_MINUTE = timedelta(minutes=1)  # no new pairing this close to an arena's en
 PERIOD_S = 2.0  # the director's period; a finished game wakes it sooner
 ENDED = ("finished", "abandoned")
 MIN_FIELD = {"swiss": 2, "tables": 3}  # a round format's fewest players at its start
-# an arena's games a write transaction. bench/arena_pass.py (SQLite, 500 players, a busy shared
-# machine): a game takes 2-4 ms alone, 5-15 ms while the pushes of the batch before are rendered
-# (so a batch of 10 holds the writer ~50-130 ms, of 25 ~200-300 ms); 5 to 25 told the first
-# players alike (35-100 ms), so the smaller end: a move waits at most about one batch
+# an arena's games a write transaction. bench/arena_pass.py, SQLite, 500 players, against telling
+# at the pass's end (medians, as ratios, two sittings on a busy shared machine): the pairing
+# heard by half the players 0.69/0.50, by 99 % 0.82/0.70 at 10 a batch; 5: 1.00/0.64 and
+# 1.31/0.81; 15: 0.48 and 0.73; 20: 0.79 and 0.93; 25: 0.59 and 0.72. One transaction holds
+# the SQLite writer (everyone's moves wait) 50-80 ms at 10 (a game alone takes 2.5 ms, 5-8 among
+# the pushes of the batch before), ~120 ms at 15, ~220 ms at 25: 10, no slower, the shortest.
 BATCH = 10
 
 
