@@ -181,6 +181,14 @@ def entrant(db: Session, tournament_id: str, player: str) -> Entrant | None:
     return db.get(Entrant, (tournament_id, player))
 
 
+def entrants(db: Session, tournament_id: str, players: list[str]) -> list[Entrant]:
+    """These players' entries (one read for a batch of pairings' own lines)."""
+    query = select(Entrant).where(
+        Entrant.tournament_id == tournament_id, Entrant.player.in_(players)
+    )
+    return list(db.scalars(query))
+
+
 def add_entrant(db: Session, tournament_id: str, player: str, rating: float, now: datetime) -> None:
     db.add(Entrant(tournament_id=tournament_id, player=player, rating=rating, joined_at=now))
     db.flush()

@@ -6,9 +6,10 @@ its viewers; each signed-in viewer's socket adds only its own line (your game, y
 A pairing does not wait for that: its notification (`Fanout.notified`, on every process)
 sends the paired player's sockets here their own line at once, a few dozen bytes
 (bench.tournament at 500 players: whole pages to every socket on every change were 31 KiB
-each, the server's CPU, and seconds of pairing latency). A socket's first frame is the page as
-last rendered when it is fresh (a crowd arriving at a start costs one render, not one each).
-Capped per process and per client address."""
+each, the server's CPU, and seconds of pairing latency); the players notified together (an
+arena's pass tells a batch of games at once) are read in one go. A socket's first frame is
+the page as last rendered when it is fresh (a crowd arriving at a start costs one render, not
+one each). Capped per process and per client address."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ FRESH_S = 1.0  # a page rendered this recently is a new socket's first frame
 Lines = dict[str, dict[str, Any]]
 # tournament id -> (its public page, every entrant's own line by player id)
 Render = Callable[[str], Awaitable[tuple[dict[str, Any], Lines]]]
-# (tournament id, player id) -> that entrant's own line, or None
-RenderOwn = Callable[[str, str], Awaitable[dict[str, Any] | None]]
+# (tournament id, player ids) -> those entrants' own lines by player id
+RenderOwn = Callable[[str, list[str]], Awaitable[Lines]]
 
 
 class TournamentSocket:
@@ -74,6 +75,9 @@ class TournamentRoom:
         self._due: dict[str, asyncio.Task[None]] = {}
         self._last: dict[str, tuple[float, dict[str, Any], Lines]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # players just notified, by tournament, whose own lines are still to be sent
+        self._owed: dict[str, set[str]] = {}
+        self._owing: asyncio.Task[None] | None = None
         # changes that came while their tournament's push was already being rendered or sent:
         # one more push follows it (else a pairing committed meanwhile would wait for the next)
         self._again: set[str] = set()
@@ -115,33 +119,37 @@ class TournamentRoom:
     def notified(self, player_id: str, notification_id: int) -> None:
         """A `Fanout.notified` callback: a player with a tournament socket here may just have
         been paired; their sockets are sent their own line at once (a notification of another
-        kind costs one small read, only for players with a tournament page open here)."""
-        mine = [
-            (tid, conn) for tid, conns in self.by_tournament.items() for conn in conns
+        kind costs a small read, only for players with a tournament page open here). The
+        players notified while a read is under way are read together next: an arena's pass
+        tells a batch of games at once, and a read (a thread call) each slowed its next batch."""
+        tids = {
+            tid for tid, conns in self.by_tournament.items() for conn in conns
             if conn.player_id == player_id
-        ]  # fmt: skip
-        if not mine:
-            return
-        task = asyncio.create_task(self._tell(player_id, mine))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        }  # fmt: skip
+        for tid in tids:
+            self._owed.setdefault(tid, set()).add(player_id)
+        if tids and (self._owing is None or self._owing.done()):
+            self._owing = asyncio.create_task(self._tell())
+            self._tasks.add(self._owing)
+            self._owing.add_done_callback(self._tasks.discard)
 
-    async def _tell(self, player_id: str, sockets: list[tuple[str, TournamentSocket]]) -> None:
+    async def _tell(self) -> None:
         REQUEST_ID.set(None)
         assert self.render_own is not None
-        for tid in {tid for tid, _ in sockets}:
-            try:
-                line = await self.render_own(tid, player_id)
-            except Exception as err:  # the database away: the next page push tells it
-                log.warning("rendering an entrant's line failed (%s)", type(err).__name__)
-                continue
-            if line is None:
-                continue
-            text = json.dumps({"type": "you", "you": line}, separators=(",", ":"))
-            for each, conn in sockets:
-                if each == tid:
-                    with contextlib.suppress(Exception):
-                        await conn.send_text(text)
+        while self._owed:
+            owed, self._owed = self._owed, {}
+            for tid, players in owed.items():
+                try:
+                    lines = await self.render_own(tid, sorted(players))
+                except Exception as err:  # the database away: the next page push tells it
+                    log.warning("rendering entrants' lines failed (%s)", type(err).__name__)
+                    continue
+                for conn in list(self.by_tournament.get(tid, ())):
+                    line = lines.get(conn.player_id) if conn.player_id in players else None
+                    if line is not None:
+                        text = json.dumps({"type": "you", "you": line}, separators=(",", ":"))
+                        with contextlib.suppress(Exception):  # a socket closing meanwhile
+                            await conn.send_text(text)
 
     def changed(self, tournament_id: str) -> None:
         """A `Fanout.tournament_changed` callback: render soon, once, if anyone watches here."""

@@ -156,7 +156,7 @@ class AppContext:
             Director(core),
         )  # fmt: skip
         ctx.tournament_room.render = ctx.tournaments.pushed
-        ctx.tournament_room.render_own = ctx.tournaments.own_line
+        ctx.tournament_room.render_own = ctx.tournaments.own_lines
         fanout.notified.append(ctx.tournament_room.notified)  # a pairing: its players at once
         fanout.tournament_changed.append(ctx.tournament_room.changed)
         core.listeners.append(ctx.director.on_change)

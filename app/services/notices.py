@@ -11,6 +11,7 @@ adds `url`, where clicking the line leads, and `name`, the person it is about.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass
@@ -131,6 +132,8 @@ def wire(line: Line) -> dict[str, Any]:
 class Notices:
     def __init__(self, core: Core, turns: TurnNotices) -> None:
         self.core, self.turns = core, turns
+        self._owed: list[tuple[str, int]] = []  # (player, line) still to push by Web Push
+        self._owing: asyncio.Task[None] | None = None
 
     # ---- the API ------------------------------------------------------------------------------
 
@@ -235,26 +238,35 @@ class Notices:
     def on_change(self, change: Change) -> None:
         """A listener of this process's published changes: a new line is pushed to the
         player's browsers, once (by the process that stored it), if the player chose its kind.
-        `your_turn` is not: the turn notices (services/turns.py) push every turn already."""
+        `your_turn` is not: the turn notices (services/turns.py) push every turn already. The
+        lines announced while a read is under way are read together next (an arena's pass
+        announces a batch of pairings at once: a thread call a line slowed its next batch)."""
         if isinstance(change, Notified) and change.notification_id != COUNT_CHANGED:
-            self.turns.later(self._push(change.player_id, change.notification_id))
+            self._owed.append((change.player_id, change.notification_id))
+            if self._owing is None or self._owing.done():
+                self._owing = self.turns.later(self._push())
 
-    async def _push(self, player: str, notification_id: int) -> None:
-        line, subs = await run_in_threadpool(self._push_parts, player, notification_id)
-        if line is None:
-            return
-        for sub in subs:
-            notice = BellNotice(
-                str(line.data.get("match_id") or ""), _locale(sub.lang)["bell"]["push_title"],
-                push_text(sub.lang, line), url_of(line.kind, line.data), line.id, line.kind,
-            )  # fmt: skip
-            self.turns.spawn(sub, notice)
+    async def _push(self) -> None:
+        while self._owed:
+            owed, self._owed = self._owed, []
+            for line, subs in await run_in_threadpool(self._push_parts, owed):
+                for sub in subs:
+                    notice = BellNotice(
+                        str(line.data.get("match_id") or ""),
+                        _locale(sub.lang)["bell"]["push_title"], push_text(sub.lang, line),
+                        url_of(line.kind, line.data), line.id, line.kind,
+                    )  # fmt: skip
+                    self.turns.spawn(sub, notice)
 
-    def _push_parts(self, player: str, notification_id: int) -> tuple[Line | None, list[Subs]]:
+    def _push_parts(self, owed: list[tuple[str, int]]) -> list[tuple[Line, list[Subs]]]:
+        """Each line to push with its player's browsers (none: not pushed)."""
+        found = []
         with self.core.db.reader() as db:
-            line = repo.line(db, player, notification_id)
-            if line is None or line.kind == "your_turn":
-                return None, []
-            if line.kind not in repo.push_kinds(db, player):
-                return None, []
-            return line, push_repo.subscriptions_of(db, player)
+            for player, notification_id in owed:
+                line = repo.line(db, player, notification_id)
+                if line is None or line.kind == "your_turn":
+                    continue
+                if line.kind not in repo.push_kinds(db, player):
+                    continue
+                found.append((line, push_repo.subscriptions_of(db, player)))
+        return found

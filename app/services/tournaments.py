@@ -20,7 +20,7 @@ from ..persistence import ratings as ratings_repo
 from ..persistence import tournament_games as games_repo
 from ..persistence import tournaments as repo
 from ..persistence.models import Player
-from ..persistence.tournament_tables import Tournament
+from ..persistence.tournament_tables import Entrant, Tournament
 from ..push.changes import TournamentChanged
 from ..tournaments.swiss import max_rounds
 from ..tournaments.tables import MAX_SIZE, MIN_SIZE
@@ -153,6 +153,14 @@ def game_json(g: games_repo.GameRow) -> dict[str, Any]:
              "outcome": s.outcome, "points": s.points}
             for s in g.seats
         ],
+    }  # fmt: skip
+
+
+def _line_of(e: Entrant, units: int) -> dict[str, Any]:
+    """An entrant's own line as a pairing pushes it (the page's has their place too)."""
+    return {
+        "player_id": e.player, "score": shown(units, e.score), "playing": e.match_id,
+        "withdrawn": e.withdrawn,
     }  # fmt: skip
 
 
@@ -372,19 +380,16 @@ class Tournaments:
 
         return await run_in_threadpool(run)
 
-    async def own_line(self, tournament_id: str, player: str) -> dict[str, Any] | None:
-        """An entrant's own line (their game, score), pushed the moment they are paired."""
+    async def own_lines(self, tournament_id: str, players: list[str]) -> dict[str, dict[str, Any]]:
+        """Entrants' own lines (their game, score) by player, pushed the moment they are paired:
+        one read for the players of a batch of pairings."""
 
-        def run() -> dict[str, Any] | None:
+        def run() -> dict[str, dict[str, Any]]:
             with self.core.db.reader() as db:
                 t = repo.get(db, tournament_id)
-                entry = repo.entrant(db, tournament_id, player) if t is not None else None
-                if t is None or entry is None or entry.removed:
-                    return None
-                return {
-                    "player_id": player, "score": shown(UNITS.get(t.format, 1), entry.score),
-                    "playing": entry.match_id, "withdrawn": entry.withdrawn,
-                }  # fmt: skip
+                found = repo.entrants(db, tournament_id, players) if t is not None else []
+                units = UNITS.get(t.format, 1) if t is not None else 1
+            return {e.player: _line_of(e, units) for e in found if not e.removed}
 
         return await run_in_threadpool(run)
 

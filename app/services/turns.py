@@ -252,11 +252,12 @@ class TurnNotices:
         """Send `notice` to one browser, as a turn notice is (the bell's notices use it)."""
         self._spawn(sub, notice)
 
-    def later(self, work: Coroutine[Any, Any, None]) -> None:
+    def later(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run `work` (finding what to send) as a delivery: cancelled at close like one."""
         task = asyncio.create_task(work, name="notice")
         self._deliveries.add(task)
         task.add_done_callback(self._deliveries.discard)
+        return task
 
     def _spawn(self, sub: Subscription, notice: Notice) -> None:
         """A delivery of its own, so that the next turn is looked at meanwhile."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.push.changes import Notified
 from app.services.context import AppContext
 
 from .test_players import Player, as_player, new_player
@@ -69,3 +70,25 @@ def test_turn_notices_follow_the_your_turn_choice(
     assert len(ctx.turns._subscriptions(ana["player_id"])) == 1
     client.put("/api/notifications/push", json={"push": ["challenge"]}, headers=as_player(ana))
     assert ctx.turns._subscriptions(ana["player_id"]) == []  # bell only for turns
+
+
+def test_lines_announced_together_are_each_pushed(
+    client: TestClient, service: FakePushService
+) -> None:
+    """An arena's pass announces a batch of pairings at once (read together): each is sent."""
+    ana, bea = new_player(client, "Ana"), new_player(client, "Bea")
+    browsers = {p["player_id"]: Browser(f"{service.origin}/{p['name']}") for p in (ana, bea)}
+    for p in (ana, bea):
+        subscribe(client, p, browsers[p["player_id"]])
+    ctx: AppContext = client.app.state.ctx  # type: ignore[attr-defined]
+    made = {
+        p["player_id"]: ctx.notices._add(p["player_id"], "rematch", {"name": "Cid"})
+        for p in (ana, bea)
+    }
+    told = [Notified(player, line) for player, line in made.items()]
+    client.portal.call(ctx.core.publish, *told)  # type: ignore[union-attr]
+    got = [service.next() for _ in made]
+    assert sorted(g.path for g in got) == ["/Ana", "/Bea"]
+    for g in got:
+        player = ana if g.path == "/Ana" else bea
+        assert browsers[player["player_id"]].decrypt(g.body)["id"] == made[player["player_id"]]

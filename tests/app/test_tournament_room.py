@@ -1,7 +1,8 @@
 """The tournament sockets' pushes (issue 46): coalesced into one render for a burst of changes,
 the public page serialised once with each entrant's own line added, and a change that arrives
 while a push is being rendered followed by one more push (a pairing committed meanwhile must
-reach its player without waiting for the next change)."""
+reach its player without waiting for the next change); the paired players' own lines, read
+together for the players notified at once."""
 
 from __future__ import annotations
 
@@ -65,9 +66,9 @@ def test_a_pairing_reaches_the_paired_players_sockets_at_once_and_nobody_elses()
         room = TournamentRoom(10, 10)
         asked: list[str] = []
 
-        async def render_own(tid: str, player: str) -> dict[str, Any] | None:
-            asked.append(player)
-            return {"player_id": player, "playing": "m9"}
+        async def render_own(tid: str, players: list[str]) -> dict[str, dict[str, Any]]:
+            asked.extend(players)
+            return {p: {"player_id": p, "playing": "m9"} for p in players}
 
         room.render_own = render_own
         ana, bea = FakeSocket("ana"), FakeSocket("bea")
@@ -81,3 +82,36 @@ def test_a_pairing_reaches_the_paired_players_sockets_at_once_and_nobody_elses()
     ana, bea, asked = asyncio.run(scenario())
     assert ana == [{"type": "you", "you": {"player_id": "ana", "playing": "m9"}}]
     assert bea == [] and asked == ["ana"]
+
+
+def test_the_players_of_a_batch_of_pairings_are_read_together_and_each_told_their_own() -> None:
+    """An arena's pass tells a batch of games at once: one read for their players, not one a
+    player (each a thread call that slowed the pass's next batch); a player notified while
+    that read is under way is read next."""
+
+    async def scenario() -> tuple[list[list[str]], dict[str, list[dict[str, Any]]]]:
+        room = TournamentRoom(10, 10)
+        asked: list[list[str]] = []
+
+        async def render_own(tid: str, players: list[str]) -> dict[str, dict[str, Any]]:
+            asked.append(players)
+            if len(asked) == 1:
+                room.notified("dee", 44)  # paired while the first read is under way
+            await asyncio.sleep(0)
+            return {p: {"player_id": p, "playing": f"m-{p}"} for p in players}
+
+        room.render_own = render_own
+        sockets = {p: FakeSocket(p) for p in ("ana", "bea", "cid", "dee")}
+        for s in sockets.values():
+            room.add(s)  # type: ignore[arg-type]
+        room.notified("ana", 41)
+        room.notified("bea", 42)
+        while room._tasks:
+            await asyncio.gather(*list(room._tasks))
+        return asked, {p: s.sent for p, s in sockets.items()}
+
+    asked, sent = asyncio.run(scenario())
+    assert asked == [["ana", "bea"], ["dee"]]
+    for p in ("ana", "bea", "dee"):
+        assert sent[p] == [{"type": "you", "you": {"player_id": p, "playing": f"m-{p}"}}]
+    assert sent["cid"] == []
