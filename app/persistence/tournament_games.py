@@ -1,8 +1,7 @@
 """The SQL of tournament games (issue 46): who is free to be paired, claiming players for a new
-game (only players still free: two directors pairing at once cannot both seat one player; a
-batch of games locks its players first, in one order), the games and their seats, and a game's
-result. The result's statements are module constants written against `Sql`, as ratings' are,
-so they run in the transaction that ends the match."""
+game (only players still free: two directors pairing at once cannot both seat one player), the
+games and their seats, and a game's result. The result's statements are module constants
+written against `Sql`, as ratings' are, so they run in the transaction that ends the match."""
 
 from __future__ import annotations
 
@@ -59,19 +58,6 @@ def free(db: Session, tournament_id: str, now: datetime) -> list[FreeRow]:
         (Entrant.ready_at.is_(None)) | (Entrant.ready_at <= now),
     )  # fmt: skip
     return [FreeRow(*row) for row in db.execute(query)]
-
-
-def lock_entrants(db: Session, tournament_id: str, players: Sequence[str]) -> None:
-    """Lock the players' rows in one order (by id) before a batch of games claims them: two
-    directors seating overlapping batches at once then wait for each other, never deadlock
-    (PostgreSQL; SQLite has one writer anyway and ignores it)."""
-    query = (
-        select(Entrant.player)
-        .where(Entrant.tournament_id == tournament_id, Entrant.player.in_(players))
-        .order_by(Entrant.player)
-        .with_for_update()
-    )
-    db.execute(query).all()
 
 
 def claim(db: Session, tournament_id: str, players: list[str], match_id: str) -> bool:

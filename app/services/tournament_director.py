@@ -5,11 +5,9 @@ once its time or rounds are done and its last game has ended. It also keeps who 
 tournament's page open (presence), since only they are paired.
 
 Every step is a conditional write, so any number of processes may direct at once: a pairing
-claims its players only while they are still free (else its savepoint is rolled back, and the
-rest of its batch kept), a start or a finish moves the status only from where it was. A finished
-tournament match wakes the director at once (its players are free again); the period catches
-the rest. An arena's pass seats its games a batch a transaction and tells each batch's players
-once it is committed, not when the whole pass is done (`_pair`)."""
+claims its players only while they are still free (else its transaction is rolled back), a start
+or a finish moves the status only from where it was. A finished tournament match wakes the
+director at once (its players are free again); the period catches the rest."""
 
 from __future__ import annotations
 
@@ -36,13 +34,6 @@ LAST_MINUTE = timedelta(minutes=1)  # no new pairing this close to an arena's en
 PERIOD_S = 2.0  # the director's period; a finished game wakes it sooner
 ENDED = ("finished", "abandoned")
 MIN_FIELD = {"swiss": 2, "tables": 3}  # a round format's fewest players at its start
-# an arena's games a write transaction. bench/arena_pass.py, SQLite, 500 players, against telling
-# at the pass's end (medians, as ratios, two sittings on a busy shared machine): the pairing
-# heard by half the players 0.69/0.50, by 99 % 0.82/0.70 at 10 a batch; 5: 1.00/0.64 and
-# 1.31/0.81; 15: 0.48 and 0.73; 20: 0.79 and 0.93; 25: 0.59 and 0.72. One transaction holds
-# the SQLite writer (everyone's moves wait) 50-80 ms at 10 (a game alone takes 2.5 ms, 5-8 among
-# the pushes of the batch before), ~120 ms at 15, ~220 ms at 25: 10, no slower, the shortest.
-BATCH = 10
 
 
 @dataclass
@@ -98,22 +89,16 @@ class Director:
     async def tick(self) -> Tick:
         done = Tick(set(self._changed), [], [])
         self._changed -= done.tournaments
-        arenas = await run_in_threadpool(self._direct, done)
-        await self._tell(done)
-        for t, now in arenas:
-            await self._pair(t, now, done)
+        await run_in_threadpool(self._direct, done)
+        for match_id in done.matches:
+            await self.core.publish(MatchChanged(match_id))
+        for player, notification in done.notified:
+            await self.core.publish(Notified(player, notification))
+        for tid in sorted(done.tournaments):
+            await self.core.publish(TournamentChanged(tid))
         return done
 
-    async def _tell(self, told: Tick) -> None:
-        for match_id in told.matches:
-            await self.core.publish(MatchChanged(match_id))
-        for player, notification in told.notified:
-            await self.core.publish(Notified(player, notification))
-        for tid in sorted(told.tournaments):
-            await self.core.publish(TournamentChanged(tid))
-
-    def _direct(self, done: Tick) -> list[tuple[TournamentRow, datetime]]:
-        """Start, finish and run the rounds of what is due; the arenas to pair now."""
+    def _direct(self, done: Tick) -> None:
         now = self.core.stamp()
         with self.core.db.reader() as db:
             due = repo.due(db, now)
@@ -121,15 +106,13 @@ class Director:
             self._start(tid, now, done)
         with self.core.db.reader() as db:  # those just started too: a round 1 begins at once
             running = repo.running(db)
-        arenas = []
         for t in running:
             if t.format != "arena":
                 self._rounds(t, now, done)
             elif t.ends_at is not None and now >= t.ends_at:
                 self._finish(t, now, done)
             elif not t.paused and t.ends_at is not None and now < t.ends_at - LAST_MINUTE:
-                arenas.append((t, now))
-        return arenas
+                self._pair(t, now, done)
 
     def _start(self, tid: str, now: datetime, done: Tick) -> None:
         with self.core.db.write() as db:
@@ -190,26 +173,18 @@ class Director:
         if made.matches:
             done.tournaments.add(t.id)
 
-    async def _pair(self, t: TournamentRow, now: datetime, done: Tick) -> None:
-        """Pair an arena's free players: BATCH games a write transaction, each batch's players
-        told once it is committed, the page once the pass is done (its push renders every
-        standing: mid-pass, it slowed the batches after it). At a 500-player start one pass
-        seats 250 games: told only when the pass was done, its first players waited seconds
-        (bench.tournament pairing p99 7.1 s); a game a transaction, each told as it committed
-        (a thread hop and a publish a game), was slower still (15.8 s -> 25.3 s); a batch is
-        one thread hop and one commit for several games, short enough not to hold the writer
-        long from everyone's moves."""
-        pairings, paired = await run_in_threadpool(self._pairings, t, now), False
-        for at in range(0, len(pairings), BATCH):
-            made = await run_in_threadpool(self._seat, t, pairings[at : at + BATCH], now)
-            # none: every player was paired or left meanwhile, and nothing of it was kept
-            await self._tell(Tick(set(), made.matches, made.notified))
+    def _pair(self, t: TournamentRow, now: datetime, done: Tick) -> None:
+        """Pair an arena's free players, a game a transaction (a chunk of them would hold the
+        writer from everyone's moves), all in this one thread call: told when the pass is done.
+        (Telling each as it committed, a thread hop and a publish a game, made pairing slower
+        at 500 players on a busy server: bench.tournament, pairing p99 15.8 s -> 25.3 s.)"""
+        for pairing in self._pairings(t, now):
+            made = self._seat(t, pairing, now)
+            if made is None:
+                continue  # a player was paired or left meanwhile: nothing of it was kept
             done.matches.extend(made.matches)
             done.notified.extend(made.notified)
-            paired = paired or bool(made.matches)
-        if paired:
             done.tournaments.add(t.id)
-            await self.core.publish(TournamentChanged(t.id))
 
     def _pairings(self, t: TournamentRow, now: datetime) -> list[Pairing]:
         with self.core.db.reader() as db:
@@ -223,21 +198,13 @@ class Director:
             apart = {frozenset(p) for p in blocks.apart_among(db, ids, ids)}
         return pair(free, apart)
 
-    def _seat(self, t: TournamentRow, pairings: list[Pairing], now: datetime) -> Seated:
-        """One write transaction for the batch; a game whose player was paired or left meanwhile
-        (Taken) rolls back its own savepoint, and the batch's other games are kept."""
+    def _seat(self, t: TournamentRow, pairing: Pairing, now: datetime) -> Seated | None:
         made = Seated()
-        with self.core.db.write() as db:
-            players = [p for pairing in pairings for p in (pairing.first, pairing.second)]
-            games_repo.lock_entrants(db, t.id, players)
-            for pairing in pairings:
-                one = Seated()
-                try:
-                    with db.begin_nested():
-                        seat_game(self.core, db, t, [pairing.first, pairing.second], 0, now, one)
-                except Taken:
-                    continue  # nothing of it was kept
-                made.add(one)
+        try:
+            with self.core.db.write() as db:
+                seat_game(self.core, db, t, [pairing.first, pairing.second], 0, now, made)
+        except Taken:
+            return None
         made.remember(self.core)
         return made
 

@@ -1,8 +1,7 @@
 """Seating a tournament game (issue 46): an ordinary match, both (or every) seat taken by its
 players, active at once, public to spectators, marked as the tournament's; its tournament rows;
 and each player's `tournament_paired` notice. Written in the caller's transaction (an arena
-seats a small batch of games a transaction, each in a savepoint of its own; a round every game
-of it), only for players still free."""
+seats one pair a transaction, a round every game of it), only for players still free."""
 
 from __future__ import annotations
 
@@ -39,12 +38,6 @@ class Seated:
     matches: list[str] = field(default_factory=list)
     notified: list[tuple[str, int]] = field(default_factory=list)
     cached: list[tuple[Any, Any]] = field(default_factory=list)  # (info, entry) per match
-
-    def add(self, other: Seated) -> None:
-        """Another game's, once its savepoint is released."""
-        self.matches.extend(other.matches)
-        self.notified.extend(other.notified)
-        self.cached.extend(other.cached)
 
     def remember(self, core: Core) -> None:
         """Once committed: this process's cache knows the new matches."""
