@@ -82,8 +82,15 @@ def test_no_seat_token_is_in_any_url_the_browser_opens(
         token = seat_token(page, match_id)
         leaked = [url for seen in traffic.values() for url in seen.urls if token in url]
         assert not leaked, f"the {role}'s seat token is in {leaked}"
-        opened = traffic[role].sockets
+        bell_url = server.replace("http://", "ws://") + "/ws/notifications"
+        opened = [(url, sent) for url, sent in traffic[role].sockets if url != bell_url]
         assert len(opened) == (2 if role == "editor" else 1), opened  # one per page load
+        player = page.evaluate("() => JSON.parse(localStorage.getItem('wg.player') || 'null')")
+        for url, sent in traffic[role].sockets:
+            if url == bell_url:  # the table's bell (issue 43): its player's token, first message
+                assert player is not None and player["token"] not in url
+                assert json.loads(sent[0]) == {"type": "auth", "player_token": player["token"]}
+                assert all(token not in m for m in sent)
         for url, sent in opened:
             # no secret in the query: only the request for log tails (contract v1.1)
             assert url == socket_url + "?log=tail"
