@@ -97,6 +97,7 @@ def test_the_commitment_is_stable_across_restarts_and_processes(
     duel = Duel.start(first.http)
     duel.play(RandomBot(3), 6)
     before = duel.view("editor")["fairness"]
+    version = duel.view("editor")["version"]  # 6, and any only choice the server took (issue 42)
     first.kill()
     second, third = spawn(postgres_url, ready=False), spawn(postgres_url, ready=False)
     second.wait_ready()
@@ -106,7 +107,7 @@ def test_the_commitment_is_stable_across_restarts_and_processes(
             assert duel.view(role, via=server.http)["fairness"] == before
     seed = admin_detail(third.http, duel.match_id)["seed"]
     assert before["commitment"] == commitment(duel.match_id, seed)
-    assert duel.view("editor", via=second.http)["version"] == 6
+    assert duel.view("editor", via=second.http)["version"] == version >= 6
     duel.clients = {"editor": second.http, "nixon": third.http}
     duel.finish(RandomBot(4))
     ended = duel.view("nixon", via=second.http)["fairness"]

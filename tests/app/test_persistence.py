@@ -206,14 +206,15 @@ def test_match_continues_in_a_new_app(any_db_url: str, make_client: MakeClient) 
     duel.clients = {"editor": second, "nixon": second}
     after = duel.views()
     assert after == before  # same version, same state, legal actions and log for both seats
-    assert after["editor"]["version"] == 12
+    # 12 actions sent, and any only choice the server took after one (issue 42: stored too)
+    assert after["editor"]["version"] >= 12
     assert after["editor"]["status"] == "active"
 
     role, view = duel.decision() or pytest.fail("the match should still be on")
-    r = duel.submit(role, view["legal_actions"][0], 12)
+    r = duel.submit(role, view["legal_actions"][0], view["version"])
     assert r.status_code == 200, r.text
-    assert r.json()["version"] == 13
-    stale = duel.submit(role, view["legal_actions"][0], 12)
+    assert r.json()["version"] > view["version"]
+    stale = duel.submit(role, view["legal_actions"][0], view["version"])
     assert stale.status_code == 409  # the new process knows the match moved on
 
 
@@ -242,11 +243,12 @@ def test_correspondence_play_across_restarts(any_db_url: str, make_client: MakeC
     assert duel.views()["editor"]["status"] == "active"
     bot = RandomBot(3)
     assert duel.play(bot, 3) == 3
+    version = duel.views()["nixon"]["version"]  # 3, and any only choice the server took
     close(day3)
 
     day4 = make_client(any_db_url)
     duel.clients = {"editor": day4, "nixon": day4}
-    assert duel.views()["nixon"]["version"] == 3
+    assert duel.views()["nixon"]["version"] == version >= 3
     duel.finish(bot)
     final = duel.views()
     assert final["editor"]["status"] == final["nixon"]["status"] == "finished"
