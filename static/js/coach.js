@@ -80,16 +80,18 @@ export function coachFields(matchId) {
 export const coachChanged = (s, prev) => ["coach", "coachLeft", "coachHidden", "coachPage", "coachDone"].some((k) => s[k] !== prev[k]);
 
 let drawing = null;  // coachview.js, once fetched: from then on it draws in step with the table
-/** Draws a lesson's coach into `box`, marks the pieces it points at (`points`), then calls
- * `after(coachview)`. Its drawing comes on demand: a table without a lesson never loads it. */
-export function showCoach(box, store, matchId, lesson, words, points, after) {
+/** Draws a lesson's coach into `box`, marks the pieces it points at (`pointsOf()`, read when
+ * drawn: the first drawing waits for its module, and the table may redraw meanwhile), then calls
+ * `after(coachview, points)`. Drawn on demand: a table without a lesson never loads it. */
+export function showCoach(box, store, matchId, lesson, words, pointsOf, after) {
   if (!lesson && box.hidden) return;
   if (!drawing) {
-    import("./coachview.js").then((v) => v.styled.then(() => { drawing = v; showCoach(box, store, matchId, lesson, words, points, after); }));
+    import("./coachview.js").then((v) => v.styled.then(() => { drawing = v; showCoach(box, store, matchId, lesson, words, pointsOf, after); }));
     return;
   }
+  const points = pointsOf();
   drawing.show(box, store, matchId, lesson, words, points);
-  after(drawing);
+  after(drawing, points);
 }
 
 /** A tutorial's effects, kept out of drawing: fetches the coach of `game`'s lesson once the view

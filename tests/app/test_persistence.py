@@ -297,9 +297,11 @@ def test_cache_miss_rebuilds_the_identical_state(any_db_url: str, make_client: M
     assert store.entry(duel.match_id).events == events  # the full log too
 
     store.forget(duel.match_id)  # a submit after the miss
-    assert duel.step(bot) is not None
+    stepped = duel.step(bot)
+    assert stepped is not None
     detail = admin_detail(client, duel.match_id)
-    assert len(detail["actions"]) == 10
+    # 10 sent, and any only choice the server took after one (issue 42: stored actions too)
+    assert len(detail["actions"]) == stepped["version"] >= 10
     assert cached_state(client, duel.match_id) == canonical(replayed(detail))
 
 
@@ -392,7 +394,7 @@ def test_timestamps_are_timezone_aware_utc(any_db_url: str, make_client: MakeCli
             moments += [a.created_at for a in actions]
     finally:
         db.dispose()
-    assert len(moments) == 7
+    assert len(actions) >= 3 and len(moments) == 4 + len(actions)  # (+ any only choice: 42)
     for moment in moments:
         assert moment is not None and _is_utc(moment)
         assert started - timedelta(seconds=5) <= moment <= datetime.now(UTC)

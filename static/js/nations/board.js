@@ -284,8 +284,8 @@ export function draw(s, prev, ctx) {
     model = drawChoices(s, ctx);
     drawSheet(s, ctx, model);
     const lesson = lessonOf(s);
-    const points = s.busy ? [] : pointed(root, lesson, s.pick, s.sheet);  // a move in flight: nothing to click yet
-    showCoach($("coach"), store, page.matchId, lesson, (move) => actionLabel(move, v, seatOf(page)), points, (c) => c.reveal(points, $("coach")));
+    const points = () => (s.busy ? [] : pointed(root, lesson, s.pick, s.sheet));  // a move in flight: nothing to click yet
+    showCoach($("coach"), store, page.matchId, lesson, (move) => actionLabel(move, v, seatOf(page)), points, (c, at) => c.reveal(at, $("coach")));
   }
   $("n-conn").textContent = s.conn ? t(`ui.${s.conn}`) : "";
   $("n-error").hidden = !s.error;

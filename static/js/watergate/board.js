@@ -78,8 +78,8 @@ export function draw(s, prev, ctx) {
   }
   if (s.view && (fresh || coached || s.pick !== prev.pick || s.busy !== prev.busy)) {
     const lesson = lessonOf(s);
-    const points = s.busy ? [] : pointed(lesson, settlePick(shown(s), s.pick));  // a move in flight: nothing to click yet
-    showCoach($("coach"), store, page.matchId, lesson, (move) => moveWords(move, mine), points, () => clear(points[0]));
+    const points = () => (s.busy ? [] : pointed(lesson, settlePick(shown(s), s.pick)));  // a move in flight: nothing to click yet
+    showCoach($("coach"), store, page.matchId, lesson, (move) => moveWords(move, mine), points, (c, at) => clear(at[0]));
   }
   renderChrome(s, root);
   if (s.view && prev.view && s.view !== prev.view && !page.spectator) showOpponentsCard(s, prev, page);
