@@ -182,7 +182,7 @@ def entrant(db: Session, tournament_id: str, player: str) -> Entrant | None:
 
 
 def entrants(db: Session, tournament_id: str, players: list[str]) -> list[Entrant]:
-    """These players' entries (one read for a batch of pairings' own lines)."""
+    """These players' entries (one read for a pass's pairings' own lines)."""
     query = select(Entrant).where(
         Entrant.tournament_id == tournament_id, Entrant.player.in_(players)
     )

@@ -7,7 +7,7 @@ A pairing does not wait for that: its notification (`Fanout.notified`, on every 
 sends the paired player's sockets here their own line at once, a few dozen bytes
 (bench.tournament at 500 players: whole pages to every socket on every change were 31 KiB
 each, the server's CPU, and seconds of pairing latency); the players notified together (an
-arena's pass tells a batch of games at once) are read in one go. A socket's first frame is
+arena's pass tells all its games at its end) are read in one go. A socket's first frame is
 the page as last rendered when it is fresh (a crowd arriving at a start costs one render, not
 one each). Capped per process and per client address."""
 
@@ -121,7 +121,7 @@ class TournamentRoom:
         been paired; their sockets are sent their own line at once (a notification of another
         kind costs a small read, only for players with a tournament page open here). The
         players notified while a read is under way are read together next: an arena's pass
-        tells a batch of games at once, and a read (a thread call) each slowed its next batch."""
+        tells all its games at its end, and a read (a thread call) each held up the moves."""
         tids = {
             tid for tid, conns in self.by_tournament.items() for conn in conns
             if conn.player_id == player_id

@@ -240,7 +240,7 @@ class Notices:
         player's browsers, once (by the process that stored it), if the player chose its kind.
         `your_turn` is not: the turn notices (services/turns.py) push every turn already. The
         lines announced while a read is under way are read together next (an arena's pass
-        announces a batch of pairings at once: a thread call a line slowed its next batch)."""
+        announces all its pairings at its end: a thread call a line held up the moves meanwhile)."""
         if isinstance(change, Notified) and change.notification_id != COUNT_CHANGED:
             self._owed.append((change.player_id, change.notification_id))
             if self._owing is None or self._owing.done():

@@ -382,7 +382,7 @@ class Tournaments:
 
     async def own_lines(self, tournament_id: str, players: list[str]) -> dict[str, dict[str, Any]]:
         """Entrants' own lines (their game, score) by player, pushed the moment they are paired:
-        one read for the players of a batch of pairings."""
+        one read for the players of a pass's pairings."""
 
         def run() -> dict[str, dict[str, Any]]:
             with self.core.db.reader() as db:
